@@ -1,0 +1,68 @@
+# Two commands: `make run` (start everything on SQLite + a local Redis) and
+# `make test` (install what the tests need and run the whole suite on PostgreSQL).
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+UV_VERSION := 0.13.8
+TOOLS := .tools
+UV := $(TOOLS)/bin/uv
+VENV := .venv
+PY := $(VENV)/bin/python
+# A per-checkout database name, so two clones on one machine never share a test database.
+CHECKOUT := $(shell basename "$(CURDIR)" | tr -c 'a-zA-Z0-9\n' '_' | tr 'A-Z' 'a-z')
+TEST_DATABASE_URL ?= postgres://postgres:postgres@127.0.0.1:5432/thud_$(CHECKOUT)
+REDIS_URL ?= redis://127.0.0.1:6379/0
+PYTEST_ARGS ?=
+
+export DJANGO_SECRET_KEY ?= dev-only-not-secret-$(CHECKOUT)
+export THUD_CACHE_PREFIX ?= thud_$(CHECKOUT)
+
+.PHONY: help setup run test test-fast lint bench services-test redis chromium postgres clean
+
+help:
+	@echo "make run    - set up, migrate, load the demo, start Redis/Celery/web (http://127.0.0.1:8000)"
+	@echo "make test   - set up, start PostgreSQL/Redis, install chromium, run the whole suite"
+	@echo "make bench  - run the benchmarks under bench/"
+	@echo "make lint   - ruff check and format check"
+
+$(UV):
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+
+$(VENV)/.synced: $(UV) pyproject.toml uv.lock
+	$(UV) sync --frozen --python $(PYTHON)
+	@touch $@
+
+setup: $(VENV)/.synced
+
+redis:
+	@scripts/ensure-redis.sh "$(REDIS_URL)"
+
+postgres:
+	@scripts/ensure-postgres.sh
+
+chromium:
+	@scripts/ensure-chromium.sh
+
+run: setup redis
+	DJANGO_DEBUG=1 REDIS_URL=$(REDIS_URL) scripts/run.sh $(RUN_ARGS)
+
+test: setup redis postgres chromium
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(REDIS_URL) \
+	  $(VENV)/bin/pytest $(PYTEST_ARGS)
+
+# The quick inner loop: no browser, no clock subprocesses, no deep perft.
+test-fast: setup redis postgres
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(REDIS_URL) \
+	  $(VENV)/bin/pytest -m "not slow and not clock and not browser" $(PYTEST_ARGS)
+
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+bench: setup redis postgres
+	@for b in bench/*.py; do echo "== $$b"; DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(REDIS_URL) $(PY) $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) $(TOOLS) staticfiles db.sqlite3* test-output

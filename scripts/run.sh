@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Start the whole system for a developer or a demo: migrate SQLite, load the demo
+# tournament (skip with NO_DEMO=1), then a Celery worker, Celery beat and the web
+# server (uvicorn serves pages and the SSE endpoint). Ctrl-C stops everything.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=.venv/bin/python
+HOST="${HOST:-127.0.0.1}"; PORT="${PORT:-8000}"
+export DJANGO_SETTINGS_MODULE=thud_site.settings
+
+$PY manage.py migrate --noinput
+if [ "${NO_DEMO:-0}" != 1 ]; then $PY manage.py load_demo; fi
+
+pids=()
+cleanup() { trap - INT TERM EXIT; kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; }
+trap cleanup INT TERM EXIT
+
+mkdir -p .run
+.venv/bin/celery -A thud_site worker -Q clock,default -c 2 --loglevel=INFO >.run/worker.log 2>&1 & pids+=($!)
+.venv/bin/celery -A thud_site beat --loglevel=INFO --schedule .run/celerybeat-schedule >.run/beat.log 2>&1 & pids+=($!)
+.venv/bin/uvicorn thud_site.asgi:application --host "$HOST" --port "$PORT" --log-level warning & pids+=($!)
+
+cat <<MSG
+
+  Thud Tournament Manager is running at http://$HOST:$PORT/
+  Demo logins (password "thud-demo"): organiser, referee1, referee2, player1 … player8
+  Logs of the Celery worker and beat: .run/worker.log, .run/beat.log
+  Press Ctrl-C to stop.
+
+MSG
+wait -n "${pids[@]}"
+echo "A process exited; stopping the others." >&2

@@ -1,0 +1,24 @@
+"""URLs split by audience, so a missing permission check is easy to spot.
+
+- public pages (no login):            tournaments/urls_public.py
+- organiser pages (``manage/``):      tournaments/urls_organiser.py
+- referee pages (``referee/``):       tournaments/urls_referee.py
+- read-only JSON API (``api/``):      tournaments/urls_api.py
+- accounts (``accounts/``):           tournaments/urls_accounts.py
+- online battles and clocks:          games/urls.py
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/", include("tournaments.urls_accounts")),
+    path("api/", include("tournaments.urls_api")),
+    path("manage/", include("tournaments.urls_organiser")),
+    path("referee/", include("tournaments.urls_referee")),
+    path("battles/", include("games.urls")),
+    path("", include("tournaments.urls_public")),
+]

@@ -1,0 +1,61 @@
+"""Load a small demo tournament with demo logins (idempotent)."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from tournaments.models import Entry, Player, Tournament
+
+DEMO_PASSWORD = "thud-demo"  # noqa: S105 - a published demo login, never used in production
+DEMO_PLAYERS = [
+    ("Agnes Nitt", "Lancre", "GB"), ("Carrot Ironfoundersson", "Ankh-Morpork", "GB"),
+    ("Cheery Littlebottom", "Ankh-Morpork", "GB"), ("Detritus", "Ankh-Morpork", "GB"),
+    ("Brick", "Ankh-Morpork", "GB"), ("Grag Bashfullsson", "Überwald", "DE"),
+    ("Mr Shine", "Koom Valley", "NO"), ("Rhys Rhysson", "Llamedos", "IT"),
+]
+
+
+class Command(BaseCommand):
+    help = "Create demo users and a small Swiss tournament (safe to run twice)."
+
+    @transaction.atomic
+    def handle(self, *args, **options) -> None:
+        User = get_user_model()
+
+        def user(username: str, **extra) -> object:
+            u, created = User.objects.get_or_create(username=username, defaults=extra)
+            if created:
+                u.set_password(DEMO_PASSWORD)
+                u.save()
+            return u
+
+        organiser = user("organiser", is_staff=True)
+        referees = [user("referee1"), user("referee2")]
+        tournament, created = Tournament.objects.get_or_create(
+            slug="ankh-morpork-open",
+            defaults={
+                "name": "Ankh-Morpork Open",
+                "venue": "The Mended Drum",
+                "start_date": datetime.date.today(),
+                "rounds": 4,
+                "owner": organiser,
+                "pairing_seed": 2002,
+            },
+        )
+        tournament.referees.add(*referees)
+        for seed, (name, club, country) in enumerate(DEMO_PLAYERS, start=1):
+            player, _ = Player.objects.get_or_create(
+                name=name, defaults={"club": club, "country": country}
+            )
+            if player.user_id is None:
+                player.user = user(f"player{seed}")
+                player.save(update_fields=["user"])
+            Entry.objects.get_or_create(
+                tournament=tournament, player=player, defaults={"seed": seed, "checked_in": True}
+            )
+        verb = "Created" if created else "Kept"
+        self.stdout.write(f"{verb} demo tournament '{tournament.slug}' with {len(DEMO_PLAYERS)} players.")

@@ -1,0 +1,401 @@
+"""Tournament domain: players, tournaments, entries, rounds, matches and result versions.
+
+Terminology and invariants:
+- A *match* pairs two entries (A and B) for two *battles*; A commands the dwarfs in
+  battle 1 and the trolls in battle 2. A match with no B is a *bye*.
+- A *result version* records the survivors of both battles. Versions are never
+  edited or deleted: a correction is a new version. The match points at the latest
+  confirmed version (``Match.confirmed_version``), which standings read.
+- ``Match.lock_version`` is bumped by every result write; writers compare-and-set
+  it so two referees can never silently overwrite each other.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+MAX_DWARFS = 32
+MAX_TROLLS = 8
+
+DEFAULT_TIEBREAKS = [
+    "match_points",
+    "differential",
+    "buchholz",
+    "sonneborn_berger",
+    "battles_won",
+    "seed",
+]
+
+
+class Player(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    club = models.CharField(_("club"), max_length=120, blank=True)
+    country = models.CharField(_("country"), max_length=64, blank=True)
+    rating = models.IntegerField(_("rating"), null=True, blank=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user account"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+    )
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        SWISS = "swiss", _("Swiss")
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        SINGLE_ELIMINATION = "single_elimination", _("Single elimination")
+
+    class Variant(models.TextChoices):
+        CLASSIC = "classic", _("Classic (no limit, no clock)")
+        QUICKFIRE_24 = "quickfire24", _("Quickfire, 24 moves")
+        QUICKFIRE_30 = "quickfire30", _("Quickfire, 30 moves")
+        TIMED_24 = "timed24", _("Timed quickfire, 24 moves, 15 s + 5 s")
+        TIMED_30 = "timed30", _("Timed quickfire, 30 moves, 15 s + 5 s")
+
+    class CapturePolicy(models.TextChoices):
+        SUBSET = "subset", _("Any subset of adjacent dwarfs")
+        ALL_OR_NONE = "all_or_none", _("All adjacent dwarfs or none")
+        ALL = "all", _("Always all adjacent dwarfs")
+
+    class MoveUnit(models.TextChoices):
+        SIDE = "side", _("Moves per side")
+        PLY = "ply", _("Total plies")
+
+    class CommitRule(models.TextChoices):
+        TOUCH = "touch", _("Touching a piece ends thinking time")
+        NONE = "none", _("No touch rule")
+
+    class Status(models.TextChoices):
+        SETUP = "setup", _("Setting up")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("slug"), unique=True, max_length=80)
+    start_date = models.DateField(_("start date"), null=True, blank=True)
+    end_date = models.DateField(_("end date"), null=True, blank=True)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    format = models.CharField(
+        _("format"), max_length=24, choices=Format.choices, default=Format.SWISS
+    )
+    rounds = models.PositiveSmallIntegerField(
+        _("number of rounds"), default=5, validators=[MinValueValidator(1)]
+    )
+    variant = models.CharField(
+        _("variant"), max_length=16, choices=Variant.choices, default=Variant.CLASSIC
+    )
+    capture_policy = models.CharField(
+        _("capture policy"),
+        max_length=16,
+        choices=CapturePolicy.choices,
+        default=CapturePolicy.SUBSET,
+    )
+    points_win = models.PositiveSmallIntegerField(_("match points for a win"), default=2)
+    points_draw = models.PositiveSmallIntegerField(_("match points for a draw"), default=1)
+    points_loss = models.PositiveSmallIntegerField(_("match points for a loss"), default=0)
+    tiebreaks = models.JSONField(_("tiebreak order"), default=list, blank=True)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.SETUP
+    )
+    pairing_seed = models.BigIntegerField(_("pairing seed"), default=0)
+    # Quickfire clock settings (DESIGN.md §5); used only by timed variants.
+    move_unit = models.CharField(
+        _("move limit unit"), max_length=8, choices=MoveUnit.choices, default=MoveUnit.SIDE
+    )
+    think_ms = models.PositiveIntegerField(_("thinking time (ms)"), default=15_000)
+    move_ms = models.PositiveIntegerField(_("moving time (ms)"), default=5_000)
+    grace_ms = models.PositiveIntegerField(_("grace (ms)"), default=300)
+    commit_rule = models.CharField(
+        _("touch rule"), max_length=8, choices=CommitRule.choices, default=CommitRule.TOUCH
+    )
+    max_consecutive_forfeits = models.PositiveSmallIntegerField(
+        _("consecutive forfeits before a referee is called"), default=3
+    )
+    outage_threshold_ms = models.PositiveIntegerField(
+        _("late expiry that pauses instead of forfeiting (ms)"), default=3_000
+    )
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("organiser"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="organised_tournaments",
+    )
+    referees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("referees"),
+        blank=True,
+        related_name="refereed_tournaments",
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-start_date", "name"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def tiebreak_order(self) -> list[str]:
+        return list(self.tiebreaks) or list(DEFAULT_TIEBREAKS)
+
+    @property
+    def move_limit(self) -> int | None:
+        """Moves allowed per battle in the configured unit, or None for classic."""
+        return {
+            self.Variant.QUICKFIRE_24: 24,
+            self.Variant.QUICKFIRE_30: 30,
+            self.Variant.TIMED_24: 24,
+            self.Variant.TIMED_30: 30,
+        }.get(self.variant)
+
+    @property
+    def max_plies(self) -> int | None:
+        limit = self.move_limit
+        if limit is None:
+            return None
+        return limit * 2 if self.move_unit == self.MoveUnit.SIDE else limit
+
+    @property
+    def is_timed(self) -> bool:
+        return self.variant in (self.Variant.TIMED_24, self.Variant.TIMED_30)
+
+
+class Entry(models.Model):
+    """A player's participation in one tournament."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="entries"
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    seed = models.PositiveIntegerField(_("seed"), default=0)
+    checked_in = models.BooleanField(_("checked in"), default=False)
+    withdrawn_from_round = models.PositiveSmallIntegerField(
+        _("withdrawn from round"), null=True, blank=True,
+        help_text=_("Not paired from this round on."),
+    )
+    late_from_round = models.PositiveSmallIntegerField(
+        _("late entry at round"), null=True, blank=True,
+        help_text=_("First round this player is paired in."),
+    )
+    initial_points = models.PositiveSmallIntegerField(
+        _("match points on entry"), default=0,
+        help_text=_("Match points a late entry starts with."),
+    )
+
+    class Meta:
+        ordering = ["seed", "player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="unique_entry")
+        ]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.tournament}"
+
+    def is_active_in(self, round_number: int) -> bool:
+        if self.late_from_round is not None and round_number < self.late_from_round:
+            return False
+        return not (
+            self.withdrawn_from_round is not None and round_number >= self.withdrawn_from_round
+        )
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        PUBLISHED = "published", _("Published")
+        FINISHED = "finished", _("Finished")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField(_("number"))
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.DRAFT
+    )
+    seed = models.BigIntegerField(_("pairing seed"), default=0)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    published_at = models.DateTimeField(_("published at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_round_number")
+        ]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+
+    def __str__(self) -> str:
+        return f"{self.tournament} – {_('round')} {self.number}"
+
+
+class MatchQuerySet(models.QuerySet["Match"]):
+    def awaiting_result(self) -> MatchQuerySet:
+        return self.filter(player_b__isnull=False).exclude(
+            result_status=Match.ResultStatus.CONFIRMED
+        )
+
+
+class Match(models.Model):
+    class ResultStatus(models.TextChoices):
+        AWAITING = "awaiting", _("Awaiting result")
+        ENTERED = "entered", _("Entered, awaiting confirmation")
+        CONFIRMED = "confirmed", _("Confirmed")
+        DISPUTED = "disputed", _("Disputed")
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    table = models.PositiveSmallIntegerField(_("table"))
+    player_a = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, related_name="matches_as_a",
+        verbose_name=_("player A (dwarfs in battle 1)"),
+    )
+    player_b = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, related_name="matches_as_b", null=True, blank=True,
+        verbose_name=_("player B (trolls in battle 1)"),
+    )
+    flags = models.JSONField(_("pairing notes"), default=list, blank=True)
+    result_status = models.CharField(
+        _("result status"), max_length=16, choices=ResultStatus.choices,
+        default=ResultStatus.AWAITING,
+    )
+    confirmed_version = models.ForeignKey(
+        "ResultVersion", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+    )
+    lock_version = models.PositiveIntegerField(default=0)
+
+    objects = MatchQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["round", "table"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table"], name="unique_table_per_round")
+        ]
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+
+    def __str__(self) -> str:
+        b = self.player_b.player.name if self.player_b else _("bye")
+        return f"{self.round} T{self.table}: {self.player_a.player.name} – {b}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.player_b_id is None
+
+    @property
+    def is_finished(self) -> bool:
+        return self.is_bye or self.result_status == self.ResultStatus.CONFIRMED
+
+
+class ResultVersion(models.Model):
+    """One immutable statement of a match result (survivors of both battles)."""
+
+    class Source(models.TextChoices):
+        REFEREE = "referee", _("Referee")
+        PLAYER = "player", _("Player")
+        ORGANISER = "organiser", _("Organiser")
+        IMPORT = "import", _("Import")
+        ENGINE = "engine", _("Engine-verified online play")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Awaiting confirmation")
+        CONFIRMED = "confirmed", _("Confirmed")
+        DISPUTED = "disputed", _("Disputed")
+        SUPERSEDED = "superseded", _("Superseded")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField(_("version"))
+    battle1_dwarfs = models.PositiveSmallIntegerField(
+        _("battle 1 surviving dwarfs"), validators=[MaxValueValidator(MAX_DWARFS)]
+    )
+    battle1_trolls = models.PositiveSmallIntegerField(
+        _("battle 1 surviving trolls"), validators=[MaxValueValidator(MAX_TROLLS)]
+    )
+    battle2_dwarfs = models.PositiveSmallIntegerField(
+        _("battle 2 surviving dwarfs"), validators=[MaxValueValidator(MAX_DWARFS)]
+    )
+    battle2_trolls = models.PositiveSmallIntegerField(
+        _("battle 2 surviving trolls"), validators=[MaxValueValidator(MAX_TROLLS)]
+    )
+    source = models.CharField(_("source"), max_length=16, choices=Source.choices)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
+    )
+    reason = models.TextField(_("reason"), blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+        related_name="+",
+    )
+    entered_at = models.DateTimeField(_("entered at"), auto_now_add=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+        related_name="+",
+    )
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="unique_version_number"),
+            models.CheckConstraint(
+                condition=models.Q(battle1_dwarfs__lte=MAX_DWARFS)
+                & models.Q(battle2_dwarfs__lte=MAX_DWARFS)
+                & models.Q(battle1_trolls__lte=MAX_TROLLS)
+                & models.Q(battle2_trolls__lte=MAX_TROLLS),
+                name="survivors_in_range",
+            ),
+        ]
+        verbose_name = _("result version")
+        verbose_name_plural = _("result versions")
+
+    def __str__(self) -> str:
+        return f"{self.match} v{self.number}"
+
+    @property
+    def survivors(self) -> tuple[int, int, int, int]:
+        return (self.battle1_dwarfs, self.battle1_trolls, self.battle2_dwarfs, self.battle2_trolls)
+
+
+class PlayerClaim(models.Model):
+    """A registered user asking to be linked to a Player; an organiser decides."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        APPROVED = "approved", _("Approved")
+        REJECTED = "rejected", _("Rejected")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_claims"
+    )
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player"], condition=models.Q(status="pending"),
+                name="one_pending_claim_per_player",
+            )
+        ]

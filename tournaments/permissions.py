@@ -1,0 +1,100 @@
+"""Every access decision in one place.
+
+Roles (DESIGN.md §6): the *organiser* owns a tournament (superusers organise every
+tournament), a *referee* is appointed per tournament (organisers referee their own),
+a *player* is a user linked to a Player, and the *public* reads published pages.
+
+Views never fetch a protected object directly: they call an ``access_*`` gate,
+which fetches and checks in one call and raises ``Http404`` (no such object) or
+``PermissionDenied`` (exists, but not for you).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.core.exceptions import PermissionDenied
+from django.db import models
+from django.http import Http404
+
+from .models import Match, Tournament
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+    AnyUser = AbstractBaseUser | AnonymousUser
+
+
+class Role(models.TextChoices):
+    ORGANISER = "organiser"
+    REFEREE = "referee"
+    PLAYER = "player"
+    PUBLIC = "public"
+
+
+def can_organise(user: AnyUser, tournament: Tournament) -> bool:
+    if not user.is_authenticated:
+        return False
+    return bool(user.is_superuser) or tournament.owner_id == user.pk
+
+
+def can_referee(user: AnyUser, tournament: Tournament) -> bool:
+    if not user.is_authenticated:
+        return False
+    if can_organise(user, tournament):
+        return True
+    return tournament.referees.filter(pk=user.pk).exists()
+
+
+def can_create_tournament(user: AnyUser) -> bool:
+    return bool(user.is_authenticated and (user.is_superuser or user.is_staff))
+
+
+def player_entry_in_match(user: AnyUser, match: Match):
+    """The Entry of ``match`` that belongs to ``user``, or None."""
+    if not user.is_authenticated:
+        return None
+    for entry in (match.player_a, match.player_b):
+        if entry is not None and entry.player.user_id == user.pk:
+            return entry
+    return None
+
+
+def get_tournament_or_404(slug: str) -> Tournament:
+    try:
+        return Tournament.objects.get(slug=slug)
+    except Tournament.DoesNotExist as exc:
+        raise Http404("No such tournament") from exc
+
+
+def access_tournament_public(slug: str) -> Tournament:
+    """Tournaments are public read-only once created."""
+    return get_tournament_or_404(slug)
+
+
+def access_tournament_for_organiser(user: AnyUser, slug: str) -> Tournament:
+    tournament = get_tournament_or_404(slug)
+    if not can_organise(user, tournament):
+        raise PermissionDenied
+    return tournament
+
+
+def access_tournament_for_referee(user: AnyUser, slug: str) -> Tournament:
+    tournament = get_tournament_or_404(slug)
+    if not can_referee(user, tournament):
+        raise PermissionDenied
+    return tournament
+
+
+def _match_in(tournament: Tournament, match_id: int) -> Match:
+    try:
+        return Match.objects.select_related(
+            "round__tournament", "player_a__player", "player_b__player"
+        ).get(pk=match_id, round__tournament=tournament)
+    except Match.DoesNotExist as exc:
+        raise Http404("No such match in this tournament") from exc
+
+
+def access_match_for_referee(user: AnyUser, slug: str, match_id: int) -> Match:
+    tournament = access_tournament_for_referee(user, slug)
+    return _match_in(tournament, match_id)
