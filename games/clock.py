@@ -1,0 +1,297 @@
+"""The quickfire clock as pure functions of ``(state, now)`` (DESIGN.md §5).
+
+Terminology and invariants:
+- A *turn* is one ply by the side to move. It starts at ``turn_started_at`` (T0).
+  During *think* (until ``think_ends_at``) the player may look; in the *move* phase
+  the move must be completed. ``deadline`` is the end of the turn; an expiry is due
+  at ``deadline + grace`` (the grace lets a move in flight land).
+- ``commit_rule == "touch"``: touching a piece during think ends think at once and
+  the deadline becomes ``min(T0 + think + move, touch + move)``.
+- An expiry *forfeits* the turn: the ply counter advances (forfeits count toward
+  the limit) and the next turn starts at the settle time. The Nth consecutive
+  forfeit by one side stops the clock for a referee (``needs_referee``).
+- An expiry found more than ``outage_threshold`` late means the server failed, not
+  the player: the battle is paused (``server_outage``) and the turn is replayed in
+  full on resume. Our downtime never decides games.
+- Pausing stores the remaining time to the millisecond; resuming restores it.
+
+Nothing here reads a clock or imports Django: ``now`` is always an argument, and
+every function returns a new ``ClockState``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+
+PENDING = "pending"
+RUNNING = "running"
+PAUSED = "paused"
+NEEDS_REFEREE = "needs_referee"
+FINISHED = "finished"
+
+DWARF = "dwarf"
+TROLL = "troll"
+
+# Expiry outcomes.
+TURN_EXPIRED = "turn_expired"
+OUTAGE_PAUSE = "outage_pause"
+
+# Reasons a battle is paused or finished.
+REASON_REFEREE = "referee"
+REASON_OUTAGE = "server_outage"
+REASON_FORFEITS = "consecutive_forfeits"
+REASON_MOVE_LIMIT = "move_limit"
+
+
+class ClockError(ValueError):
+    """A clock transition that is not allowed in this state."""
+
+
+@dataclass(frozen=True)
+class ClockConfig:
+    think_ms: int = 15_000
+    move_ms: int = 5_000
+    grace_ms: int = 300
+    commit_rule: str = "touch"
+    max_consecutive_forfeits: int = 3
+    outage_threshold_ms: int = 3_000
+    timed: bool = True
+
+    @property
+    def turn_ms(self) -> int:
+        return self.think_ms + self.move_ms
+
+
+@dataclass(frozen=True)
+class ClockState:
+    config: ClockConfig
+    status: str = PENDING
+    side_to_move: str = DWARF
+    ply: int = 0
+    max_plies: int | None = None
+    turn_started_at: datetime | None = None
+    think_ends_at: datetime | None = None
+    deadline: datetime | None = None
+    touched: str = ""
+    paused_remaining_ms: int | None = None
+    paused_think_remaining_ms: int | None = None
+    paused_reason: str = ""
+    forfeits_dwarf: int = 0
+    forfeits_troll: int = 0
+    finished_reason: str = ""
+
+
+def _ms(delta: timedelta) -> int:
+    return int(round(delta.total_seconds() * 1000))
+
+
+def other(side: str) -> str:
+    return TROLL if side == DWARF else DWARF
+
+
+def due_at(state: ClockState) -> datetime | None:
+    """When an expiry of the current turn becomes due (deadline + grace)."""
+    if state.deadline is None:
+        return None
+    return state.deadline + timedelta(milliseconds=state.config.grace_ms)
+
+
+def start_turn(state: ClockState, now: datetime) -> ClockState:
+    """Start a turn for ``state.side_to_move`` at ``now`` (or run untimed)."""
+    if not state.config.timed:
+        return replace(state, status=RUNNING, turn_started_at=now, think_ends_at=None,
+                       deadline=None, touched="")
+    cfg = state.config
+    return replace(
+        state,
+        status=RUNNING,
+        turn_started_at=now,
+        think_ends_at=now + timedelta(milliseconds=cfg.think_ms),
+        deadline=now + timedelta(milliseconds=cfg.turn_ms),
+        touched="",
+        paused_remaining_ms=None,
+        paused_think_remaining_ms=None,
+        paused_reason="",
+    )
+
+
+def start(state: ClockState, now: datetime) -> ClockState:
+    if state.status != PENDING:
+        raise ClockError("battle already started")
+    return start_turn(replace(state, side_to_move=DWARF, ply=0), now)
+
+
+def remaining_ms(state: ClockState, now: datetime) -> int | None:
+    """Milliseconds left in the current turn (frozen while paused); None if untimed."""
+    if state.status == PAUSED or state.status == NEEDS_REFEREE:
+        return state.paused_remaining_ms
+    if state.status != RUNNING or state.deadline is None:
+        return None
+    return max(0, _ms(state.deadline - now))
+
+
+def think_remaining_ms(state: ClockState, now: datetime) -> int | None:
+    if state.status == PAUSED or state.status == NEEDS_REFEREE:
+        return state.paused_think_remaining_ms
+    if state.status != RUNNING or state.think_ends_at is None:
+        return None
+    return max(0, _ms(state.think_ends_at - now))
+
+
+def phase(state: ClockState, now: datetime) -> str:
+    """``think`` / ``move`` while running and timed, else the status itself."""
+    if state.status != RUNNING:
+        return state.status
+    if state.deadline is None:
+        return "untimed"
+    if state.think_ends_at is not None and now < state.think_ends_at:
+        return "think"
+    return "move"
+
+
+def expiry_due(state: ClockState, now: datetime) -> bool:
+    due = due_at(state)
+    return state.status == RUNNING and due is not None and now >= due
+
+
+def move_in_time(state: ClockState, now: datetime) -> bool:
+    """A move submitted at ``now`` is accepted up to deadline + grace."""
+    due = due_at(state)
+    return due is None or now <= due
+
+
+def _advance(state: ClockState, now: datetime, *, forfeit: bool) -> ClockState:
+    mover = state.side_to_move
+    fd, ft = state.forfeits_dwarf, state.forfeits_troll
+    if mover == DWARF:
+        fd = fd + 1 if forfeit else 0
+    else:
+        ft = ft + 1 if forfeit else 0
+    nxt = replace(
+        state, ply=state.ply + 1, side_to_move=other(mover), forfeits_dwarf=fd,
+        forfeits_troll=ft, touched="",
+    )
+    if nxt.max_plies is not None and nxt.ply >= nxt.max_plies:
+        return finish(nxt, REASON_MOVE_LIMIT)
+    if forfeit and max(fd, ft) >= state.config.max_consecutive_forfeits:
+        # The clock stops; on resolution the side to move gets a fresh turn.
+        return replace(
+            nxt, status=NEEDS_REFEREE, paused_reason=REASON_FORFEITS,
+            paused_remaining_ms=state.config.turn_ms,
+            paused_think_remaining_ms=state.config.think_ms,
+            turn_started_at=None, think_ends_at=None, deadline=None,
+        )
+    return start_turn(nxt, now)
+
+
+def resolve_timeout(state: ClockState, now: datetime) -> tuple[ClockState, str]:
+    """Settle a due expiry: forfeit the turn, or pause if we found it too late."""
+    if not expiry_due(state, now):
+        raise ClockError("no expiry is due")
+    late_ms = _ms(now - due_at(state))  # type: ignore[operator]
+    if late_ms > state.config.outage_threshold_ms:
+        paused = replace(
+            state, status=PAUSED, paused_reason=REASON_OUTAGE,
+            paused_remaining_ms=state.config.turn_ms,
+            paused_think_remaining_ms=state.config.think_ms,
+            touched="", turn_started_at=None, think_ends_at=None, deadline=None,
+        )
+        return paused, OUTAGE_PAUSE
+    return _advance(state, now, forfeit=True), TURN_EXPIRED
+
+
+def after_move(state: ClockState, now: datetime) -> ClockState:
+    """The side to move completed a move at ``now``."""
+    if state.status != RUNNING:
+        raise ClockError("the clock is not running")
+    if not move_in_time(state, now):
+        raise ClockError("too late")
+    return _advance(state, now, forfeit=False)
+
+
+def touch(state: ClockState, now: datetime, square: str) -> ClockState:
+    """Touch a piece: under the touch rule, ends think at once."""
+    if state.status != RUNNING:
+        raise ClockError("the clock is not running")
+    if state.touched:
+        if state.touched == square:
+            return state
+        raise ClockError("a piece is already touched")
+    if state.config.commit_rule != "touch" or state.deadline is None:
+        return replace(state, touched=square)
+    if not move_in_time(state, now):
+        raise ClockError("too late")
+    think_end = state.think_ends_at or now
+    if now < think_end:
+        deadline = min(state.deadline, now + timedelta(milliseconds=state.config.move_ms))
+        return replace(state, touched=square, think_ends_at=now, deadline=deadline)
+    return replace(state, touched=square)
+
+
+def pause(state: ClockState, now: datetime, reason: str = REASON_REFEREE) -> ClockState:
+    if state.status != RUNNING:
+        raise ClockError("only a running clock can be paused")
+    return replace(
+        state, status=PAUSED, paused_reason=reason,
+        paused_remaining_ms=remaining_ms(state, now),
+        paused_think_remaining_ms=think_remaining_ms(state, now),
+        turn_started_at=None, think_ends_at=None, deadline=None,
+    )
+
+
+def resume(state: ClockState, now: datetime) -> ClockState:
+    """Resume a paused clock, or restart a clock waiting for a referee."""
+    if state.status == NEEDS_REFEREE:
+        state = replace(state, forfeits_dwarf=0, forfeits_troll=0)
+    elif state.status != PAUSED:
+        raise ClockError("the clock is not paused")
+    if not state.config.timed or state.paused_remaining_ms is None:
+        return start_turn(state, now)
+    rem = state.paused_remaining_ms
+    think = min(state.paused_think_remaining_ms or 0, rem)
+    return replace(
+        state, status=RUNNING, paused_reason="",
+        turn_started_at=now,
+        think_ends_at=now + timedelta(milliseconds=think),
+        deadline=now + timedelta(milliseconds=rem),
+        paused_remaining_ms=None, paused_think_remaining_ms=None,
+    )
+
+
+def give_time(state: ClockState, now: datetime, ms: int) -> ClockState:
+    """A referee adds ``ms`` to the current turn (to its move phase)."""
+    if ms <= 0:
+        raise ClockError("time given must be positive")
+    if state.status == RUNNING and state.deadline is not None:
+        if expiry_due(state, now):
+            raise ClockError("the turn has already expired")
+        return replace(state, deadline=state.deadline + timedelta(milliseconds=ms))
+    if state.status in (PAUSED, NEEDS_REFEREE) and state.paused_remaining_ms is not None:
+        return replace(state, paused_remaining_ms=state.paused_remaining_ms + ms)
+    raise ClockError("no clock to give time to")
+
+
+def finish(state: ClockState, reason: str) -> ClockState:
+    return replace(
+        state, status=FINISHED, finished_reason=reason, touched="",
+        turn_started_at=None, think_ends_at=None, deadline=None,
+        paused_remaining_ms=None, paused_think_remaining_ms=None, paused_reason="",
+    )
+
+
+def snapshot(state: ClockState, now: datetime) -> dict:
+    """The clock part of an event: what a browser needs to count down."""
+    return {
+        "status": state.status,
+        "phase": phase(state, now),
+        "side": state.side_to_move,
+        "ply": state.ply,
+        "max_plies": state.max_plies,
+        "remaining_ms": remaining_ms(state, now),
+        "think_remaining_ms": think_remaining_ms(state, now),
+        "touched": state.touched,
+        "paused_reason": state.paused_reason,
+        "finished_reason": state.finished_reason,
+        "server_ms": int(now.timestamp() * 1000),
+    }
