@@ -156,9 +156,9 @@ def expiry_due(state: ClockState, now: datetime) -> bool:
 
 
 def move_in_time(state: ClockState, now: datetime) -> bool:
-    """A move submitted at ``now`` is accepted up to deadline + grace."""
+    """A move submitted at ``now`` is accepted until deadline + grace (then it expires)."""
     due = due_at(state)
-    return due is None or now <= due
+    return due is None or now < due
 
 
 def _advance(state: ClockState, now: datetime, *, forfeit: bool) -> ClockState:

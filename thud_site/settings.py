@@ -163,3 +163,20 @@ LOGGING = {
 
 # Serve static files from the app folders too, so `make run` needs no collectstatic.
 WHITENOISE_USE_FINDERS = True
+
+# Quickfire clocks (games/): the clock queue, the 1 s sweeper, and a short publish
+# retry so a Redis outage never blocks a request for long (settle-on-read and the
+# sweeper recover). THUD_EVENTS_PREFIX namespaces the pub/sub channels (tests).
+THUD_CLOCK_QUEUE = os.environ.get("THUD_CLOCK_QUEUE", "clock")
+THUD_EVENTS_PREFIX = os.environ.get("THUD_EVENTS_PREFIX", "")
+CELERY_TASK_ROUTES = {"games.*": {"queue": THUD_CLOCK_QUEUE}}
+CELERY_BEAT_SCHEDULE = {
+    "games-sweep": {
+        "task": "games.sweep",
+        "schedule": 1.0,
+        "options": {"expires": 2, "queue": THUD_CLOCK_QUEUE},
+    },
+}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5,
+}

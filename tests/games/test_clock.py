@@ -44,8 +44,8 @@ def test_expiry_is_due_only_after_grace():
     s = running()
     assert not clock.expiry_due(s, at(20_299))
     assert clock.expiry_due(s, at(20_300))
-    assert clock.move_in_time(s, at(20_300))
-    assert not clock.move_in_time(s, at(20_301))
+    assert clock.move_in_time(s, at(20_299))
+    assert not clock.move_in_time(s, at(20_300))
 
 
 def test_expiry_forfeits_turn_and_next_turn_starts_at_settle_time():
@@ -123,7 +123,7 @@ def test_forfeits_count_toward_the_move_limit():
 
 def test_move_after_grace_is_too_late():
     with pytest.raises(ClockError):
-        clock.after_move(running(), at(20_301))
+        clock.after_move(running(), at(20_300))
 
 
 def test_touch_during_think_ends_think_and_leaves_move_time():

@@ -1,0 +1,443 @@
+"""The battle workflow on the ORM side: every clock transition is a compare-and-set.
+
+Terminology and invariants (see also ``games/clock.py`` and DESIGN.md §5):
+- Each operation reads the battle row, computes the new clock state with the pure
+  functions of ``games.clock`` and writes it with one
+  ``UPDATE battle SET ..., clock_version = v + 1 WHERE id = ? AND clock_version = v``.
+  The writer that commits first wins; everyone else sees ``rowcount == 0``. That
+  makes an expiry exactly-once in effect however many triggers fire
+  (ETA task, beat sweep, settle-on-read, client nudge).
+- Every successful write schedules, on commit, the ETA task for the new deadline
+  and publishes the new state on Redis channel ``battle:<id>``. Old ETA tasks are
+  never revoked; their version no longer matches, so they do nothing.
+- ``settle()`` runs first in every request that touches a battle, so the clock is
+  enforced even while Celery or Redis is down.
+- Online battles keep the board (engine diagram) in the row and the rules engine
+  decides legality; over-the-board battles (``mode="otb"``) only run the clock.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from . import clock
+from .models import Battle, ClockEvent, Move, clock_fields
+
+log = logging.getLogger(__name__)
+
+REASON_AGREEMENT = "agreement"
+REASON_NO_MOVES = "no_legal_move"
+
+
+class BattleError(Exception):
+    """A refused action; ``message`` is shown to the user and nothing changed."""
+
+    def __init__(self, message) -> None:
+        super().__init__(str(message))
+        self.message = message
+
+
+class StaleVersion(BattleError):
+    pass
+
+
+class NotAllowed(BattleError):
+    pass
+
+
+def _engine():
+    # Imported lazily: over-the-board battles and the clock never need the engine.
+    from games import thud
+
+    return thud
+
+
+# --- writing -----------------------------------------------------------------------
+
+
+def _write(battle: Battle, state: clock.ClockState, *, now: datetime, **extra) -> bool:
+    """Compare-and-set the battle row to ``state``; update ``battle`` in memory on success."""
+    fields = clock_fields(state) | extra
+    version = battle.clock_version
+    updated = Battle.objects.filter(pk=battle.pk, clock_version=version).update(
+        clock_version=version + 1, updated_at=now, **fields
+    )
+    if updated != 1:
+        return False
+    for name, value in fields.items():
+        setattr(battle, name, value)
+    battle.clock_version = version + 1
+    transaction.on_commit(lambda: after_commit(battle.pk, battle.clock_version, state))
+    return True
+
+
+def after_commit(battle_id: int, version: int, state: clock.ClockState) -> None:
+    """Schedule the expiry for the new deadline and publish the new state."""
+    from . import events, tasks
+
+    due = clock.due_at(state)
+    if state.status == clock.RUNNING and due is not None:
+        try:
+            tasks.expire.apply_async(
+                args=(battle_id, version), eta=due + timedelta(milliseconds=20),
+                queue=tasks.clock_queue(),
+            )
+        except Exception:  # the sweeper and settle-on-read still enforce it
+            log.warning("could not schedule expiry for battle %s", battle_id, exc_info=True)
+    events.publish_state(battle_id, version, state)
+
+
+def _load(battle_id: int) -> Battle:
+    return Battle.objects.select_related("match").get(pk=battle_id)
+
+
+def _event(battle: Battle, kind: str, *, now: datetime, via: str, ply=None, due=None,
+           detail: str = "") -> None:
+    ClockEvent.objects.create(
+        battle=battle, ply=battle.ply if ply is None else ply, kind=kind, due_at=due,
+        applied_at=now, via=via, detail=detail,
+    )
+
+
+# --- settle: the one place an expiry is applied --------------------------------------
+
+
+def settle(battle_id: int, *, via: str, now: datetime | None = None) -> Battle:
+    """Apply a due expiry of the current turn, once. Safe to call any number of times."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        battle = _load(battle_id)
+        state = battle.clock_state
+        if not clock.expiry_due(state, now):
+            return battle
+        due = clock.due_at(state)
+        new, kind = clock.resolve_timeout(state, now)
+        extra = {}
+        if kind == clock.TURN_EXPIRED and battle.mode == Battle.Mode.ONLINE and battle.board:
+            position = _engine().Position.from_diagram(battle.board).pass_turn()
+            extra["board"] = position.to_diagram()
+            new = _check_no_moves(battle, new, position)
+        forfeited_ply, side = battle.ply, battle.side_to_move
+        if not _write(battle, new, now=now, **extra):
+            return _load(battle_id)  # someone else settled (or moved) first
+        _event(battle, kind, now=now, via=via, ply=forfeited_ply, due=due)
+        if kind == clock.TURN_EXPIRED:
+            Move.objects.create(
+                battle=battle, ply=forfeited_ply, side=side, kind=Move.Kind.FORFEIT,
+                submitted_at=now, clock_version_before=battle.clock_version - 1,
+            )
+        if new.status == clock.FINISHED:
+            _finished(battle, now=now)
+    return battle
+
+
+def settle_due(*, via: str, now: datetime | None = None, limit: int = 500) -> int:
+    """Settle every running battle whose expiry is due (the beat sweeper's body)."""
+    now = now or timezone.now()
+    candidates = Battle.objects.filter(status=Battle.Status.RUNNING, deadline__lte=now)
+    settled = 0
+    for battle_id, deadline, grace_ms in candidates.values_list(
+        "pk", "deadline", "grace_ms"
+    ).order_by("deadline")[:limit]:
+        if deadline + timedelta(milliseconds=grace_ms) <= now:
+            before = Battle.objects.filter(pk=battle_id).values_list("clock_version", flat=True)
+            version = before.first()
+            battle = settle(battle_id, via=via, now=now)
+            settled += int(battle.clock_version != version)
+    return settled
+
+
+def _check_no_moves(battle: Battle, state: clock.ClockState, position) -> clock.ClockState:
+    if state.status == clock.RUNNING and not position.has_legal_move(battle.capture_policy):
+        return clock.finish(state, REASON_NO_MOVES)
+    return state
+
+
+# --- starting ---------------------------------------------------------------------------
+
+
+def create_battles(match, *, mode: str = Battle.Mode.ONLINE) -> list[Battle]:
+    """Create both battles of ``match`` (pending), copying the tournament's clock settings."""
+    t = match.round.tournament
+    common = {
+        "match": match, "mode": mode, "max_plies": t.max_plies, "timed": t.is_timed,
+        "think_ms": t.think_ms, "move_ms": t.move_ms, "grace_ms": t.grace_ms,
+        "commit_rule": t.commit_rule, "max_consecutive_forfeits": t.max_consecutive_forfeits,
+        "outage_threshold_ms": t.outage_threshold_ms, "capture_policy": t.capture_policy,
+    }
+    return [
+        Battle.objects.get_or_create(
+            match=match, number=1, defaults=common | {"dwarfs": match.player_a,
+                                                      "trolls": match.player_b})[0],
+        Battle.objects.get_or_create(
+            match=match, number=2, defaults=common | {"dwarfs": match.player_b,
+                                                      "trolls": match.player_a})[0],
+    ]
+
+
+def start_battle(battle_id: int, *, via: str = ClockEvent.Via.REFEREE,
+                 now: datetime | None = None) -> Battle:
+    now = now or timezone.now()
+    with transaction.atomic():
+        battle = _load(battle_id)
+        _start(battle, now=now, via=via)
+    return battle
+
+
+def _start(battle: Battle, *, now: datetime, via: str) -> None:
+    if battle.status != Battle.Status.PENDING:
+        raise NotAllowed(_("This battle has already started."))
+    extra = {}
+    if battle.mode == Battle.Mode.ONLINE:
+        position = _engine().Position.initial()
+        extra = {"board": position.to_diagram(), "dwarf_count": position.dwarf_count,
+                 "troll_count": position.troll_count}
+    if not _write(battle, clock.start(battle.clock_state, now), now=now, **extra):
+        raise StaleVersion(_("The battle changed meanwhile; please try again."))
+    _event(battle, ClockEvent.Kind.STARTED, now=now, via=via)
+
+
+def _finished(battle: Battle, *, now: datetime) -> None:
+    """Battle 1 of an online match starts battle 2; both done records the result."""
+    if battle.mode != Battle.Mode.ONLINE:
+        return
+    battles = {b.number: b for b in Battle.objects.filter(match_id=battle.match_id)}
+    if battle.number == 1 and 2 in battles and battles[2].status == Battle.Status.PENDING:
+        _start(battles[2], now=now, via=ClockEvent.Via.PLAYER)
+        return
+    if all(b.status == Battle.Status.FINISHED for b in battles.values()) and len(battles) == 2:
+        record_online_result(battle.match, battles[1], battles[2])
+
+
+def record_online_result(match, b1: Battle, b2: Battle) -> None:
+    """Record the engine-verified result; a failure must not undo the battle's end."""
+    try:
+        from tournaments.models import ResultVersion
+        from tournaments.results import record_final_result
+
+        with transaction.atomic():
+            record_final_result(
+                match, survivors=(b1.dwarf_count, b1.troll_count, b2.dwarf_count,
+                                  b2.troll_count),
+                by=None, source=ResultVersion.Source.ENGINE, reason="",
+            )
+    except Exception:
+        log.exception("could not record the online result of match %s", match.pk)
+
+
+# --- moves --------------------------------------------------------------------------
+
+
+def _checked(battle_id: int, *, side: str | None, version: int, now: datetime) -> Battle:
+    """Settle first, then load the battle and refuse anything out of turn or stale."""
+    settle(battle_id, via=ClockEvent.Via.READ, now=now)
+    battle = _load(battle_id)
+    if battle.status == Battle.Status.FINISHED:
+        raise NotAllowed(_("This battle is over."))
+    if battle.status != Battle.Status.RUNNING:
+        raise NotAllowed(_("The clock is stopped."))
+    if side is not None and side != battle.side_to_move:
+        raise NotAllowed(_("It is not your turn."))
+    if version != battle.clock_version:
+        raise StaleVersion(_("The battle changed meanwhile (a move or the clock); "
+                             "look at the board and try again."))
+    if not clock.move_in_time(battle.clock_state, now):
+        raise NotAllowed(_("Too late: your time for this turn ran out."))
+    return battle
+
+
+def submit_move(battle_id: int, *, side: str, version: int, notation: str = "",
+                now: datetime | None = None) -> Battle:
+    """Apply one move by ``side``. For over-the-board battles ``notation`` may be empty."""
+    now = now or timezone.now()
+    try:
+        battle = _checked(battle_id, side=side, version=version, now=now)
+    except BattleError:
+        # A double-submitted move (same version, same text) was applied once: say so quietly.
+        done = Move.objects.filter(battle_id=battle_id, clock_version_before=version,
+                                   side=side, notation=notation).exclude(kind="forfeit")
+        if done.exists():
+            return _load(battle_id)
+        raise
+    with transaction.atomic():
+        new = clock.after_move(battle.clock_state, now)
+        kind, captures, extra, text = Move.Kind.OTB, [], {}, notation
+        if battle.mode == Battle.Mode.ONLINE:
+            move, position = _play(battle, notation)
+            thud = _engine()
+            text = thud.format_move(move)
+            kind = move.kind
+            captures = [thud.format_square(sq) for sq in move.captures]
+            extra = {"board": position.to_diagram(), "dwarf_count": position.dwarf_count,
+                     "troll_count": position.troll_count, "end_offered_by": ""}
+            new = _check_no_moves(battle, new, position)
+        ply = battle.ply
+        if not _write(battle, new, now=now, **extra):
+            raise StaleVersion(_("The battle changed meanwhile; your move was not applied."))
+        Move.objects.create(
+            battle=battle, ply=ply, side=side, notation=text, kind=kind, captures=captures,
+            submitted_at=now, clock_version_before=version,
+        )
+        if new.status == clock.FINISHED:
+            _finished(battle, now=now)
+    return battle
+
+
+def _play(battle: Battle, notation: str):
+    thud = _engine()
+    position = thud.Position.from_diagram(battle.board)
+    try:
+        move = thud.parse_move(notation, position, battle.capture_policy)
+        if battle.touched_square and thud.format_square(move.from_sq) != battle.touched_square:
+            raise NotAllowed(_("You touched %(square)s: you must move that piece.")
+                             % {"square": battle.touched_square})
+        return move, position.play(move, battle.capture_policy)
+    except (thud.InvalidMoveError, thud.IllegalMoveError) as exc:
+        raise NotAllowed(_("That move is not legal here.")) from exc
+
+
+def touch(battle_id: int, *, side: str, version: int, square: str = "*",
+          now: datetime | None = None) -> Battle:
+    """Touch a piece (the touch rule ends think at once). ``*`` = over-the-board touch."""
+    now = now or timezone.now()
+    battle = _checked(battle_id, side=side, version=version, now=now)
+    if battle.mode == Battle.Mode.ONLINE:
+        thud = _engine()
+        position = thud.Position.from_diagram(battle.board)
+        try:
+            sq = thud.parse_square(square)
+        except ValueError as exc:
+            raise NotAllowed(_("No such square.")) from exc
+        mine = "d" if side == clock.DWARF else "T"
+        if position.piece_at(sq) != mine:
+            raise NotAllowed(_("Touch one of your own pieces."))
+    if battle.touched_square == square:
+        return battle
+    try:
+        new = clock.touch(battle.clock_state, now, square)
+    except clock.ClockError as exc:
+        raise NotAllowed(_("You have already touched %(square)s.")
+                         % {"square": battle.touched_square}) from exc
+    with transaction.atomic():
+        if not _write(battle, new, now=now):
+            raise StaleVersion(_("The battle changed meanwhile; try again."))
+        _event(battle, ClockEvent.Kind.TOUCHED, now=now, via=ClockEvent.Via.PLAYER,
+               detail=square)
+    return battle
+
+
+# --- ending by agreement ----------------------------------------------------------------
+
+
+def offer_end(battle_id: int, *, side: str) -> Battle:
+    """Offer to end the battle. An offer does not touch the clock (no version bump)."""
+    settle(battle_id, via=ClockEvent.Via.READ)
+    updated = Battle.objects.filter(
+        pk=battle_id, status__in=[Battle.Status.RUNNING, Battle.Status.PAUSED]
+    ).update(end_offered_by=side)
+    battle = _load(battle_id)
+    if not updated:
+        raise NotAllowed(_("This battle cannot be ended now."))
+    transaction.on_commit(lambda: after_commit(battle.pk, battle.clock_version,
+                                               battle.clock_state))
+    return battle
+
+
+def decline_end(battle_id: int, *, side: str) -> Battle:
+    Battle.objects.filter(pk=battle_id).exclude(end_offered_by=side).update(end_offered_by="")
+    battle = _load(battle_id)
+    transaction.on_commit(lambda: after_commit(battle.pk, battle.clock_version,
+                                               battle.clock_state))
+    return battle
+
+
+def accept_end(battle_id: int, *, side: str, now: datetime | None = None) -> Battle:
+    now = now or timezone.now()
+    settle(battle_id, via=ClockEvent.Via.READ, now=now)
+    with transaction.atomic():
+        battle = _load(battle_id)
+        if not battle.end_offered_by or battle.end_offered_by == side:
+            raise NotAllowed(_("There is no offer from your opponent to accept."))
+        if battle.status not in (Battle.Status.RUNNING, Battle.Status.PAUSED):
+            raise NotAllowed(_("This battle cannot be ended now."))
+        if not _write(battle, clock.finish(battle.clock_state, REASON_AGREEMENT), now=now):
+            raise StaleVersion(_("The battle changed meanwhile; try again."))
+        _event(battle, ClockEvent.Kind.END_AGREED, now=now, via=ClockEvent.Via.PLAYER)
+        _finished(battle, now=now)
+    return battle
+
+
+# --- referee ----------------------------------------------------------------------------
+
+
+def _referee_write(battle_id: int, change, kind: str, *, now: datetime, detail: str = "",
+                   attempts: int = 3) -> Battle:
+    """Apply a referee transition, retrying if a move or expiry landed in between."""
+    for _attempt in range(attempts):
+        settle(battle_id, via=ClockEvent.Via.READ, now=now)
+        with transaction.atomic():
+            battle = _load(battle_id)
+            try:
+                new = change(battle.clock_state)
+            except clock.ClockError as exc:
+                raise NotAllowed(_("Not possible in the battle's current state.")) from exc
+            if _write(battle, new, now=now):
+                _event(battle, kind, now=now, via=ClockEvent.Via.REFEREE, detail=detail)
+                if new.status == clock.FINISHED:
+                    _finished(battle, now=now)
+                return battle
+    raise StaleVersion(_("The battle kept changing; try again."))
+
+
+def pause(battle_id: int, *, now: datetime | None = None,
+          reason: str = clock.REASON_REFEREE) -> Battle:
+    now = now or timezone.now()
+    return _referee_write(battle_id, lambda s: clock.pause(s, now, reason),
+                          ClockEvent.Kind.PAUSED, now=now, detail=reason)
+
+
+def resume(battle_id: int, *, now: datetime | None = None) -> Battle:
+    """Resume a pause, or let a battle waiting for a referee continue (fresh turn)."""
+    now = now or timezone.now()
+    return _referee_write(battle_id, lambda s: clock.resume(s, now),
+                          ClockEvent.Kind.RESUMED, now=now)
+
+
+def give_time(battle_id: int, *, ms: int, now: datetime | None = None) -> Battle:
+    now = now or timezone.now()
+    return _referee_write(battle_id, lambda s: clock.give_time(s, now, ms),
+                          ClockEvent.Kind.TIME_GIVEN, now=now, detail=str(ms))
+
+
+def referee_decision(battle_id: int, *, reason: str = "", now: datetime | None = None) -> Battle:
+    """End the battle now by a referee's decision (also resolves ``needs_referee``)."""
+    now = now or timezone.now()
+
+    def end(s: clock.ClockState) -> clock.ClockState:
+        if s.status in (clock.FINISHED, clock.PENDING):
+            raise clock.ClockError("not in play")
+        return clock.finish(s, clock.REASON_REFEREE)
+
+    return _referee_write(battle_id, end, ClockEvent.Kind.DECISION, now=now,
+                          detail=reason[:200])
+
+
+def pause_round(round_id: int, *, now: datetime | None = None) -> int:
+    """Pause every running battle of a round at once (one transaction)."""
+    now = now or timezone.now()
+    paused = 0
+    with transaction.atomic():
+        ids = list(Battle.objects.filter(match__round_id=round_id,
+                                         status=Battle.Status.RUNNING).values_list("pk", flat=True))
+        for battle_id in ids:
+            try:
+                pause(battle_id, now=now)
+                paused += 1
+            except NotAllowed:
+                pass  # finished or waiting for a referee meanwhile
+    return paused

@@ -1,0 +1,166 @@
+"""Live battle state over Server-Sent Events, fed by Redis pub/sub.
+
+- ``publish_state`` (called on commit by every clock transition) publishes one JSON
+  object on channel ``battle:<id>``: version, status, phase, side, ply,
+  ``remaining_ms``, ``think_remaining_ms``, ``server_ms``. A failed publish is only
+  logged: every connection starts with a snapshot read from the database, and a
+  client that misses an event resyncs on the next one (its version jumps).
+- Each server process holds ONE ``PSUBSCRIBE battle:*`` (``_Hub``) and fans the
+  messages out to a bounded ``asyncio.Queue`` per SSE connection. A slow client
+  whose queue overflows gets a fresh snapshot instead of the backlog.
+- The stream sends ``event: state`` messages and ``: keepalive`` comments.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from datetime import datetime
+
+import redis
+import redis.asyncio as aioredis
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.utils import timezone
+
+from . import clock
+
+log = logging.getLogger(__name__)
+
+QUEUE_SIZE = 16
+KEEPALIVE_S = 15.0
+RESYNC = object()  # queue marker: send a fresh snapshot
+
+_publisher: redis.Redis | None = None
+
+
+def channel(battle_id: int) -> str:
+    return f"{settings.THUD_EVENTS_PREFIX}battle:{battle_id}"
+
+
+def payload(battle_id: int, version: int, state: clock.ClockState,
+            now: datetime | None = None) -> dict:
+    return {"battle": battle_id, "version": version,
+            **clock.snapshot(state, now or timezone.now())}
+
+
+def publish_state(battle_id: int, version: int, state: clock.ClockState) -> None:
+    global _publisher
+    try:
+        if _publisher is None:
+            _publisher = redis.Redis.from_url(
+                settings.REDIS_URL, socket_timeout=0.5, socket_connect_timeout=0.5
+            )
+        _publisher.publish(channel(battle_id), json.dumps(payload(battle_id, version, state)))
+    except redis.RedisError:
+        log.warning("could not publish battle %s", battle_id, exc_info=True)
+
+
+def snapshot(battle_id: int) -> dict:
+    """Settle on read, then the battle's current state as an event payload."""
+    from .battles import settle
+    from .models import ClockEvent
+
+    battle = settle(battle_id, via=ClockEvent.Via.READ)
+    return payload(battle.pk, battle.clock_version, battle.clock_state) | {"snapshot": True}
+
+
+def format_sse(data: dict, event: str = "state") -> bytes:
+    return f"event: {event}\ndata: {json.dumps(data)}\n\n".encode()
+
+
+class _Hub:
+    """One pattern subscription per process, fanned out to per-connection queues."""
+
+    def __init__(self) -> None:
+        self.queues: dict[int, set[asyncio.Queue]] = {}
+        self.task: asyncio.Task | None = None
+
+    def register(self, battle_id: int) -> asyncio.Queue:
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._run())
+        queue: asyncio.Queue = asyncio.Queue(maxsize=QUEUE_SIZE)
+        self.queues.setdefault(battle_id, set()).add(queue)
+        return queue
+
+    def unregister(self, battle_id: int, queue: asyncio.Queue) -> None:
+        queues = self.queues.get(battle_id)
+        if queues is not None:
+            queues.discard(queue)
+            if not queues:
+                del self.queues[battle_id]
+
+    def _deliver(self, queue: asyncio.Queue, item) -> None:
+        try:
+            queue.put_nowait(item)
+        except asyncio.QueueFull:
+            # Drop the backlog; the connection sends a fresh snapshot instead.
+            while not queue.empty():
+                queue.get_nowait()
+            queue.put_nowait(RESYNC)
+
+    def _broadcast_resync(self) -> None:
+        for queues in self.queues.values():
+            for queue in queues:
+                self._deliver(queue, RESYNC)
+
+    async def _run(self) -> None:
+        pattern = f"{settings.THUD_EVENTS_PREFIX}battle:*"
+        prefix_len = len(pattern) - 1
+        backoff = 0.2
+        first = True
+        while True:
+            client = aioredis.Redis.from_url(settings.REDIS_URL)
+            try:
+                async with client.pubsub() as pubsub:
+                    await pubsub.psubscribe(pattern)
+                    if not first:
+                        self._broadcast_resync()  # we may have missed messages
+                    first, backoff = False, 0.2
+                    async for message in pubsub.listen():
+                        if message.get("type") != "pmessage":
+                            continue
+                        try:
+                            battle_id = int(message["channel"][prefix_len:])
+                            data = json.loads(message["data"])
+                        except (ValueError, TypeError):
+                            continue
+                        for queue in tuple(self.queues.get(battle_id, ())):
+                            self._deliver(queue, data)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("battle event subscription lost; reconnecting", exc_info=True)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 2.0)
+            finally:
+                with contextlib.suppress(Exception):
+                    await client.aclose()
+
+
+hub = _Hub()
+
+
+async def stream(battle_id: int):
+    """The SSE body: a snapshot, then every published state, with keepalives."""
+    queue = hub.register(battle_id)
+    try:
+        version = -1
+        item = RESYNC
+        while True:
+            if item is RESYNC:
+                data = await sync_to_async(snapshot)(battle_id)
+                version = data["version"]
+                yield format_sse(data)
+            elif isinstance(item, dict) and item.get("version", 0) >= version:
+                version = item["version"]
+                yield format_sse(item)
+            try:
+                item = await asyncio.wait_for(queue.get(), timeout=KEEPALIVE_S)
+            except TimeoutError:
+                item = None
+                yield b": keepalive\n\n"
+    finally:
+        hub.unregister(battle_id, queue)

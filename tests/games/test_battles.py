@@ -1,0 +1,213 @@
+"""Database tests of games/battles.py: compare-and-set transitions with explicit ``now``."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import battles, clock, tasks
+from games.models import Battle, ClockEvent, Move
+
+from .conftest import make_match
+
+pytestmark = pytest.mark.django_db
+
+
+def ms(n: int) -> timedelta:
+    return timedelta(milliseconds=n)
+
+
+@pytest.fixture
+def t0():
+    return timezone.now().replace(microsecond=0)
+
+
+@pytest.fixture
+def otb(match, t0) -> Battle:
+    b1, _ = battles.create_battles(match, mode=Battle.Mode.OTB)
+    return battles.start_battle(b1.pk, now=t0)
+
+
+def test_create_battles_swaps_sides_and_copies_clock_settings(match):
+    b1, b2 = battles.create_battles(match, mode=Battle.Mode.OTB)
+    assert (b1.dwarfs, b1.trolls) == (match.player_a, match.player_b)
+    assert (b2.dwarfs, b2.trolls) == (match.player_b, match.player_a)
+    assert (b1.think_ms, b1.move_ms, b1.grace_ms, b1.max_plies) == (1000, 500, 50, 48)
+    assert battles.create_battles(match, mode=Battle.Mode.OTB)[0].pk == b1.pk
+
+
+def test_start_runs_the_clock_and_schedules_expiry_on_commit(
+    match, t0, monkeypatch, django_capture_on_commit_callbacks
+):
+    sent, published = [], []
+    monkeypatch.setattr(tasks.expire, "apply_async", lambda **kw: sent.append(kw))
+    monkeypatch.setattr("games.events.publish_state", lambda *a: published.append(a))
+    b1, _ = battles.create_battles(match, mode=Battle.Mode.OTB)
+    with django_capture_on_commit_callbacks(execute=True):
+        b = battles.start_battle(b1.pk, now=t0)
+    assert b.status == Battle.Status.RUNNING and b.clock_version == 1
+    assert b.deadline == t0 + ms(1500)
+    assert sent == [{"args": (b.pk, 1), "eta": t0 + ms(1570), "queue": tasks.clock_queue()}]
+    assert published[0][:2] == (b.pk, 1)
+
+
+def test_settle_before_due_changes_nothing(otb, t0):
+    b = battles.settle(otb.pk, via="read", now=t0 + ms(1549))
+    assert b.clock_version == 1 and b.ply == 0
+
+
+def test_settle_forfeits_once_however_often_called(otb, t0):
+    for via in ("eta", "sweep", "read", "nudge"):
+        battles.settle(otb.pk, via=via, now=t0 + ms(1600))
+    b = Battle.objects.get(pk=otb.pk)
+    assert (b.ply, b.side_to_move, b.forfeits_dwarf, b.clock_version) == (1, "troll", 1, 2)
+    assert b.turn_started_at == t0 + ms(1600)
+    ev = ClockEvent.objects.get(battle=b, kind=clock.TURN_EXPIRED)
+    assert (ev.ply, ev.via, ev.due_at, ev.lateness_ms) == (0, "eta", t0 + ms(1550), 50)
+    assert Move.objects.get(battle=b).kind == Move.Kind.FORFEIT
+
+
+def test_a_stale_writer_loses_the_compare_and_set(otb, t0):
+    first = Battle.objects.get(pk=otb.pk)
+    second = Battle.objects.get(pk=otb.pk)
+    assert battles._write(first, clock.pause(first.clock_state, t0), now=t0)
+    assert not battles._write(second, clock.pause(second.clock_state, t0), now=t0)
+    assert Battle.objects.get(pk=otb.pk).clock_version == 2
+
+
+def test_move_with_stale_version_is_refused_and_changes_nothing(otb, t0):
+    with pytest.raises(battles.StaleVersion):
+        battles.submit_move(otb.pk, side="dwarf", version=0, now=t0 + ms(100))
+    assert Battle.objects.get(pk=otb.pk).clock_version == 1
+    assert not Move.objects.exists()
+
+
+def test_move_out_of_turn_is_refused(otb, t0):
+    with pytest.raises(battles.NotAllowed):
+        battles.submit_move(otb.pk, side="troll", version=1, now=t0 + ms(100))
+
+
+def test_double_submitted_move_is_applied_once(otb, t0):
+    b = battles.submit_move(otb.pk, side="dwarf", version=1, now=t0 + ms(100))
+    again = battles.submit_move(otb.pk, side="dwarf", version=1, now=t0 + ms(120))
+    assert again.clock_version == b.clock_version == 2
+    assert Move.objects.filter(battle=otb).count() == 1
+    assert b.side_to_move == "troll" and b.deadline == t0 + ms(1600)
+
+
+def test_move_after_deadline_and_grace_is_refused_and_expiry_applied_once(otb, t0):
+    with pytest.raises(battles.BattleError):
+        battles.submit_move(otb.pk, side="dwarf", version=1, now=t0 + ms(1551))
+    b = Battle.objects.get(pk=otb.pk)
+    assert (b.ply, b.side_to_move) == (1, "troll")
+    assert list(Move.objects.filter(battle=b).values_list("kind", flat=True)) == ["forfeit"]
+    assert ClockEvent.objects.filter(battle=b, kind=clock.TURN_EXPIRED).count() == 1
+
+
+def test_move_within_grace_is_accepted(otb, t0):
+    b = battles.submit_move(otb.pk, side="dwarf", version=1, now=t0 + ms(1549))
+    assert b.ply == 1 and Move.objects.get().kind == Move.Kind.OTB
+
+
+def test_race_between_move_and_expiry_has_exactly_one_outcome(otb, t0):
+    # The expiry and the move both read version 1; whichever writes first wins.
+    mover = Battle.objects.get(pk=otb.pk)
+    battles.settle(otb.pk, via="eta", now=t0 + ms(1560))
+    new = clock.after_move(mover.clock_state, t0 + ms(1540))
+    assert not battles._write(mover, new, now=t0 + ms(1540))
+    assert Battle.objects.get(pk=otb.pk).ply == 1
+    assert Move.objects.filter(battle=otb).count() == 1
+
+
+def test_touch_ends_think_and_shortens_the_deadline(otb, t0):
+    b = battles.touch(otb.pk, side="dwarf", version=1, now=t0 + ms(200))
+    assert b.touched_square == "*" and b.deadline == t0 + ms(700)
+    assert b.clock_version == 2
+    # Touching again is a no-op; moving still works within the move phase.
+    assert battles.touch(otb.pk, side="dwarf", version=2, now=t0 + ms(300)).clock_version == 2
+    assert battles.submit_move(otb.pk, side="dwarf", version=2, now=t0 + ms(600)).ply == 1
+
+
+def test_pause_and_resume_keep_the_remaining_time(otb, t0):
+    battles.pause(otb.pk, now=t0 + ms(1234))
+    b = Battle.objects.get(pk=otb.pk)
+    assert b.status == Battle.Status.PAUSED and b.paused_remaining_ms == 266
+    # No expiry while paused, however long.
+    battles.settle(otb.pk, via="sweep", now=t0 + timedelta(hours=1))
+    assert Battle.objects.get(pk=otb.pk).ply == 0
+    b = battles.resume(otb.pk, now=t0 + ms(60_000))
+    assert clock.remaining_ms(b.clock_state, t0 + ms(60_000)) == 266
+    assert clock.phase(b.clock_state, t0 + ms(60_000)) == "move"
+
+
+def test_late_expiry_pauses_for_outage_and_resume_replays_the_turn(otb, t0):
+    battles.settle(otb.pk, via="sweep", now=t0 + ms(1550 + 3001))
+    b = Battle.objects.get(pk=otb.pk)
+    assert (b.status, b.paused_reason, b.ply) == ("paused", clock.REASON_OUTAGE, 0)
+    assert not Move.objects.exists()
+    assert ClockEvent.objects.filter(kind=clock.OUTAGE_PAUSE).count() == 1
+    b = battles.resume(otb.pk, now=t0 + ms(10_000))
+    assert b.deadline == t0 + ms(11_500)
+
+
+def test_consecutive_forfeits_wait_for_referee_then_continue(match, t0):
+    b1, _ = battles.create_battles(match, mode=Battle.Mode.OTB)
+    b = battles.start_battle(b1.pk, now=t0)
+    now = t0
+    while b.status == Battle.Status.RUNNING:
+        now = b.deadline + ms(b.grace_ms)
+        b = battles.settle(b.pk, via="sweep", now=now)
+    assert b.status == Battle.Status.NEEDS_REFEREE and b.ply == 5
+    battles.settle(b.pk, via="sweep", now=now + timedelta(hours=1))
+    assert Battle.objects.get(pk=b.pk).ply == 5
+    b = battles.resume(b.pk, now=now + ms(5000))
+    assert b.status == Battle.Status.RUNNING and b.forfeits_dwarf == 0
+
+
+def test_forfeits_to_the_move_limit_finish_the_battle(t0):
+    match = make_match(variant="timed24", max_consecutive_forfeits=99, move_unit="ply")[0]
+    b1, _ = battles.create_battles(match, mode=Battle.Mode.OTB)
+    b = battles.start_battle(b1.pk, now=t0)
+    while b.status == Battle.Status.RUNNING:
+        b = battles.settle(b.pk, via="sweep", now=b.deadline + ms(b.grace_ms))
+    assert b.status == Battle.Status.FINISHED and b.ply == 24
+    assert b.finished_reason == clock.REASON_MOVE_LIMIT
+    assert ClockEvent.objects.filter(kind=clock.TURN_EXPIRED).count() == 24
+
+
+def test_give_time_and_referee_decision(otb, t0):
+    b = battles.give_time(otb.pk, ms=2000, now=t0 + ms(100))
+    assert b.deadline == t0 + ms(3500)
+    b = battles.referee_decision(otb.pk, reason="board knocked over", now=t0 + ms(200))
+    assert b.status == Battle.Status.FINISHED and b.finished_reason == "referee"
+    with pytest.raises(battles.NotAllowed):
+        battles.pause(otb.pk, now=t0 + ms(300))
+
+
+def test_pause_round_pauses_every_running_battle(t0):
+    matches = make_match(tables=3)
+    for m in matches:
+        b1, _ = battles.create_battles(m, mode=Battle.Mode.OTB)
+        battles.start_battle(b1.pk, now=t0)
+    assert battles.pause_round(matches[0].round_id, now=t0 + ms(100)) == 3
+    assert set(Battle.objects.filter(number=1).values_list("status", flat=True)) == {"paused"}
+
+
+def test_sweep_task_settles_every_overdue_battle(t0, monkeypatch):
+    monkeypatch.setattr(timezone, "now", lambda: t0 + ms(1600))
+    for m in make_match(tables=4):
+        b1, _ = battles.create_battles(m, mode=Battle.Mode.OTB)
+        battles.start_battle(b1.pk, now=t0)
+    assert tasks.sweep() == 4
+    assert tasks.sweep() == 0
+    assert ClockEvent.objects.filter(via="sweep", kind=clock.TURN_EXPIRED).count() == 4
+
+
+def test_stale_expire_task_is_a_no_op(otb, t0, monkeypatch):
+    monkeypatch.setattr(timezone, "now", lambda: t0 + ms(1600))
+    tasks.expire(otb.pk, 0)
+    assert Battle.objects.get(pk=otb.pk).ply == 0
+    tasks.expire(otb.pk, 1)
+    assert Battle.objects.get(pk=otb.pk).ply == 1
