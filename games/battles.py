@@ -84,7 +84,8 @@ def after_commit(battle_id: int, version: int, state: clock.ClockState) -> None:
     if state.status == clock.RUNNING and due is not None:
         try:
             tasks.expire.apply_async(
-                args=(battle_id, version), eta=due + timedelta(milliseconds=20),
+                args=(battle_id, version),
+                eta=due + timedelta(milliseconds=20),
                 queue=tasks.clock_queue(),
             )
         except Exception:  # the sweeper and settle-on-read still enforce it
@@ -96,11 +97,17 @@ def _load(battle_id: int) -> Battle:
     return Battle.objects.select_related("match").get(pk=battle_id)
 
 
-def _event(battle: Battle, kind: str, *, now: datetime, via: str, ply=None, due=None,
-           detail: str = "") -> None:
+def _event(
+    battle: Battle, kind: str, *, now: datetime, via: str, ply=None, due=None, detail: str = ""
+) -> None:
     ClockEvent.objects.create(
-        battle=battle, ply=battle.ply if ply is None else ply, kind=kind, due_at=due,
-        applied_at=now, via=via, detail=detail,
+        battle=battle,
+        ply=battle.ply if ply is None else ply,
+        kind=kind,
+        due_at=due,
+        applied_at=now,
+        via=via,
+        detail=detail,
     )
 
 
@@ -128,8 +135,12 @@ def settle(battle_id: int, *, via: str, now: datetime | None = None) -> Battle:
         _event(battle, kind, now=now, via=via, ply=forfeited_ply, due=due)
         if kind == clock.TURN_EXPIRED:
             Move.objects.create(
-                battle=battle, ply=forfeited_ply, side=side, kind=Move.Kind.FORFEIT,
-                submitted_at=now, clock_version_before=battle.clock_version - 1,
+                battle=battle,
+                ply=forfeited_ply,
+                side=side,
+                kind=Move.Kind.FORFEIT,
+                submitted_at=now,
+                clock_version_before=battle.clock_version - 1,
             )
         if new.status == clock.FINISHED:
             _finished(battle, now=now)
@@ -165,23 +176,35 @@ def create_battles(match, *, mode: str = Battle.Mode.ONLINE) -> list[Battle]:
     """Create both battles of ``match`` (pending), copying the tournament's clock settings."""
     t = match.round.tournament
     common = {
-        "match": match, "mode": mode, "max_plies": t.max_plies, "timed": t.is_timed,
-        "think_ms": t.think_ms, "move_ms": t.move_ms, "grace_ms": t.grace_ms,
-        "commit_rule": t.commit_rule, "max_consecutive_forfeits": t.max_consecutive_forfeits,
-        "outage_threshold_ms": t.outage_threshold_ms, "capture_policy": t.capture_policy,
+        "match": match,
+        "mode": mode,
+        "max_plies": t.max_plies,
+        "timed": t.is_timed,
+        "think_ms": t.think_ms,
+        "move_ms": t.move_ms,
+        "grace_ms": t.grace_ms,
+        "commit_rule": t.commit_rule,
+        "max_consecutive_forfeits": t.max_consecutive_forfeits,
+        "outage_threshold_ms": t.outage_threshold_ms,
+        "capture_policy": t.capture_policy,
     }
     return [
         Battle.objects.get_or_create(
-            match=match, number=1, defaults=common | {"dwarfs": match.player_a,
-                                                      "trolls": match.player_b})[0],
+            match=match,
+            number=1,
+            defaults=common | {"dwarfs": match.player_a, "trolls": match.player_b},
+        )[0],
         Battle.objects.get_or_create(
-            match=match, number=2, defaults=common | {"dwarfs": match.player_b,
-                                                      "trolls": match.player_a})[0],
+            match=match,
+            number=2,
+            defaults=common | {"dwarfs": match.player_b, "trolls": match.player_a},
+        )[0],
     ]
 
 
-def start_battle(battle_id: int, *, via: str = ClockEvent.Via.REFEREE,
-                 now: datetime | None = None) -> Battle:
+def start_battle(
+    battle_id: int, *, via: str = ClockEvent.Via.REFEREE, now: datetime | None = None
+) -> Battle:
     now = now or timezone.now()
     with transaction.atomic():
         battle = _load(battle_id)
@@ -195,8 +218,11 @@ def _start(battle: Battle, *, now: datetime, via: str) -> None:
     extra = {}
     if battle.mode == Battle.Mode.ONLINE:
         position = _engine().Position.initial()
-        extra = {"board": position.to_diagram(), "dwarf_count": position.dwarf_count,
-                 "troll_count": position.troll_count}
+        extra = {
+            "board": position.to_diagram(),
+            "dwarf_count": position.dwarf_count,
+            "troll_count": position.troll_count,
+        }
     if not _write(battle, clock.start(battle.clock_state, now), now=now, **extra):
         raise StaleVersion(_("The battle changed meanwhile; please try again."))
     _event(battle, ClockEvent.Kind.STARTED, now=now, via=via)
@@ -217,14 +243,17 @@ def _finished(battle: Battle, *, now: datetime) -> None:
 def record_online_result(match, b1: Battle, b2: Battle) -> None:
     """Record the engine-verified result; a failure must not undo the battle's end."""
     try:
-        from tournaments.models import ResultVersion
         from tournaments.results import record_final_result
+
+        from tournaments.models import ResultVersion
 
         with transaction.atomic():
             record_final_result(
-                match, survivors=(b1.dwarf_count, b1.troll_count, b2.dwarf_count,
-                                  b2.troll_count),
-                by=None, source=ResultVersion.Source.ENGINE, reason="",
+                match,
+                survivors=(b1.dwarf_count, b1.troll_count, b2.dwarf_count, b2.troll_count),
+                by=None,
+                source=ResultVersion.Source.ENGINE,
+                reason="",
             )
     except Exception:
         log.exception("could not record the online result of match %s", match.pk)
@@ -244,23 +273,29 @@ def _checked(battle_id: int, *, side: str | None, version: int, now: datetime) -
     if side is not None and side != battle.side_to_move:
         raise NotAllowed(_("It is not your turn."))
     if version != battle.clock_version:
-        raise StaleVersion(_("The battle changed meanwhile (a move or the clock); "
-                             "look at the board and try again."))
+        raise StaleVersion(
+            _(
+                "The battle changed meanwhile (a move or the clock); "
+                "look at the board and try again."
+            )
+        )
     if not clock.move_in_time(battle.clock_state, now):
         raise NotAllowed(_("Too late: your time for this turn ran out."))
     return battle
 
 
-def submit_move(battle_id: int, *, side: str, version: int, notation: str = "",
-                now: datetime | None = None) -> Battle:
+def submit_move(
+    battle_id: int, *, side: str, version: int, notation: str = "", now: datetime | None = None
+) -> Battle:
     """Apply one move by ``side``. For over-the-board battles ``notation`` may be empty."""
     now = now or timezone.now()
     try:
         battle = _checked(battle_id, side=side, version=version, now=now)
     except BattleError:
         # A double-submitted move (same version, same text) was applied once: say so quietly.
-        done = Move.objects.filter(battle_id=battle_id, clock_version_before=version,
-                                   side=side, notation=notation).exclude(kind="forfeit")
+        done = Move.objects.filter(
+            battle_id=battle_id, clock_version_before=version, side=side, notation=notation
+        ).exclude(kind="forfeit")
         if done.exists():
             return _load(battle_id)
         raise
@@ -273,15 +308,25 @@ def submit_move(battle_id: int, *, side: str, version: int, notation: str = "",
             text = thud.format_move(move)
             kind = move.kind
             captures = [thud.format_square(sq) for sq in move.captures]
-            extra = {"board": position.to_diagram(), "dwarf_count": position.dwarf_count,
-                     "troll_count": position.troll_count, "end_offered_by": ""}
+            extra = {
+                "board": position.to_diagram(),
+                "dwarf_count": position.dwarf_count,
+                "troll_count": position.troll_count,
+                "end_offered_by": "",
+            }
             new = _check_no_moves(battle, new, position)
         ply = battle.ply
         if not _write(battle, new, now=now, **extra):
             raise StaleVersion(_("The battle changed meanwhile; your move was not applied."))
         Move.objects.create(
-            battle=battle, ply=ply, side=side, notation=text, kind=kind, captures=captures,
-            submitted_at=now, clock_version_before=version,
+            battle=battle,
+            ply=ply,
+            side=side,
+            notation=text,
+            kind=kind,
+            captures=captures,
+            submitted_at=now,
+            clock_version_before=version,
         )
         if new.status == clock.FINISHED:
             _finished(battle, now=now)
@@ -294,15 +339,18 @@ def _play(battle: Battle, notation: str):
     try:
         move = thud.parse_move(notation, position, battle.capture_policy)
         if battle.touched_square and thud.format_square(move.from_sq) != battle.touched_square:
-            raise NotAllowed(_("You touched %(square)s: you must move that piece.")
-                             % {"square": battle.touched_square})
+            raise NotAllowed(
+                _("You touched %(square)s: you must move that piece.")
+                % {"square": battle.touched_square}
+            )
         return move, position.play(move, battle.capture_policy)
     except (thud.InvalidMoveError, thud.IllegalMoveError) as exc:
         raise NotAllowed(_("That move is not legal here.")) from exc
 
 
-def touch(battle_id: int, *, side: str, version: int, square: str = "*",
-          now: datetime | None = None) -> Battle:
+def touch(
+    battle_id: int, *, side: str, version: int, square: str = "*", now: datetime | None = None
+) -> Battle:
     """Touch a piece (the touch rule ends think at once). ``*`` = over-the-board touch."""
     now = now or timezone.now()
     battle = _checked(battle_id, side=side, version=version, now=now)
@@ -321,13 +369,13 @@ def touch(battle_id: int, *, side: str, version: int, square: str = "*",
     try:
         new = clock.touch(battle.clock_state, now, square)
     except clock.ClockError as exc:
-        raise NotAllowed(_("You have already touched %(square)s.")
-                         % {"square": battle.touched_square}) from exc
+        raise NotAllowed(
+            _("You have already touched %(square)s.") % {"square": battle.touched_square}
+        ) from exc
     with transaction.atomic():
         if not _write(battle, new, now=now):
             raise StaleVersion(_("The battle changed meanwhile; try again."))
-        _event(battle, ClockEvent.Kind.TOUCHED, now=now, via=ClockEvent.Via.PLAYER,
-               detail=square)
+        _event(battle, ClockEvent.Kind.TOUCHED, now=now, via=ClockEvent.Via.PLAYER, detail=square)
     return battle
 
 
@@ -343,16 +391,14 @@ def offer_end(battle_id: int, *, side: str) -> Battle:
     battle = _load(battle_id)
     if not updated:
         raise NotAllowed(_("This battle cannot be ended now."))
-    transaction.on_commit(lambda: after_commit(battle.pk, battle.clock_version,
-                                               battle.clock_state))
+    transaction.on_commit(lambda: after_commit(battle.pk, battle.clock_version, battle.clock_state))
     return battle
 
 
 def decline_end(battle_id: int, *, side: str) -> Battle:
     Battle.objects.filter(pk=battle_id).exclude(end_offered_by=side).update(end_offered_by="")
     battle = _load(battle_id)
-    transaction.on_commit(lambda: after_commit(battle.pk, battle.clock_version,
-                                               battle.clock_state))
+    transaction.on_commit(lambda: after_commit(battle.pk, battle.clock_version, battle.clock_state))
     return battle
 
 
@@ -375,8 +421,9 @@ def accept_end(battle_id: int, *, side: str, now: datetime | None = None) -> Bat
 # --- referee ----------------------------------------------------------------------------
 
 
-def _referee_write(battle_id: int, change, kind: str, *, now: datetime, detail: str = "",
-                   attempts: int = 3) -> Battle:
+def _referee_write(
+    battle_id: int, change, kind: str, *, now: datetime, detail: str = "", attempts: int = 3
+) -> Battle:
     """Apply a referee transition, retrying if a move or expiry landed in between."""
     for _attempt in range(attempts):
         settle(battle_id, via=ClockEvent.Via.READ, now=now)
@@ -394,24 +441,36 @@ def _referee_write(battle_id: int, change, kind: str, *, now: datetime, detail: 
     raise StaleVersion(_("The battle kept changing; try again."))
 
 
-def pause(battle_id: int, *, now: datetime | None = None,
-          reason: str = clock.REASON_REFEREE) -> Battle:
+def pause(
+    battle_id: int, *, now: datetime | None = None, reason: str = clock.REASON_REFEREE
+) -> Battle:
     now = now or timezone.now()
-    return _referee_write(battle_id, lambda s: clock.pause(s, now, reason),
-                          ClockEvent.Kind.PAUSED, now=now, detail=reason)
+    return _referee_write(
+        battle_id,
+        lambda s: clock.pause(s, now, reason),
+        ClockEvent.Kind.PAUSED,
+        now=now,
+        detail=reason,
+    )
 
 
 def resume(battle_id: int, *, now: datetime | None = None) -> Battle:
     """Resume a pause, or let a battle waiting for a referee continue (fresh turn)."""
     now = now or timezone.now()
-    return _referee_write(battle_id, lambda s: clock.resume(s, now),
-                          ClockEvent.Kind.RESUMED, now=now)
+    return _referee_write(
+        battle_id, lambda s: clock.resume(s, now), ClockEvent.Kind.RESUMED, now=now
+    )
 
 
 def give_time(battle_id: int, *, ms: int, now: datetime | None = None) -> Battle:
     now = now or timezone.now()
-    return _referee_write(battle_id, lambda s: clock.give_time(s, now, ms),
-                          ClockEvent.Kind.TIME_GIVEN, now=now, detail=str(ms))
+    return _referee_write(
+        battle_id,
+        lambda s: clock.give_time(s, now, ms),
+        ClockEvent.Kind.TIME_GIVEN,
+        now=now,
+        detail=str(ms),
+    )
 
 
 def referee_decision(battle_id: int, *, reason: str = "", now: datetime | None = None) -> Battle:
@@ -423,8 +482,7 @@ def referee_decision(battle_id: int, *, reason: str = "", now: datetime | None =
             raise clock.ClockError("not in play")
         return clock.finish(s, clock.REASON_REFEREE)
 
-    return _referee_write(battle_id, end, ClockEvent.Kind.DECISION, now=now,
-                          detail=reason[:200])
+    return _referee_write(battle_id, end, ClockEvent.Kind.DECISION, now=now, detail=reason[:200])
 
 
 def pause_round(round_id: int, *, now: datetime | None = None) -> int:
@@ -432,8 +490,11 @@ def pause_round(round_id: int, *, now: datetime | None = None) -> int:
     now = now or timezone.now()
     paused = 0
     with transaction.atomic():
-        ids = list(Battle.objects.filter(match__round_id=round_id,
-                                         status=Battle.Status.RUNNING).values_list("pk", flat=True))
+        ids = list(
+            Battle.objects.filter(
+                match__round_id=round_id, status=Battle.Status.RUNNING
+            ).values_list("pk", flat=True)
+        )
         for battle_id in ids:
             try:
                 pause(battle_id, now=now)

@@ -100,8 +100,14 @@ def due_at(state: ClockState) -> datetime | None:
 def start_turn(state: ClockState, now: datetime) -> ClockState:
     """Start a turn for ``state.side_to_move`` at ``now`` (or run untimed)."""
     if not state.config.timed:
-        return replace(state, status=RUNNING, turn_started_at=now, think_ends_at=None,
-                       deadline=None, touched="")
+        return replace(
+            state,
+            status=RUNNING,
+            turn_started_at=now,
+            think_ends_at=None,
+            deadline=None,
+            touched="",
+        )
     cfg = state.config
     return replace(
         state,
@@ -169,18 +175,26 @@ def _advance(state: ClockState, now: datetime, *, forfeit: bool) -> ClockState:
     else:
         ft = ft + 1 if forfeit else 0
     nxt = replace(
-        state, ply=state.ply + 1, side_to_move=other(mover), forfeits_dwarf=fd,
-        forfeits_troll=ft, touched="",
+        state,
+        ply=state.ply + 1,
+        side_to_move=other(mover),
+        forfeits_dwarf=fd,
+        forfeits_troll=ft,
+        touched="",
     )
     if nxt.max_plies is not None and nxt.ply >= nxt.max_plies:
         return finish(nxt, REASON_MOVE_LIMIT)
     if forfeit and max(fd, ft) >= state.config.max_consecutive_forfeits:
         # The clock stops; on resolution the side to move gets a fresh turn.
         return replace(
-            nxt, status=NEEDS_REFEREE, paused_reason=REASON_FORFEITS,
+            nxt,
+            status=NEEDS_REFEREE,
+            paused_reason=REASON_FORFEITS,
             paused_remaining_ms=state.config.turn_ms,
             paused_think_remaining_ms=state.config.think_ms,
-            turn_started_at=None, think_ends_at=None, deadline=None,
+            turn_started_at=None,
+            think_ends_at=None,
+            deadline=None,
         )
     return start_turn(nxt, now)
 
@@ -192,10 +206,15 @@ def resolve_timeout(state: ClockState, now: datetime) -> tuple[ClockState, str]:
     late_ms = _ms(now - due_at(state))  # type: ignore[operator]
     if late_ms > state.config.outage_threshold_ms:
         paused = replace(
-            state, status=PAUSED, paused_reason=REASON_OUTAGE,
+            state,
+            status=PAUSED,
+            paused_reason=REASON_OUTAGE,
             paused_remaining_ms=state.config.turn_ms,
             paused_think_remaining_ms=state.config.think_ms,
-            touched="", turn_started_at=None, think_ends_at=None, deadline=None,
+            touched="",
+            turn_started_at=None,
+            think_ends_at=None,
+            deadline=None,
         )
         return paused, OUTAGE_PAUSE
     return _advance(state, now, forfeit=True), TURN_EXPIRED
@@ -233,10 +252,14 @@ def pause(state: ClockState, now: datetime, reason: str = REASON_REFEREE) -> Clo
     if state.status != RUNNING:
         raise ClockError("only a running clock can be paused")
     return replace(
-        state, status=PAUSED, paused_reason=reason,
+        state,
+        status=PAUSED,
+        paused_reason=reason,
         paused_remaining_ms=remaining_ms(state, now),
         paused_think_remaining_ms=think_remaining_ms(state, now),
-        turn_started_at=None, think_ends_at=None, deadline=None,
+        turn_started_at=None,
+        think_ends_at=None,
+        deadline=None,
     )
 
 
@@ -251,11 +274,14 @@ def resume(state: ClockState, now: datetime) -> ClockState:
     rem = state.paused_remaining_ms
     think = min(state.paused_think_remaining_ms or 0, rem)
     return replace(
-        state, status=RUNNING, paused_reason="",
+        state,
+        status=RUNNING,
+        paused_reason="",
         turn_started_at=now,
         think_ends_at=now + timedelta(milliseconds=think),
         deadline=now + timedelta(milliseconds=rem),
-        paused_remaining_ms=None, paused_think_remaining_ms=None,
+        paused_remaining_ms=None,
+        paused_think_remaining_ms=None,
     )
 
 
@@ -274,9 +300,16 @@ def give_time(state: ClockState, now: datetime, ms: int) -> ClockState:
 
 def finish(state: ClockState, reason: str) -> ClockState:
     return replace(
-        state, status=FINISHED, finished_reason=reason, touched="",
-        turn_started_at=None, think_ends_at=None, deadline=None,
-        paused_remaining_ms=None, paused_think_remaining_ms=None, paused_reason="",
+        state,
+        status=FINISHED,
+        finished_reason=reason,
+        touched="",
+        turn_started_at=None,
+        think_ends_at=None,
+        deadline=None,
+        paused_remaining_ms=None,
+        paused_think_remaining_ms=None,
+        paused_reason="",
     )
 
 

@@ -40,10 +40,10 @@ def channel(battle_id: int) -> str:
     return f"{settings.THUD_EVENTS_PREFIX}battle:{battle_id}"
 
 
-def payload(battle_id: int, version: int, state: clock.ClockState,
-            now: datetime | None = None) -> dict:
-    return {"battle": battle_id, "version": version,
-            **clock.snapshot(state, now or timezone.now())}
+def payload(
+    battle_id: int, version: int, state: clock.ClockState, now: datetime | None = None
+) -> dict:
+    return {"battle": battle_id, "version": version, **clock.snapshot(state, now or timezone.now())}
 
 
 def publish_state(battle_id: int, version: int, state: clock.ClockState) -> None:

@@ -37,17 +37,19 @@ class Battle(models.Model):
         ONLINE = "online", _("Online")
         OTB = "otb", _("Over the board")
 
-    match = models.ForeignKey(
-        "tournaments.Match", on_delete=models.CASCADE, related_name="battles"
-    )
+    match = models.ForeignKey("tournaments.Match", on_delete=models.CASCADE, related_name="battles")
     number = models.PositiveSmallIntegerField(_("battle"))
     mode = models.CharField(_("mode"), max_length=8, choices=Mode.choices, default=Mode.ONLINE)
     dwarfs = models.ForeignKey(
-        "tournaments.Entry", on_delete=models.PROTECT, related_name="+",
+        "tournaments.Entry",
+        on_delete=models.PROTECT,
+        related_name="+",
         verbose_name=_("dwarf player"),
     )
     trolls = models.ForeignKey(
-        "tournaments.Entry", on_delete=models.PROTECT, related_name="+",
+        "tournaments.Entry",
+        on_delete=models.PROTECT,
+        related_name="+",
         verbose_name=_("troll player"),
     )
     status = models.CharField(
@@ -97,22 +99,33 @@ class Battle(models.Model):
     @property
     def clock_config(self) -> clock.ClockConfig:
         return clock.ClockConfig(
-            think_ms=self.think_ms, move_ms=self.move_ms, grace_ms=self.grace_ms,
+            think_ms=self.think_ms,
+            move_ms=self.move_ms,
+            grace_ms=self.grace_ms,
             commit_rule=self.commit_rule,
             max_consecutive_forfeits=self.max_consecutive_forfeits,
-            outage_threshold_ms=self.outage_threshold_ms, timed=self.timed,
+            outage_threshold_ms=self.outage_threshold_ms,
+            timed=self.timed,
         )
 
     @property
     def clock_state(self) -> clock.ClockState:
         return clock.ClockState(
-            config=self.clock_config, status=self.status, side_to_move=self.side_to_move,
-            ply=self.ply, max_plies=self.max_plies, turn_started_at=self.turn_started_at,
-            think_ends_at=self.think_ends_at, deadline=self.deadline,
-            touched=self.touched_square, paused_remaining_ms=self.paused_remaining_ms,
+            config=self.clock_config,
+            status=self.status,
+            side_to_move=self.side_to_move,
+            ply=self.ply,
+            max_plies=self.max_plies,
+            turn_started_at=self.turn_started_at,
+            think_ends_at=self.think_ends_at,
+            deadline=self.deadline,
+            touched=self.touched_square,
+            paused_remaining_ms=self.paused_remaining_ms,
             paused_think_remaining_ms=self.paused_think_remaining_ms,
-            paused_reason=self.paused_reason, forfeits_dwarf=self.forfeits_dwarf,
-            forfeits_troll=self.forfeits_troll, finished_reason=self.finished_reason,
+            paused_reason=self.paused_reason,
+            forfeits_dwarf=self.forfeits_dwarf,
+            forfeits_troll=self.forfeits_troll,
+            finished_reason=self.finished_reason,
         )
 
     @property
@@ -131,13 +144,19 @@ class Battle(models.Model):
 def clock_fields(state: clock.ClockState) -> dict:
     """The Battle columns a clock transition writes."""
     return {
-        "status": state.status, "side_to_move": state.side_to_move, "ply": state.ply,
-        "turn_started_at": state.turn_started_at, "think_ends_at": state.think_ends_at,
-        "deadline": state.deadline, "touched_square": state.touched,
+        "status": state.status,
+        "side_to_move": state.side_to_move,
+        "ply": state.ply,
+        "turn_started_at": state.turn_started_at,
+        "think_ends_at": state.think_ends_at,
+        "deadline": state.deadline,
+        "touched_square": state.touched,
         "paused_remaining_ms": state.paused_remaining_ms,
         "paused_think_remaining_ms": state.paused_think_remaining_ms,
-        "paused_reason": state.paused_reason, "forfeits_dwarf": state.forfeits_dwarf,
-        "forfeits_troll": state.forfeits_troll, "finished_reason": state.finished_reason,
+        "paused_reason": state.paused_reason,
+        "forfeits_dwarf": state.forfeits_dwarf,
+        "forfeits_troll": state.forfeits_troll,
+        "finished_reason": state.finished_reason,
     }
 
 

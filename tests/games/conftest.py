@@ -16,8 +16,9 @@ _seq = itertools.count(1)
 SCALED = {"think_ms": 1000, "move_ms": 500, "grace_ms": 50}
 
 
-def make_match(*, variant: str = "timed24", users: bool = True, tables: int = 1,
-               **tournament_fields) -> list[Match]:
+def make_match(
+    *, variant: str = "timed24", users: bool = True, tables: int = 1, **tournament_fields
+) -> list[Match]:
     n = next(_seq)
     User = get_user_model()
     owner = User.objects.create_user(f"org{n}", password="pw-org-123456")
@@ -30,12 +31,16 @@ def make_match(*, variant: str = "timed24", users: bool = True, tables: int = 1,
     for table in range(1, tables + 1):
         entries = []
         for letter in "ab":
-            user = (User.objects.create_user(f"p{n}{letter}{table}", password="pw-player-123")
-                    if users else None)
+            user = (
+                User.objects.create_user(f"p{n}{letter}{table}", password="pw-player-123")
+                if users
+                else None
+            )
             player = Player.objects.create(name=f"P{n}{letter}{table}", user=user)
             entries.append(Entry.objects.create(tournament=t, player=player))
-        matches.append(Match.objects.create(round=rnd, table=table, player_a=entries[0],
-                                            player_b=entries[1]))
+        matches.append(
+            Match.objects.create(round=rnd, table=table, player_a=entries[0], player_b=entries[1])
+        )
     return matches
 
 

@@ -81,12 +81,11 @@ def test_expiry_exactly_at_outage_threshold_still_forfeits():
 
 def test_third_consecutive_forfeit_by_one_side_waits_for_referee():
     s = running(max_consecutive_forfeits=3)
-    t = 0
+
     for _ in range(5):
         due = clock.due_at(s)
         s, kind = clock.resolve_timeout(s, due)
         assert kind == clock.TURN_EXPIRED
-        t += 1
         if s.status != clock.RUNNING:
             break
     # dwarf, troll, dwarf, troll, dwarf: the dwarfs' third forfeit stops the clock.
