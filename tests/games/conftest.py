@@ -3,7 +3,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -52,3 +61,219 @@ def match(db) -> Match:
 @pytest.fixture(autouse=True)
 def _fast_password_hasher(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+# --- real Celery worker / beat / uvicorn subprocesses (``clock`` marked tests) ---------
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV_BIN = Path(sys.executable).parent
+CLOCK_REDIS_URL = os.environ.get("THUD_CLOCK_TEST_REDIS_URL", "redis://127.0.0.1:6379/3")
+
+
+def _use_broker(url: str) -> None:
+    """Point this process's Celery producer at ``url`` (the pools are cached)."""
+    from thud_site.celery import app
+
+    # With namespace="CELERY" the configuration keys carry the prefix.
+    app.conf["CELERY_BROKER_URL"] = url
+    app.conf["CELERY_BROKER_WRITE_URL"] = None
+    assert app.conf.broker_url == url
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
+def wait_for(predicate, *, timeout: float, interval: float = 0.1, what: str = "condition"):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+class Proc:
+    """One supervised subprocess in its own session, so it can be SIGKILLed whole."""
+
+    def __init__(self, name: str, argv: list[str], env: dict, log_dir: Path, ready: str):
+        self.name, self.argv, self.env, self.ready = name, argv, env, ready
+        self.log_path = log_dir / f"{name}.log"
+        self.proc: subprocess.Popen | None = None
+        self.wanted = False
+        self.restarts = 0
+
+    def start(self, *, wait: bool = True) -> None:
+        self.wanted = True
+        log = open(self.log_path, "ab")  # noqa: SIM115 - owned by the child
+        self._offset = self.log_path.stat().st_size
+        self.proc = subprocess.Popen(
+            self.argv,
+            env=self.env,
+            cwd=ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        log.close()
+        if wait:
+            self.wait_ready()
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        def ready() -> bool:
+            with open(self.log_path, "rb") as f:
+                f.seek(self._offset)
+                return self.ready.encode() in f.read()
+
+        wait_for(ready, timeout=timeout, what=f"{self.name} to be ready")
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def kill(self, *, restart: bool = False) -> None:
+        """SIGKILL the whole process group; the supervisor restarts it if ``restart``."""
+        self.wanted = restart
+        if self.proc is not None and self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        self.wanted = False
+        if self.proc is not None and self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=10)
+
+
+class ClockCluster:
+    """Celery workers + beat against a real Redis, supervised like systemd would."""
+
+    def __init__(self, tmp: Path, redis_url: str, db_name: str, workers: int = 1):
+        from django.db import connection
+
+        self.queue = f"clocktest-{uuid.uuid4().hex[:10]}"
+        self.prefix = f"test-{uuid.uuid4().hex[:8]}:"
+        self.redis_url = redis_url
+        sd = connection.settings_dict
+        db_url = (
+            f"postgres://{sd['USER']}:{sd['PASSWORD'] or ''}@{sd['HOST']}:{sd['PORT']}/{db_name}"
+        )
+        if connection.vendor == "sqlite":
+            db_url = f"sqlite:///{db_name}"
+        self.env = os.environ | {
+            "DATABASE_URL": db_url,
+            "REDIS_URL": redis_url,
+            "CELERY_BROKER_URL": redis_url,
+            "THUD_CLOCK_QUEUE": self.queue,
+            "THUD_EVENTS_PREFIX": self.prefix,
+            "DJANGO_SETTINGS_MODULE": "thud_site.settings",
+            "PYTHONUNBUFFERED": "1",
+            "LOG_LEVEL": "WARNING",
+        }
+        celery = [str(VENV_BIN / "celery"), "-A", "thud_site"]
+        self.workers = [
+            Proc(
+                f"worker{i}",
+                celery
+                + [
+                    "worker",
+                    "-Q",
+                    self.queue,
+                    "-c",
+                    "2",
+                    "-n",
+                    f"{self.queue}-{i}@%h",
+                    "--without-mingle",
+                    "--without-gossip",
+                    "-l",
+                    "INFO",
+                ],
+                self.env,
+                tmp,
+                "ready.",
+            )
+            for i in range(workers)
+        ]
+        self.beat = Proc(
+            "beat",
+            celery
+            + [
+                "beat",
+                "-s",
+                str(tmp / "beat-schedule"),
+                "-l",
+                "INFO",
+            ],
+            self.env,
+            tmp,
+            "beat: Starting",
+        )
+        self._stop = threading.Event()
+        self._supervisor = threading.Thread(target=self._supervise, daemon=True)
+
+    def _supervise(self) -> None:
+        while not self._stop.wait(0.2):
+            for p in (*self.workers, self.beat):
+                if p.wanted and p.proc is not None and p.proc.poll() is not None:
+                    p.restarts += 1
+                    p.start(wait=False)
+
+    def start(self) -> ClockCluster:
+        for p in (*self.workers, self.beat):
+            p.start(wait=False)
+        for p in (*self.workers, self.beat):
+            p.wait_ready()
+        self._supervisor.start()
+        return self
+
+    def close(self) -> None:
+        self._stop.set()
+        for p in (*self.workers, self.beat):
+            p.stop()
+        import redis
+
+        with contextlib.suppress(redis.RedisError):
+            r = redis.Redis.from_url(self.redis_url, socket_timeout=2)
+            for key in r.scan_iter(f"{self.queue}*"):
+                r.delete(key)
+
+
+@pytest.fixture
+def clock_settings(settings):
+    """Point this test process at the clock test broker, queue and channel prefix."""
+    from games import events
+
+    assert settings.CELERY_TASK_ALWAYS_EAGER is False
+
+    def apply(cluster: ClockCluster) -> None:
+        settings.THUD_CLOCK_QUEUE = cluster.queue
+        settings.THUD_EVENTS_PREFIX = cluster.prefix
+        settings.REDIS_URL = cluster.redis_url
+        events._publisher = None
+        _use_broker(cluster.redis_url)
+
+    yield apply
+    events._publisher = None
+    _use_broker(settings.CELERY_BROKER_URL)
+
+
+@pytest.fixture
+def cluster_factory(transactional_db, tmp_path, clock_settings):
+    from django.db import connection
+
+    made: list[ClockCluster] = []
+
+    def make(*, workers: int = 1, redis_url: str = CLOCK_REDIS_URL, start: bool = True):
+        c = ClockCluster(tmp_path, redis_url, connection.settings_dict["NAME"], workers)
+        clock_settings(c)
+        made.append(c)
+        return c.start() if start else c
+
+    yield make
+    for c in made:
+        c.close()
+    connection.close()

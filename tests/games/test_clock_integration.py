@@ -1,0 +1,288 @@
+"""The clock against real processes: Celery worker(s) and beat as subprocesses, a real
+Redis, and faults injected on purpose (reference/clocks-architecture.md §6.4).
+
+Scaled phases: think 1.0 s, move 0.5 s, grace 50 ms. Counts are asserted exactly;
+time only against generous fault bounds (the bench reports the real lateness).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+import time
+from datetime import timedelta
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.utils import timezone
+
+from games import battles, clock
+from games.models import Battle, ClockEvent, Move
+
+from .conftest import make_match, wait_for
+
+pytestmark = [pytest.mark.clock, pytest.mark.django_db(transaction=True)]
+
+
+def start_battles(n: int, *, max_plies: int, stagger_ms: int = 1500, **fields) -> list[int]:
+    matches = make_match(
+        tables=n,
+        move_unit="ply",
+        variant="timed24",
+        max_consecutive_forfeits=99,
+        outage_threshold_ms=60_000,
+        **fields,
+    )
+    ids = []
+    for m in matches:
+        b1, _ = battles.create_battles(m, mode=Battle.Mode.OTB)
+        Battle.objects.filter(pk=b1.pk).update(max_plies=max_plies)
+        ids.append(b1.pk)
+    for battle_id in ids:
+        battles.start_battle(battle_id)
+        time.sleep(random.uniform(0, 2 * stagger_ms) / 1000 / n)
+    return ids
+
+
+def all_finished(ids: list[int]) -> bool:
+    return not Battle.objects.filter(pk__in=ids).exclude(status="finished").exists()
+
+
+def expiry_stats(ids: list[int]) -> dict:
+    events = list(ClockEvent.objects.filter(battle_id__in=ids, kind=clock.TURN_EXPIRED))
+    late = sorted(e.lateness_ms for e in events)
+    pick = lambda q: late[min(len(late) - 1, int(q * len(late)))] if late else 0  # noqa: E731
+    by_via: dict[str, int] = {}
+    for e in events:
+        by_via[e.via] = by_via.get(e.via, 0) + 1
+    return {
+        "applied": len(events),
+        "distinct": len({(e.battle_id, e.ply) for e in events}),
+        "p50_ms": pick(0.5),
+        "p99_ms": pick(0.99),
+        "max_ms": late[-1] if late else 0,
+        "via": by_via,
+    }
+
+
+def assert_exact(ids: list[int], plies: int) -> dict:
+    stats = expiry_stats(ids)
+    expected = len(ids) * plies
+    assert stats["applied"] == stats["distinct"] == expected, stats
+    assert Move.objects.filter(battle_id__in=ids, kind="forfeit").count() == expected
+    assert set(Battle.objects.filter(pk__in=ids).values_list("ply", flat=True)) == {plies}
+    assert not ClockEvent.objects.filter(battle_id__in=ids, kind=clock.OUTAGE_PAUSE).exists()
+    return stats
+
+
+def test_t1_all_forfeit_battles_finish_with_exactly_one_expiry_per_ply(cluster_factory):
+    cluster_factory(workers=1)
+    ids = start_battles(30, max_plies=6)
+    wait_for(lambda: all_finished(ids), timeout=90, interval=0.5, what="30 battles to finish")
+    stats = assert_exact(ids, 6)
+    print("T1", stats)
+    assert stats["max_ms"] <= 6000
+
+
+def test_t2_worker_sigkill_mid_run_loses_and_duplicates_nothing(cluster_factory):
+    cluster = cluster_factory(workers=2)
+    ids = start_battles(30, max_plies=6)
+    time.sleep(3)
+    cluster.workers[0].kill(restart=True)
+    wait_for(lambda: all_finished(ids), timeout=90, interval=0.5, what="battles to finish")
+    stats = assert_exact(ids, 6)
+    print("T2", stats, "restarts", cluster.workers[0].restarts)
+    assert cluster.workers[0].restarts >= 1
+    assert stats["max_ms"] <= 6000
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _start_redis(port: int) -> subprocess.Popen:
+    proc = subprocess.Popen(
+        [
+            shutil.which("redis-server") or "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+    def up() -> bool:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return True
+        except OSError:
+            return False
+
+    wait_for(up, timeout=10, what="redis-server")
+    return proc
+
+
+@pytest.fixture
+def throwaway_redis():
+    """Our own redis-server on a spare port (never restart the shared one)."""
+    port = _free_port()
+    procs = [_start_redis(port)]
+
+    def restart(down_s: float) -> float:
+        t = time.monotonic()
+        os.killpg(procs[-1].pid, signal.SIGKILL)
+        procs[-1].wait(timeout=10)
+        time.sleep(down_s)
+        procs.append(_start_redis(port))
+        return time.monotonic() - t
+
+    yield f"redis://127.0.0.1:{port}/0", restart
+    for p in procs:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait(timeout=10)
+
+
+def test_t3_redis_restart_mid_run_still_finishes_every_battle_exactly(
+    cluster_factory, throwaway_redis
+):
+    url, restart = throwaway_redis
+    cluster_factory(workers=2, redis_url=url)
+    ids = start_battles(30, max_plies=6)
+    time.sleep(3)
+    downtime = restart(1.0)
+    wait_for(lambda: all_finished(ids), timeout=120, interval=0.5, what="battles to finish")
+    stats = assert_exact(ids, 6)
+    print("T3", stats, "downtime_s", round(downtime, 2))
+    assert stats["max_ms"] <= downtime * 1000 + 6000
+
+
+def test_t4_move_racing_the_expiry_has_exactly_one_outcome(cluster_factory):
+    cluster_factory(workers=1)
+    ids = start_battles(20, max_plies=6)
+    accepted: dict[tuple[int, int], bool] = {}
+    lock = threading.Lock()
+
+    def player(battle_id: int) -> None:
+        try:
+            while True:
+                b = Battle.objects.get(pk=battle_id)
+                if b.status != "running":
+                    return
+                due = b.deadline + timedelta(milliseconds=b.grace_ms)
+                target = due + timedelta(milliseconds=random.uniform(-20, 20))
+                time.sleep(max(0.0, (target - timezone.now()).total_seconds()))
+                try:
+                    battles.submit_move(battle_id, side=b.side_to_move, version=b.clock_version)
+                    ok = True
+                except battles.BattleError:
+                    ok = False
+                with lock:
+                    # A refusal can also come from a version bumped by the expiry: one
+                    # trial per ply, the first answer counts.
+                    accepted.setdefault((battle_id, b.ply), ok)
+                wait_for(
+                    lambda ply=b.ply: (
+                        Battle.objects.get(pk=battle_id).ply > ply
+                        or Battle.objects.get(pk=battle_id).status != "running"
+                    ),
+                    timeout=30,
+                    interval=0.02,
+                    what="the turn to resolve",
+                )
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=player, args=(i,)) for i in ids]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    wait_for(lambda: all_finished(ids), timeout=60, what="battles to finish")
+    moves = {(m.battle_id, m.ply): m.kind for m in Move.objects.filter(battle_id__in=ids)}
+    expiries = {
+        (e.battle_id, e.ply)
+        for e in ClockEvent.objects.filter(battle_id__in=ids, kind=clock.TURN_EXPIRED)
+    }
+    assert len(moves) == 20 * 6
+    for key, kind in moves.items():
+        assert (kind == "forfeit") == (key in expiries), key
+        if key in accepted:
+            assert accepted[key] == (kind == "otb"), key
+    outcomes = set(moves.values())
+    print("T4 trials", len(accepted), "moves", sum(1 for k in moves.values() if k == "otb"))
+    assert outcomes <= {"otb", "forfeit"}
+
+
+def test_t5_pause_resume_keeps_remaining_time_and_stale_eta_is_a_no_op(cluster_factory):
+    cluster_factory(workers=1)
+    [battle_id] = start_battles(1, max_plies=4, stagger_ms=0)
+    time.sleep(0.7)
+    paused_at = timezone.now()
+    b = battles.pause(battle_id, now=paused_at)
+    remaining = b.paused_remaining_ms
+    time.sleep(3 * 1.5)  # three turn lengths: the old ETA fires and must do nothing
+    b = Battle.objects.get(pk=battle_id)
+    assert (b.status, b.ply) == ("paused", 0)
+    assert not ClockEvent.objects.filter(battle_id=battle_id, kind=clock.TURN_EXPIRED).exists()
+    resumed_at = timezone.now()
+    b = battles.resume(battle_id, now=resumed_at)
+    assert abs(clock.remaining_ms(b.clock_state, resumed_at) - remaining) <= 50
+    wait_for(
+        lambda: Battle.objects.get(pk=battle_id).ply == 1,
+        timeout=20,
+        what="the resumed turn to expire",
+    )
+    assert ClockEvent.objects.filter(battle_id=battle_id, kind=clock.TURN_EXPIRED).count() == 1
+
+
+def test_t6_outage_pauses_the_battle_instead_of_forfeiting(cluster_factory):
+    cluster = cluster_factory(workers=1)
+    for p in (*cluster.workers, cluster.beat):
+        p.kill(restart=False)
+    matches = make_match(outage_threshold_ms=1000)
+    b1, _ = battles.create_battles(matches[0], mode=Battle.Mode.OTB)
+    b = battles.start_battle(b1.pk)
+    time.sleep((1550 + 1000 + 500) / 1000)  # past deadline + grace + outage threshold
+    for p in (*cluster.workers, cluster.beat):
+        p.start(wait=False)
+    wait_for(
+        lambda: Battle.objects.get(pk=b.pk).status == "paused", timeout=60, what="the outage pause"
+    )
+    b = Battle.objects.get(pk=b.pk)
+    assert (b.paused_reason, b.ply) == (clock.REASON_OUTAGE, 0)
+    assert not Move.objects.filter(battle=b).exists()
+    assert ClockEvent.objects.filter(battle=b, kind=clock.OUTAGE_PAUSE).count() == 1
+
+
+def test_t7_without_worker_and_beat_the_read_path_enforces_the_deadline(cluster_factory):
+    cluster_factory(workers=0, start=False)  # no Celery process at all
+    assert not settings.CELERY_TASK_ALWAYS_EAGER
+    [battle_id] = start_battles(1, max_plies=4, stagger_ms=0)
+    time.sleep(1.7)  # past deadline + grace
+    with pytest.raises(battles.BattleError):
+        battles.submit_move(battle_id, side="dwarf", version=1)
+    for _ in range(3):
+        battles.settle(battle_id, via="read")
+    b = Battle.objects.get(pk=battle_id)
+    assert (b.ply, b.side_to_move) == (1, "troll")
+    events = ClockEvent.objects.filter(battle_id=battle_id, kind=clock.TURN_EXPIRED)
+    assert [e.via for e in events] == ["read"]
+    assert list(Move.objects.filter(battle_id=battle_id).values_list("kind", flat=True)) == [
+        "forfeit"
+    ]
