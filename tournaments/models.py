@@ -181,22 +181,25 @@ class Tournament(models.Model):
 class Entry(models.Model):
     """A player's participation in one tournament."""
 
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="entries"
-    )
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
     seed = models.PositiveIntegerField(_("seed"), default=0)
     checked_in = models.BooleanField(_("checked in"), default=False)
     withdrawn_from_round = models.PositiveSmallIntegerField(
-        _("withdrawn from round"), null=True, blank=True,
+        _("withdrawn from round"),
+        null=True,
+        blank=True,
         help_text=_("Not paired from this round on."),
     )
     late_from_round = models.PositiveSmallIntegerField(
-        _("late entry at round"), null=True, blank=True,
+        _("late entry at round"),
+        null=True,
+        blank=True,
         help_text=_("First round this player is paired in."),
     )
     initial_points = models.PositiveSmallIntegerField(
-        _("match points on entry"), default=0,
+        _("match points on entry"),
+        default=0,
         help_text=_("Match points a late entry starts with."),
     )
 
@@ -263,20 +266,32 @@ class Match(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
     table = models.PositiveSmallIntegerField(_("table"))
     player_a = models.ForeignKey(
-        Entry, on_delete=models.PROTECT, related_name="matches_as_a",
+        Entry,
+        on_delete=models.PROTECT,
+        related_name="matches_as_a",
         verbose_name=_("player A (dwarfs in battle 1)"),
     )
     player_b = models.ForeignKey(
-        Entry, on_delete=models.PROTECT, related_name="matches_as_b", null=True, blank=True,
+        Entry,
+        on_delete=models.PROTECT,
+        related_name="matches_as_b",
+        null=True,
+        blank=True,
         verbose_name=_("player B (trolls in battle 1)"),
     )
     flags = models.JSONField(_("pairing notes"), default=list, blank=True)
     result_status = models.CharField(
-        _("result status"), max_length=16, choices=ResultStatus.choices,
+        _("result status"),
+        max_length=16,
+        choices=ResultStatus.choices,
         default=ResultStatus.AWAITING,
     )
     confirmed_version = models.ForeignKey(
-        "ResultVersion", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        "ResultVersion",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
     )
     lock_version = models.PositiveIntegerField(default=0)
 
@@ -339,12 +354,18 @@ class ResultVersion(models.Model):
     )
     reason = models.TextField(_("reason"), blank=True)
     entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
         related_name="+",
     )
     entered_at = models.DateTimeField(_("entered at"), auto_now_add=True)
     confirmed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
         related_name="+",
     )
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
@@ -387,7 +408,10 @@ class PlayerClaim(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     created_at = models.DateTimeField(auto_now_add=True)
     decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="+",
     )
     decided_at = models.DateTimeField(null=True, blank=True)
@@ -395,7 +419,8 @@ class PlayerClaim(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["player"], condition=models.Q(status="pending"),
+                fields=["player"],
+                condition=models.Q(status="pending"),
                 name="one_pending_claim_per_player",
             )
         ]

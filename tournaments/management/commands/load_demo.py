@@ -12,10 +12,14 @@ from tournaments.models import Entry, Player, Tournament
 
 DEMO_PASSWORD = "thud-demo"  # noqa: S105 - a published demo login, never used in production
 DEMO_PLAYERS = [
-    ("Agnes Nitt", "Lancre", "GB"), ("Carrot Ironfoundersson", "Ankh-Morpork", "GB"),
-    ("Cheery Littlebottom", "Ankh-Morpork", "GB"), ("Detritus", "Ankh-Morpork", "GB"),
-    ("Brick", "Ankh-Morpork", "GB"), ("Grag Bashfullsson", "Überwald", "DE"),
-    ("Mr Shine", "Koom Valley", "NO"), ("Rhys Rhysson", "Llamedos", "IT"),
+    ("Agnes Nitt", "Lancre", "GB"),
+    ("Carrot Ironfoundersson", "Ankh-Morpork", "GB"),
+    ("Cheery Littlebottom", "Ankh-Morpork", "GB"),
+    ("Detritus", "Ankh-Morpork", "GB"),
+    ("Brick", "Ankh-Morpork", "GB"),
+    ("Grag Bashfullsson", "Überwald", "DE"),
+    ("Mr Shine", "Koom Valley", "NO"),
+    ("Rhys Rhysson", "Llamedos", "IT"),
 ]
 
 
@@ -58,4 +62,6 @@ class Command(BaseCommand):
                 tournament=tournament, player=player, defaults={"seed": seed, "checked_in": True}
             )
         verb = "Created" if created else "Kept"
-        self.stdout.write(f"{verb} demo tournament '{tournament.slug}' with {len(DEMO_PLAYERS)} players.")
+        self.stdout.write(
+            f"{verb} demo tournament '{tournament.slug}' with {len(DEMO_PLAYERS)} players."
+        )

@@ -1,0 +1,68 @@
+"""factory_boy factories shared by the database tests (no JSON fixtures)."""
+
+from __future__ import annotations
+
+import factory
+from django.contrib.auth import get_user_model
+
+from tournaments.models import Entry, Match, Player, Round, Tournament
+
+PASSWORD = "correct-horse-battery"
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    password = factory.PostGenerationMethodCall("set_password", PASSWORD)
+
+    @factory.post_generation
+    def _save(obj, create, extracted, **kwargs):  # noqa: N805
+        if create:
+            obj.save()
+
+
+class TournamentFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Tournament
+
+    name = factory.Sequence(lambda n: f"Tournament {n}")
+    slug = factory.Sequence(lambda n: f"tournament-{n}")
+    owner = factory.SubFactory(UserFactory)
+
+
+class PlayerFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Player
+
+    name = factory.Sequence(lambda n: f"Player {n}")
+
+
+class EntryFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Entry
+
+    tournament = factory.SubFactory(TournamentFactory)
+    player = factory.SubFactory(PlayerFactory)
+    seed = factory.Sequence(lambda n: n + 1)
+
+
+class RoundFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Round
+
+    tournament = factory.SubFactory(TournamentFactory)
+    number = 1
+    status = Round.Status.PUBLISHED
+
+
+class MatchFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Match
+
+    round = factory.SubFactory(RoundFactory)
+    table = factory.Sequence(lambda n: n + 1)
+    player_a = factory.LazyAttribute(lambda o: EntryFactory(tournament=o.round.tournament))
+    player_b = factory.LazyAttribute(lambda o: EntryFactory(tournament=o.round.tournament))

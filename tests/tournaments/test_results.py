@@ -1,0 +1,125 @@
+from __future__ import annotations
+
+import pytest
+
+from tests.factories import MatchFactory, UserFactory
+from tournaments.models import Match, ResultVersion
+from tournaments.results import (
+    ResultError,
+    StaleResultError,
+    confirm_result,
+    correct_result,
+    enter_result,
+    record_final_result,
+    validate_survivors,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def fresh(match: Match) -> Match:
+    return Match.objects.get(pk=match.pk)
+
+
+def test_entry_awaits_confirmation_by_someone_else():
+    match, ref1, ref2 = MatchFactory(), UserFactory(), UserFactory()
+    v = enter_result(match, survivors=(20, 2, 15, 3), by=ref1, expected_lock_version=0)
+    assert v.status == ResultVersion.Status.PENDING
+    assert fresh(match).result_status == Match.ResultStatus.ENTERED
+    with pytest.raises(ResultError, match="someone other"):
+        confirm_result(match, version_id=v.pk, by=ref1, expected_lock_version=1)
+    confirmed = confirm_result(match, version_id=v.pk, by=ref2, expected_lock_version=1)
+    m = fresh(match)
+    assert confirmed.confirmed_by == ref2
+    assert m.result_status == Match.ResultStatus.CONFIRMED
+    assert m.confirmed_version_id == v.pk
+
+
+def test_second_identical_entry_by_another_person_confirms_the_first():
+    match, p1, p2 = MatchFactory(), UserFactory(), UserFactory()
+    first = enter_result(match, survivors=(5, 2, 5, 1), by=p1, expected_lock_version=0)
+    second = enter_result(match, survivors=(5, 2, 5, 1), by=p2, expected_lock_version=1)
+    assert second.pk == first.pk
+    assert fresh(match).result_status == Match.ResultStatus.CONFIRMED
+    assert match.versions.count() == 1
+
+
+def test_disagreeing_entries_dispute_the_match_and_keep_both_versions():
+    match, p1, p2, ref = MatchFactory(), UserFactory(), UserFactory(), UserFactory()
+    a = enter_result(match, survivors=(5, 2, 5, 1), by=p1, expected_lock_version=0)
+    b = enter_result(match, survivors=(6, 2, 5, 1), by=p2, expected_lock_version=1)
+    assert fresh(match).result_status == Match.ResultStatus.DISPUTED
+    assert {v.status for v in match.versions.all()} == {ResultVersion.Status.DISPUTED}
+    confirm_result(match, version_id=b.pk, by=ref, expected_lock_version=2)
+    assert fresh(match).confirmed_version_id == b.pk
+    a.refresh_from_db()
+    assert a.status == ResultVersion.Status.SUPERSEDED
+
+
+def test_stale_lock_version_is_refused_and_changes_nothing():
+    match, ref1, ref2 = MatchFactory(), UserFactory(), UserFactory()
+    enter_result(match, survivors=(5, 2, 5, 1), by=ref1, expected_lock_version=0)
+    with pytest.raises(StaleResultError):
+        enter_result(match, survivors=(9, 2, 5, 1), by=ref2, expected_lock_version=0)
+    assert match.versions.count() == 1
+    assert fresh(match).result_status == Match.ResultStatus.ENTERED
+
+
+def test_double_submit_creates_one_version():
+    match, ref = MatchFactory(), UserFactory()
+    v1 = enter_result(match, survivors=(5, 2, 5, 1), by=ref, expected_lock_version=0)
+    v2 = enter_result(match, survivors=(5, 2, 5, 1), by=ref, expected_lock_version=0)
+    assert v1.pk == v2.pk
+    assert match.versions.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("survivors", "field"),
+    [
+        ((33, 0, 0, 0), "battle1_dwarfs"),
+        ((0, 9, 0, 0), "battle1_trolls"),
+        ((0, 0, -1, 0), "battle2_dwarfs"),
+        ((0, 0, 0, "x"), "battle2_trolls"),
+    ],
+)
+def test_out_of_range_survivors_are_refused_naming_the_field(survivors, field):
+    match = MatchFactory()
+    with pytest.raises(ResultError, match=field):
+        enter_result(match, survivors=survivors, by=UserFactory(), expected_lock_version=0)
+    assert match.versions.count() == 0
+    assert fresh(match).lock_version == 0
+
+
+def test_confirmed_result_needs_a_correction_with_reason():
+    match, ref1, ref2 = MatchFactory(), UserFactory(), UserFactory()
+    v = record_final_result(match, survivors=(5, 2, 5, 1), by=ref1, source="import")
+    with pytest.raises(ResultError, match="already confirmed"):
+        enter_result(match, survivors=(1, 1, 1, 1), by=ref2, expected_lock_version=1)
+    with pytest.raises(ResultError, match="reason"):
+        correct_result(match, survivors=(1, 1, 1, 1), by=ref2, reason=" ", expected_lock_version=1)
+    c = correct_result(
+        match, survivors=(1, 1, 1, 1), by=ref2, reason="slip misread", expected_lock_version=1
+    )
+    m = fresh(match)
+    assert m.confirmed_version_id == c.pk
+    v.refresh_from_db()
+    assert v.status == ResultVersion.Status.SUPERSEDED
+    assert [x.number for x in m.versions.all()] == [1, 2]
+
+
+def test_final_entry_by_organiser_is_confirmed_at_once():
+    match, org = MatchFactory(), UserFactory()
+    v = enter_result(
+        match,
+        survivors=(5, 2, 5, 1),
+        by=org,
+        expected_lock_version=0,
+        source="organiser",
+        final=True,
+    )
+    assert v.status == ResultVersion.Status.CONFIRMED
+    assert fresh(match).is_finished
+
+
+def test_validate_survivors_accepts_strings():
+    assert validate_survivors(["32", "8", "0", "0"]) == (32, 8, 0, 0)
