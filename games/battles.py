@@ -243,9 +243,8 @@ def _finished(battle: Battle, *, now: datetime) -> None:
 def record_online_result(match, b1: Battle, b2: Battle) -> None:
     """Record the engine-verified result; a failure must not undo the battle's end."""
     try:
-        from tournaments.results import record_final_result
-
         from tournaments.models import ResultVersion
+        from tournaments.results import record_final_result
 
         with transaction.atomic():
             record_final_result(
@@ -293,9 +292,12 @@ def submit_move(
         battle = _checked(battle_id, side=side, version=version, now=now)
     except BattleError:
         # A double-submitted move (same version, same text) was applied once: say so quietly.
+        # (An empty notation: the page could not rebuild the move from the new position.)
         done = Move.objects.filter(
-            battle_id=battle_id, clock_version_before=version, side=side, notation=notation
+            battle_id=battle_id, clock_version_before=version, side=side
         ).exclude(kind="forfeit")
+        if notation:
+            done = done.filter(notation=notation)
         if done.exists():
             return _load(battle_id)
         raise

@@ -1,4 +1,26 @@
+"""Battle URLs: public/player routes first, then the referee's (``referee/...``)."""
+
 from __future__ import annotations
 
+from django.urls import path
+
+from . import views, views_referee
+
 app_name = "games"
-urlpatterns: list = []
+urlpatterns = [
+    path("<int:battle_id>/", views.battle_page, name="battle"),
+    path("<int:battle_id>/events/", views.battle_events, name="events"),
+    path("<int:battle_id>/touch/", views.touch, name="touch"),
+    path("<int:battle_id>/move/", views.move, name="move"),
+    path("<int:battle_id>/nudge/", views.nudge, name="nudge"),
+    path("<int:battle_id>/end/<str:action>/", views.end_offer, name="end"),
+    path("match/<int:match_id>/online/", views.start_online, name="start_online"),
+    # Referee routes (every view gates with access_*_for_referee).
+    path("referee/<int:battle_id>/", views_referee.referee_clock, name="referee_clock"),
+    path("referee/<int:battle_id>/survivors/", views_referee.survivors, name="survivors"),
+    path(
+        "referee/<int:battle_id>/<str:action>/", views_referee.referee_action, name="referee_action"
+    ),
+    path("referee/match/<int:match_id>/otb/", views_referee.start_otb, name="start_otb"),
+    path("referee/round/<int:round_id>/pause/", views_referee.pause_round, name="pause_round"),
+]

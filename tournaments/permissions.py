@@ -98,3 +98,88 @@ def _match_in(tournament: Tournament, match_id: int) -> Match:
 def access_match_for_referee(user: AnyUser, slug: str, match_id: int) -> Match:
     tournament = access_tournament_for_referee(user, slug)
     return _match_in(tournament, match_id)
+
+
+# --- online battles and clocks (games/) -------------------------------------------------
+
+
+def _battle(battle_id: int):
+    from games.models import Battle
+
+    try:
+        return Battle.objects.select_related(
+            "match__round__tournament", "dwarfs__player", "trolls__player",
+            "match__player_a__player", "match__player_b__player",
+        ).get(pk=battle_id)
+    except Battle.DoesNotExist as exc:
+        raise Http404("No such battle") from exc
+
+
+def access_battle_public(battle_id: int):
+    """Battles are watchable by anyone (spectators are read-only)."""
+    return _battle(battle_id)
+
+
+def battle_side_of(user: AnyUser, battle) -> str | None:
+    """The side ("dwarf"/"troll") ``user`` commands in ``battle``, or None."""
+    if not user.is_authenticated:
+        return None
+    if battle.dwarfs.player.user_id == user.pk:
+        return "dwarf"
+    if battle.trolls.player.user_id == user.pk:
+        return "troll"
+    return None
+
+
+def access_battle_for_player(user: AnyUser, battle_id: int):
+    """The battle and the side the user plays in it; only its two players pass."""
+    battle = _battle(battle_id)
+    side = battle_side_of(user, battle)
+    if side is None:
+        raise PermissionDenied
+    return battle, side
+
+
+def access_battle_for_referee(user: AnyUser, battle_id: int):
+    battle = _battle(battle_id)
+    if not can_referee(user, battle.match.round.tournament):
+        raise PermissionDenied
+    return battle
+
+
+def _match_by_id(match_id: int) -> Match:
+    try:
+        return Match.objects.select_related(
+            "round__tournament", "player_a__player", "player_b__player"
+        ).get(pk=match_id)
+    except Match.DoesNotExist as exc:
+        raise Http404("No such match") from exc
+
+
+def access_match_for_battle_start(user: AnyUser, match_id: int) -> Match:
+    """A referee of the tournament, or one of the match's players, may start play."""
+    match = _match_by_id(match_id)
+    if match.is_bye:
+        raise Http404("A bye has no battles")
+    if can_referee(user, match.round.tournament) or player_entry_in_match(user, match):
+        return match
+    raise PermissionDenied
+
+
+def access_match_id_for_referee(user: AnyUser, match_id: int) -> Match:
+    match = _match_by_id(match_id)
+    if not can_referee(user, match.round.tournament):
+        raise PermissionDenied
+    return match
+
+
+def access_round_for_referee(user: AnyUser, round_id: int):
+    from .models import Round
+
+    try:
+        round_ = Round.objects.select_related("tournament").get(pk=round_id)
+    except Round.DoesNotExist as exc:
+        raise Http404("No such round") from exc
+    if not can_referee(user, round_.tournament):
+        raise PermissionDenied
+    return round_

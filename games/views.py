@@ -1,0 +1,132 @@
+"""Battle pages for players and spectators: the board, moves, touches and the live stream.
+
+Every view settles the battle's clock first (settle-on-read), goes through a gate
+of ``tournaments.permissions`` and calls one workflow function of ``games.battles``.
+An htmx POST gets the re-rendered board fragment; a plain POST is redirected.
+"""
+
+from __future__ import annotations
+
+from asgiref.sync import sync_to_async
+from django.contrib import messages
+from django.http import HttpResponse, StreamingHttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from thud_site.http import HtmxHttpRequest
+from tournaments import permissions
+
+from . import battles, events, presenters
+from .models import Battle, ClockEvent
+from .thud import format_move, format_square
+
+
+def _int(value, default: int = -1) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def _board(request: HtmxHttpRequest, battle: Battle, side, *, error: str = "", **kw):
+    """The board fragment for htmx, else a redirect to the battle page."""
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("games:battle", battle_id=battle.pk)
+    context = presenters.board_context(battle, side, **kw) | {"error": error}
+    return render(request, "games/battle.html#board-panel", context)
+
+
+@require_GET
+def battle_page(request: HtmxHttpRequest, battle_id: int):
+    battles.settle(battle_id, via=ClockEvent.Via.READ)
+    battle = permissions.access_battle_public(battle_id)
+    side = permissions.battle_side_of(request.user, battle)
+    context = presenters.board_context(battle, side, selected=request.GET.get("sq", ""))
+    template = "games/battle.html#board-panel" if request.htmx else "games/battle.html"
+    return render(request, template, context)
+
+
+@require_POST
+def touch(request: HtmxHttpRequest, battle_id: int):
+    battle, side = permissions.access_battle_for_player(request.user, battle_id)
+    square = request.POST.get("square", "")
+    if battle.commit_rule != "touch":  # selection only; nothing binding to store
+        return _board(request, battle, side, selected=square)
+    try:
+        battle = battles.touch(
+            battle_id, side=side, version=_int(request.POST.get("version")), square=square
+        )
+    except battles.BattleError as exc:
+        return _board(request, permissions.access_battle_public(battle_id), side, error=exc.message)
+    return _board(request, battle, side)
+
+
+@require_POST
+def move(request: HtmxHttpRequest, battle_id: int):
+    battle, side = permissions.access_battle_for_player(request.user, battle_id)
+    src, dst = request.POST.get("from", ""), request.POST.get("to", "")
+    candidates = presenters.candidate_moves(battle, src, dst)
+    if len(candidates) > 1 and "confirm" not in request.POST:
+        return _board(request, battle, side, selected=src, choice=candidates)
+    wanted = set(request.POST.getlist("captures"))
+    chosen = [m for m in candidates if {format_square(s) for s in m.captures} == wanted]
+    if len(candidates) > 1 and not chosen:
+        error = _("That choice of captures is not allowed by this tournament's capture policy.")
+        return _board(request, battle, side, error=error)
+    notation = format_move(chosen[0] if chosen else candidates[0]) if candidates else ""
+    try:
+        battle = battles.submit_move(
+            battle_id, side=side, version=_int(request.POST.get("version")), notation=notation
+        )
+    except battles.BattleError as exc:
+        return _board(request, permissions.access_battle_public(battle_id), side, error=exc.message)
+    return _board(request, battle, side)
+
+
+@require_POST
+def end_offer(request: HtmxHttpRequest, battle_id: int, action: str):
+    battle, side = permissions.access_battle_for_player(request.user, battle_id)
+    operation = {
+        "offer": battles.offer_end,
+        "accept": battles.accept_end,
+        "decline": battles.decline_end,
+    }.get(action)
+    if operation is None:
+        return HttpResponse(status=404)
+    try:
+        battle = operation(battle_id, side=side)
+    except battles.BattleError as exc:
+        return _board(request, battle, side, error=exc.message)
+    return _board(request, permissions.access_battle_public(battle_id), side)
+
+
+@require_POST
+def nudge(request: HtmxHttpRequest, battle_id: int):
+    """A client's countdown reached 0: settle (the server decides), nothing else."""
+    permissions.access_battle_public(battle_id)
+    battles.settle(battle_id, via=ClockEvent.Via.NUDGE)
+    return HttpResponse(status=204)
+
+
+@require_POST
+def start_online(request: HtmxHttpRequest, match_id: int):
+    match = permissions.access_match_for_battle_start(request.user, match_id)
+    b1, _b2 = battles.create_battles(match, mode=Battle.Mode.ONLINE)
+    if b1.status == Battle.Status.PENDING:
+        try:
+            battles.start_battle(b1.pk, via=ClockEvent.Via.PLAYER)
+        except battles.BattleError as exc:
+            messages.error(request, exc.message)
+    return redirect("games:battle", battle_id=b1.pk)
+
+
+@require_GET
+async def battle_events(request: HtmxHttpRequest, battle_id: int):
+    await sync_to_async(permissions.access_battle_public)(battle_id)
+    response = StreamingHttpResponse(events.stream(battle_id), content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response

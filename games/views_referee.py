@@ -1,0 +1,119 @@
+"""The referee's over-the-board clock page: one physical board, the server's clock.
+
+Big "touched" and "moved" buttons drive the same compare-and-set clock as online
+play; pause, resume, give time and decisions are referee transitions. When both
+battles are over, the survivors form enters the result for normal confirmation.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from thud_site.http import HtmxHttpRequest
+from tournaments import permissions
+
+from . import battles, presenters
+from .models import Battle, ClockEvent
+
+GIVE_MS = 5_000
+
+
+def _page_context(battle: Battle, *, error: str = "") -> dict:
+    siblings = {b.number: b for b in Battle.objects.filter(match_id=battle.match_id)}
+    both_done = len(siblings) == 2 and all(b.is_finished for b in siblings.values())
+    return {
+        "battle": battle,
+        "siblings": [siblings[n] for n in sorted(siblings)],
+        "both_done": both_done,
+        "match": battle.match,
+        "error": error,
+        "give_s": GIVE_MS // 1000,
+        **presenters.clock_context(battle),
+    }
+
+
+def _respond(request: HtmxHttpRequest, battle_id: int, *, error: str = ""):
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("games:referee_clock", battle_id=battle_id)
+    battle = permissions.access_battle_public(battle_id)
+    return render(
+        request, "games/referee_clock.html#referee-panel", _page_context(battle, error=error)
+    )
+
+
+@require_GET
+def referee_clock(request: HtmxHttpRequest, battle_id: int):
+    battles.settle(battle_id, via=ClockEvent.Via.READ)
+    battle = permissions.access_battle_for_referee(request.user, battle_id)
+    template = (
+        "games/referee_clock.html#referee-panel" if request.htmx else "games/referee_clock.html"
+    )
+    return render(request, template, _page_context(battle))
+
+
+@require_POST
+def referee_action(request: HtmxHttpRequest, battle_id: int, action: str):
+    battle = permissions.access_battle_for_referee(request.user, battle_id)
+    try:
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        version = -1
+    side = battle.side_to_move
+    operations = {
+        "start": lambda: battles.start_battle(battle_id),
+        "touched": lambda: battles.touch(battle_id, side=side, version=version),
+        "moved": lambda: battles.submit_move(battle_id, side=side, version=version),
+        "pause": lambda: battles.pause(battle_id),
+        "resume": lambda: battles.resume(battle_id),
+        "give": lambda: battles.give_time(battle_id, ms=GIVE_MS),
+        "decide": lambda: battles.referee_decision(
+            battle_id, reason=request.POST.get("reason", "")
+        ),
+    }
+    if action not in operations:
+        return _respond(request, battle_id, error=_("Unknown action."))
+    try:
+        operations[action]()
+    except battles.BattleError as exc:
+        return _respond(request, battle_id, error=exc.message)
+    return _respond(request, battle_id)
+
+
+@require_POST
+def start_otb(request: HtmxHttpRequest, match_id: int):
+    match = permissions.access_match_id_for_referee(request.user, match_id)
+    b1, _b2 = battles.create_battles(match, mode=Battle.Mode.OTB)
+    return redirect("games:referee_clock", battle_id=b1.pk)
+
+
+@require_POST
+def pause_round(request: HtmxHttpRequest, round_id: int):
+    round_ = permissions.access_round_for_referee(request.user, round_id)
+    count = battles.pause_round(round_.pk)
+    messages.success(request, _("%(count)d battles paused.") % {"count": count})
+    return redirect(request.POST.get("next") or "home")
+
+
+@require_POST
+def survivors(request: HtmxHttpRequest, battle_id: int):
+    battle = permissions.access_battle_for_referee(request.user, battle_id)
+    from tournaments.results import ResultError, enter_result
+
+    match = battle.match
+    fields = ("b1_dwarfs", "b1_trolls", "b2_dwarfs", "b2_trolls")
+    try:
+        enter_result(
+            match,
+            survivors=[request.POST.get(f, "") for f in fields],
+            by=request.user,
+            expected_lock_version=match.lock_version,
+        )
+    except ResultError as exc:
+        return _respond(request, battle_id, error=str(exc))
+    messages.success(request, _("Result entered; another person must confirm it."))
+    return _respond(request, battle_id)

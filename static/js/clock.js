@@ -1,0 +1,98 @@
+// The quickfire clock display. The server is the authority: every SSE "state" event
+// carries remaining_ms / think_remaining_ms and a version; we count down locally from
+// performance.now() and never decide an expiry. At 0 we show "0.0 waiting…" and POST a
+// nudge once per version; the server settles and the next event redraws us.
+(function () {
+  "use strict";
+  var st = { version: -1, base: 0, remaining: null, think: null, status: "", side: "",
+             ply: 0, maxPlies: null, nudged: -1 };
+  var sources = new WeakSet();
+
+  function panel() { return document.getElementById("clock-panel"); }
+  function num(v) { return v === "" || v === null || v === undefined ? null : Number(v); }
+
+  function apply(d) {
+    if (d.version < st.version) return;  // an older message: ignore
+    st.version = d.version;
+    st.base = performance.now();
+    st.remaining = num(d.remaining_ms);
+    st.think = num(d.think_remaining_ms);
+    st.status = d.status; st.side = d.side; st.ply = d.ply; st.maxPlies = num(d.max_plies);
+    render();
+  }
+
+  function fromPanel() {
+    var p = panel();
+    if (!p) return;
+    apply({ version: Number(p.dataset.version), remaining_ms: p.dataset.remainingMs,
+            think_remaining_ms: p.dataset.thinkRemainingMs, status: p.dataset.status,
+            side: p.dataset.side, ply: Number(p.dataset.ply), max_plies: p.dataset.maxPlies });
+  }
+
+  function nudge() {
+    var live = document.getElementById("live");
+    if (!live || st.nudged === st.version) return;
+    st.nudged = st.version;
+    var token = (document.body.getAttribute("hx-headers") || "").match(/"X-CSRFToken": "([^"]+)"/);
+    fetch(live.dataset.nudgeUrl, { method: "POST", credentials: "same-origin",
+                                   headers: token ? { "X-CSRFToken": token[1] } : {} });
+  }
+
+  function render() {
+    var p = panel();
+    if (!p) return;
+    var L = p.dataset, label = p.querySelector("[data-role=label]"),
+        time = p.querySelector("[data-role=time]"), info = p.querySelector("[data-role=info]");
+    var phase = st.status, shown = "–";
+    if (st.status === "running" && st.remaining !== null) {
+      var elapsed = performance.now() - st.base;
+      var left = Math.max(0, st.remaining - elapsed);
+      var thinkLeft = st.think === null ? 0 : Math.max(0, st.think - elapsed);
+      if (thinkLeft > 0) {
+        phase = "think";
+        shown = String(Math.ceil(thinkLeft / 1000));
+        label.textContent = L.lThink;
+      } else {
+        phase = "move";
+        shown = (Math.floor(left / 100) / 10).toFixed(1);
+        label.textContent = left > 0 ? L.lMove : L.lMove + " · " + L.lWaiting;
+        if (left <= 0 && performance.now() - st.base - st.remaining > 300) nudge();
+      }
+      p.classList.toggle("urgent", phase === "move" && left < 2000);
+    } else {
+      var names = { paused: L.lPaused, needs_referee: L.lReferee, finished: L.lFinished,
+                    pending: L.lPending };
+      label.textContent = names[st.status] || "";
+      if (st.remaining !== null) shown = (st.remaining / 1000).toFixed(1);
+      p.classList.remove("urgent");
+    }
+    p.className = p.className.replace(/\bphase-\S+/g, "").trim() + " phase-" + phase;
+    p.dataset.phase = phase;
+    p.dataset.version = st.version;
+    time.textContent = shown;
+    var sideText = st.side === "dwarf" ? L.lDwarf : L.lTroll;
+    if (st.maxPlies) {
+      var n = Math.min(st.ply + 1, st.maxPlies);
+      info.textContent = L.lMoveof.replace("%(n)s", n).replace("%(limit)s", st.maxPlies) +
+        " · " + sideText;
+    } else {
+      info.textContent = sideText;
+    }
+  }
+
+  function listen(source) {
+    if (!source || sources.has(source)) return;
+    sources.add(source);
+    source.addEventListener("state", function (ev) {
+      try { apply(JSON.parse(ev.data)); } catch (e) { /* malformed: ignore */ }
+    });
+  }
+
+  document.addEventListener("htmx:sseOpen", function (ev) { listen(ev.detail.source); });
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden) st.version = -1;  // accept the next snapshot/event whatever it is
+  });
+  document.addEventListener("DOMContentLoaded", fromPanel);
+  if (document.readyState !== "loading") fromPanel();
+  setInterval(render, 100);
+})();

@@ -1,0 +1,263 @@
+"""HTTP tests of the battle pages: online play through htmx POSTs, the referee's
+over-the-board clock page, permissions, and the automatic match result."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games import battles
+from games.models import Battle, ClockEvent, Move
+from games.thud import Position
+from tournaments.models import Match
+
+from .conftest import make_match
+
+pytestmark = pytest.mark.django_db
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def diagram(pieces: dict[tuple[int, int], str], side: str) -> str:
+    rows = []
+    for r in range(15):
+        row = ""
+        for c in range(15):
+            if abs(r - 7) + abs(c - 7) > 9:
+                row += " "
+            elif (r, c) == (7, 7):
+                row += "R"
+            else:
+                row += pieces.get((r, c), ".")
+        rows.append(row)
+    return "\n".join(rows) + f"\n{side}\n"
+
+
+@pytest.fixture
+def online(db):
+    # Classic (untimed) so no test depends on wall-clock speed.
+    match = make_match(variant="quickfire24")[0]
+    b1, _ = battles.create_battles(match, mode=Battle.Mode.ONLINE)
+    return battles.start_battle(b1.pk)
+
+
+def login(client, battle: Battle, side: str):
+    entry = battle.dwarfs if side == "dwarf" else battle.trolls
+    client.force_login(entry.player.user)
+    return client
+
+
+def post_move(client, battle, frm, to, *, version=None, hx=True, **extra):
+    data = {"from": frm, "to": to, "version": battle.clock_version if version is None else version}
+    data |= extra
+    return client.post(reverse("games:move", args=[battle.pk]), data, **(HX if hx else {}))
+
+
+def test_spectator_sees_the_board_read_only(client, online):
+    r = client.get(reverse("games:battle", args=[online.pk]))
+    assert r.status_code == 200
+    html = r.content.decode()
+    assert 'id="board-panel"' in html and 'id="clock-panel"' in html
+    assert "selectable" not in html and reverse("games:events", args=[online.pk]) in html
+    frag = client.get(reverse("games:battle", args=[online.pk]), **HX).content.decode()
+    assert frag.lstrip().startswith("<section") and "<html" not in frag
+
+
+def test_player_sees_own_pieces_selectable_and_targets_after_touch(client, online):
+    login(client, online, "dwarf")
+    html = client.get(reverse("games:battle", args=[online.pk])).content.decode()
+    assert "selectable" in html
+    r = client.post(
+        reverse("games:touch", args=[online.pk]),
+        {"square": "F1", "version": online.clock_version},
+        **HX,
+    )
+    assert r.status_code == 200
+    assert 'class="cell target' in r.content.decode()
+    assert Battle.objects.get(pk=online.pk).touched_square == "F1"
+
+
+def test_legal_move_applies_and_htmx_gets_fragment_plain_post_redirects(client, online):
+    login(client, online, "dwarf")
+    r = post_move(client, online, "F1", "F2")
+    assert r.status_code == 200 and "d F1-F2" in r.content.decode()
+    b = Battle.objects.get(pk=online.pk)
+    assert (b.ply, b.side_to_move) == (1, "troll")
+    login(client, b, "troll")
+    r = post_move(client, b, "G7", "G6", hx=False)
+    assert r.status_code == 302 and r.url == reverse("games:battle", args=[b.pk])
+    assert list(Move.objects.values_list("notation", flat=True)) == ["d F1-F2", "T G7-G6"]
+
+
+def test_illegal_move_is_refused_with_a_message_and_changes_nothing(client, online):
+    login(client, online, "dwarf")
+    r = post_move(client, online, "F1", "H8")
+    assert r.status_code == 200 and "not legal" in r.content.decode()
+    assert Battle.objects.get(pk=online.pk).clock_version == online.clock_version
+    assert not Move.objects.exists()
+
+
+def test_out_of_turn_move_is_refused(client, online):
+    login(client, online, "troll")
+    r = post_move(client, online, "G7", "G6")
+    assert "not your turn" in r.content.decode()
+    assert not Move.objects.exists()
+
+
+def test_non_player_cannot_move(client, online, django_user_model):
+    client.force_login(django_user_model.objects.create_user("stranger", password="x-123456"))
+    assert post_move(client, online, "F1", "F2").status_code == 403
+    client.logout()
+    assert post_move(client, online, "F1", "F2").status_code == 403
+    assert not Move.objects.exists()
+
+
+def test_stale_version_is_refused(client, online):
+    login(client, online, "dwarf")
+    r = post_move(client, online, "F1", "F2", version=online.clock_version - 1)
+    assert "changed meanwhile" in r.content.decode()
+    assert not Move.objects.exists()
+
+
+def test_double_submitted_move_is_applied_once(client, online):
+    login(client, online, "dwarf")
+    post_move(client, online, "F1", "F2")
+    r = post_move(client, online, "F1", "F2")  # same version again
+    assert r.status_code == 200 and "error-box" not in r.content.decode()
+    assert Move.objects.count() == 1
+
+
+def test_troll_chooses_which_dwarfs_to_capture(client, online):
+    Battle.objects.filter(pk=online.pk).update(
+        board=diagram({(5, 5): "T", (3, 4): "d", (3, 6): "d", (0, 5): "d"}, "troll"),
+        side_to_move="troll",
+        dwarf_count=3,
+        troll_count=1,
+    )
+    b = Battle.objects.get(pk=online.pk)
+    login(client, b, "troll")
+    r = post_move(client, b, "F6", "F5")
+    html = r.content.decode()
+    assert 'name="captures" value="E4"' in html and 'name="captures" value="G4"' in html
+    assert not Move.objects.exists()
+    r = post_move(client, b, "F6", "F5", confirm="1", captures=["G4"])
+    assert "T F6-F5 xG4" in r.content.decode()
+    b = Battle.objects.get(pk=online.pk)
+    assert b.dwarf_count == 2 and Move.objects.get().captures == ["G4"]
+    assert Position.from_diagram(b.board).piece_at((3, 4)) == "d"
+
+
+def test_capture_choice_outside_the_policy_is_refused(client, online):
+    Battle.objects.filter(pk=online.pk).update(
+        board=diagram({(5, 5): "T", (3, 4): "d", (3, 6): "d", (0, 5): "d"}, "troll"),
+        side_to_move="troll",
+        capture_policy="all_or_none",
+    )
+    b = Battle.objects.get(pk=online.pk)
+    login(client, b, "troll")
+    r = post_move(client, b, "F6", "F5", confirm="1", captures=["G4"])
+    assert "not allowed" in r.content.decode()
+    assert not Move.objects.exists()
+
+
+def test_agreement_ends_battle_one_starts_battle_two_and_both_record_the_result(client, online):
+    match = online.match
+    login(client, online, "dwarf")
+    client.post(reverse("games:end", args=[online.pk, "offer"]), **HX)
+    login(client, online, "troll")
+    client.post(reverse("games:end", args=[online.pk, "accept"]), **HX)
+    b1, b2 = Battle.objects.filter(match=match).order_by("number")
+    assert (b1.status, b1.finished_reason, b2.status) == ("finished", "agreement", "running")
+    assert b2.dwarfs == match.player_b
+    battles.offer_end(b2.pk, side="troll")
+    battles.accept_end(b2.pk, side="dwarf")
+    match = Match.objects.get(pk=match.pk)
+    assert match.result_status == Match.ResultStatus.CONFIRMED
+    assert match.confirmed_version.survivors == (32, 8, 32, 8)
+    assert match.confirmed_version.source == "engine"
+
+
+def test_declined_offer_is_cleared_and_own_offer_cannot_be_accepted(client, online):
+    battles.offer_end(online.pk, side="dwarf")
+    with pytest.raises(battles.NotAllowed):
+        battles.accept_end(online.pk, side="dwarf")
+    battles.decline_end(online.pk, side="troll")
+    assert Battle.objects.get(pk=online.pk).end_offered_by == ""
+
+
+def test_nudge_settles_and_returns_no_content(client, online):
+    r = client.post(reverse("games:nudge", args=[online.pk]))
+    assert r.status_code == 204
+
+
+def test_player_can_start_online_battles_of_own_match(client):
+    match = make_match()[0]
+    client.force_login(match.player_b.player.user)
+    r = client.post(reverse("games:start_online", args=[match.pk]))
+    b1 = Battle.objects.get(match=match, number=1)
+    assert r.status_code == 302 and b1.status == "running" and b1.board
+
+
+# --- referee over-the-board clock --------------------------------------------------------
+
+
+@pytest.fixture
+def referee_client(client, match):
+    client.force_login(match.round.tournament.referees.get())
+    return client
+
+
+def test_referee_runs_the_otb_clock_with_touched_and_moved(referee_client, match):
+    c = referee_client
+    r = c.post(reverse("games:start_otb", args=[match.pk]))
+    b1 = Battle.objects.get(match=match, number=1)
+    assert r.url == reverse("games:referee_clock", args=[b1.pk])
+    page = c.get(r.url).content.decode()
+    assert 'id="start"' in page
+    c.post(reverse("games:referee_action", args=[b1.pk, "start"]), {"version": 0}, **HX)
+    frag = c.post(
+        reverse("games:referee_action", args=[b1.pk, "touched"]), {"version": 1}, **HX
+    ).content.decode()
+    assert 'id="moved"' in frag
+    c.post(reverse("games:referee_action", args=[b1.pk, "moved"]), {"version": 2}, **HX)
+    b = Battle.objects.get(pk=b1.pk)
+    assert (b.ply, b.side_to_move, b.touched_square) == (1, "troll", "")
+    r = c.post(reverse("games:referee_action", args=[b1.pk, "moved"]), {"version": 2}, **HX)
+    assert "changed meanwhile" in r.content.decode()
+    c.post(reverse("games:referee_action", args=[b1.pk, "pause"]), **HX)
+    assert Battle.objects.get(pk=b1.pk).status == "paused"
+    c.post(reverse("games:referee_action", args=[b1.pk, "resume"]), **HX)
+    assert Battle.objects.get(pk=b1.pk).status == "running"
+    assert ClockEvent.objects.filter(battle=b1, kind__in=["paused", "resumed"]).count() == 2
+
+
+def test_referee_ends_both_battles_and_enters_survivors(referee_client, match):
+    c = referee_client
+    b1, b2 = battles.create_battles(match, mode=Battle.Mode.OTB)
+    for b in (b1, b2):
+        battles.start_battle(b.pk)
+        c.post(reverse("games:referee_action", args=[b.pk, "decide"]), {"reason": "done"})
+    page = c.get(reverse("games:referee_clock", args=[b2.pk])).content.decode()
+    assert 'id="survivors-form"' in page
+    r = c.post(
+        reverse("games:survivors", args=[b2.pk]),
+        {"b1_dwarfs": 20, "b1_trolls": 5, "b2_dwarfs": 18, "b2_trolls": 6},
+    )
+    assert r.status_code == 302
+    match = Match.objects.get(pk=match.pk)
+    assert match.result_status == Match.ResultStatus.ENTERED
+
+
+def test_non_referee_cannot_open_the_referee_clock(client, match):
+    b1, _ = battles.create_battles(match, mode=Battle.Mode.OTB)
+    client.force_login(match.player_a.player.user)
+    assert client.get(reverse("games:referee_clock", args=[b1.pk])).status_code == 403
+    r = client.post(reverse("games:referee_action", args=[b1.pk, "start"]), {"version": 0})
+    assert r.status_code == 403
+    assert Battle.objects.get(pk=b1.pk).status == "pending"
+
+
+def test_referee_pauses_a_whole_round(referee_client, match):
+    b1, _ = battles.create_battles(match, mode=Battle.Mode.OTB)
+    battles.start_battle(b1.pk)
+    referee_client.post(reverse("games:pause_round", args=[match.round_id]))
+    assert Battle.objects.get(pk=b1.pk).status == "paused"
