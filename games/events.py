@@ -22,6 +22,7 @@ from datetime import datetime
 import redis
 import redis.asyncio as aioredis
 from asgiref.sync import sync_to_async
+from django import db
 from django.conf import settings
 from django.utils import timezone
 
@@ -31,6 +32,7 @@ log = logging.getLogger(__name__)
 
 QUEUE_SIZE = 16
 KEEPALIVE_S = 15.0
+SNAPSHOT_CONCURRENCY = 4
 RESYNC = object()  # queue marker: send a fresh snapshot
 
 _publisher: redis.Redis | None = None
@@ -65,6 +67,35 @@ def snapshot(battle_id: int) -> dict:
 
     battle = settle(battle_id, via=ClockEvent.Via.READ)
     return payload(battle.pk, battle.clock_version, battle.clock_state) | {"snapshot": True}
+
+
+def snapshot_and_close(battle_id: int) -> dict:
+    """``snapshot`` for a streaming response: don't hold a database connection while
+    the stream stays open (one per connection would exhaust the server's slots)."""
+    try:
+        return snapshot(battle_id)
+    finally:
+        db.connection.close()
+
+
+def check_and_close(check, *args):
+    try:
+        return check(*args)
+    finally:
+        db.connection.close()
+
+
+_snapshot_slots: asyncio.Semaphore | None = None
+
+
+async def _snapshot(battle_id: int) -> dict:
+    # Bound the concurrent snapshot reads of this process (a reconnect storm after a
+    # restart would otherwise open one database connection per client at once).
+    global _snapshot_slots
+    if _snapshot_slots is None:
+        _snapshot_slots = asyncio.Semaphore(SNAPSHOT_CONCURRENCY)
+    async with _snapshot_slots:
+        return await sync_to_async(snapshot_and_close, thread_sensitive=False)(battle_id)
 
 
 def format_sse(data: dict, event: str = "state") -> bytes:
@@ -151,7 +182,7 @@ async def stream(battle_id: int):
         item = RESYNC
         while True:
             if item is RESYNC:
-                data = await sync_to_async(snapshot)(battle_id)
+                data = await _snapshot(battle_id)
                 version = data["version"]
                 yield format_sse(data)
             elif isinstance(item, dict) and item.get("version", 0) >= version:

@@ -125,7 +125,9 @@ def start_online(request: HtmxHttpRequest, match_id: int):
 
 @require_GET
 async def battle_events(request: HtmxHttpRequest, battle_id: int):
-    await sync_to_async(permissions.access_battle_public)(battle_id)
+    await sync_to_async(events.check_and_close, thread_sensitive=False)(
+        permissions.access_battle_public, battle_id
+    )
     response = StreamingHttpResponse(events.stream(battle_id), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
