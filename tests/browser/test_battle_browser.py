@@ -1,0 +1,172 @@
+"""Two players and a spectator in headless Chromium play a timed online battle served by
+a real uvicorn (pages + SSE), with a real Celery worker and beat enforcing the clock.
+
+Covers: touch then move, a troll choosing which dwarfs to capture, a forfeited turn,
+the spectator seeing moves and the clock live, battle 2 starting after battle 1.
+Screenshots go to test-output/.
+"""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+from django.db import connections
+from django.test import Client
+
+from games import battles
+from games.models import Battle, Move
+from tests.games.conftest import (  # noqa: F401 - fixtures
+    VENV_BIN,
+    Proc,
+    _fast_password_hasher,
+    clock_settings,
+    cluster_factory,
+    make_match,
+    wait_for,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+OUT = Path(__file__).resolve().parents[2] / "test-output"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+
+
+def diagram(pieces: dict[tuple[int, int], str], side: str) -> str:
+    rows = []
+    for r in range(15):
+        row = ""
+        for c in range(15):
+            if abs(r - 7) + abs(c - 7) > 9:
+                row += " "
+            else:
+                row += "R" if (r, c) == (7, 7) else pieces.get((r, c), ".")
+        rows.append(row)
+    return "\n".join(rows) + f"\n{side}\n"
+
+
+@pytest.fixture
+def server(cluster_factory, tmp_path):  # noqa: F811
+    cluster = cluster_factory(workers=1)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = Proc(
+        "uvicorn",
+        [
+            str(VENV_BIN / "uvicorn"),
+            "thud_site.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--timeout-graceful-shutdown",
+            "1",
+        ],
+        cluster.env,
+        tmp_path,
+        "Uvicorn running",
+    )
+    proc.start()
+    yield f"http://127.0.0.1:{port}"
+    proc.stop()
+
+
+def session_cookie(user, base: str) -> dict:
+    c = Client()
+    c.force_login(user)
+    return {"name": "sessionid", "value": c.cookies["sessionid"].value, "url": base}
+
+
+def test_two_players_and_a_spectator_play_a_timed_online_battle(server, monkeypatch):
+    # Playwright's sync API runs an event loop in this thread; our ORM calls are sync.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import expect, sync_playwright
+
+    OUT.mkdir(exist_ok=True)
+    match = make_match(
+        variant="timed24",
+        move_unit="ply",
+        think_ms=3000,
+        move_ms=2000,
+        grace_ms=300,
+        max_consecutive_forfeits=3,
+    )[0]
+    b1, _ = battles.create_battles(match, mode=Battle.Mode.ONLINE)
+    Battle.objects.filter(pk=b1.pk).update(max_plies=4)
+    battles.start_battle(b1.pk)
+    Battle.objects.filter(pk=b1.pk).update(
+        board=diagram({(5, 5): "T", (3, 4): "d", (3, 6): "d", (0, 5): "d"}, "dwarf"),
+        dwarf_count=3,
+        troll_count=1,
+    )
+    battles.pause(b1.pk)  # until every page is open
+    url = f"{server}/battles/{b1.pk}/"
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        pages = {}
+        for who, user in (
+            ("dwarf", match.player_a.player.user),
+            ("troll", match.player_b.player.user),
+            ("spectator", None),
+        ):
+            ctx = browser.new_context(viewport={"width": 420, "height": 900})
+            if user is not None:
+                ctx.add_cookies([session_cookie(user, server)])
+            page = ctx.new_page()
+            page.goto(url)
+            expect(page.locator("#clock-panel")).to_be_visible()
+            pages[who] = page
+        dwarf, troll, spec = pages["dwarf"], pages["troll"], pages["spectator"]
+        for page in pages.values():  # SSE connected: the paused snapshot has arrived
+            expect(page.locator("#clock-panel")).to_have_attribute("data-phase", "paused")
+        battles.resume(b1.pk)
+
+        # Dwarfs: touch F1, then move to F2.
+        dwarf.locator("button.selectable[data-square=F1]").click(timeout=10_000)
+        dwarf.locator("button.target[data-square=F2]").click(timeout=10_000)
+        expect(spec.locator("#move-list")).to_contain_text("d F1-F2", timeout=10_000)
+        dwarf.screenshot(path=str(OUT / "battle-dwarf-moved.png"))
+
+        # Trolls: F6 to F5 lands next to E4 and G4; capture only G4.
+        troll.locator("button.selectable[data-square=F6]").click(timeout=10_000)
+        troll.locator("button.target[data-square=F5]").click(timeout=10_000)
+        troll.locator("input[name=captures][value=E4]").uncheck(timeout=10_000)
+        troll.screenshot(path=str(OUT / "battle-troll-capture-choice.png"))
+        troll.locator("#confirm-capture").click()
+        expect(spec.locator("#move-list")).to_contain_text("T F6-F5 xG4", timeout=10_000)
+
+        # Dwarfs do nothing: the spectator's clock counts down into MOVE NOW, then the
+        # server forfeits the turn.
+        expect(spec.locator("#clock-panel")).to_have_attribute(
+            "data-phase", "think", timeout=10_000
+        )
+        expect(spec.locator("#clock-panel")).to_have_attribute("data-phase", "move", timeout=10_000)
+        spec.screenshot(path=str(OUT / "battle-spectator-move-now.png"))
+        expect(spec.locator("#move-list")).to_contain_text("turn forfeited", timeout=20_000)
+
+        # Trolls: F5 to G5 (no dwarf adjacent) is the last ply of the limit.
+        troll.locator("button.selectable[data-square=F5]").click(timeout=10_000)
+        troll.locator("button.target[data-square=G5]").click(timeout=10_000)
+        expect(spec.locator("#board-panel")).to_contain_text("Finished", timeout=10_000)
+        spec.screenshot(path=str(OUT / "battle-spectator-finished.png"))
+        browser.close()
+        # ORM calls made while Playwright's loop runs use their own connection context:
+        # close it here, or it outlives the test and blocks dropping the test database.
+        connections.close_all()
+
+    kinds = list(Move.objects.filter(battle_id=b1.pk).values_list("kind", flat=True))
+    assert kinds == ["move", "step", "forfeit", "step"]
+    b1 = Battle.objects.get(pk=b1.pk)
+    assert (b1.status, b1.finished_reason, b1.dwarf_count) == ("finished", "move_limit", 2)
+    b2 = Battle.objects.get(match=match, number=2)
+    assert b2.status == "running" and b2.dwarfs == match.player_b
