@@ -72,11 +72,13 @@ def _write(battle: Battle, state: clock.ClockState, *, now: datetime, **extra) -
     for name, value in fields.items():
         setattr(battle, name, value)
     battle.clock_version = version + 1
-    transaction.on_commit(lambda: after_commit(battle.pk, battle.clock_version, state))
+    transaction.on_commit(
+        lambda: after_commit(battle.pk, battle.clock_version, state, battle.end_offered_by)
+    )
     return True
 
 
-def after_commit(battle_id: int, version: int, state: clock.ClockState) -> None:
+def after_commit(battle_id: int, version: int, state: clock.ClockState, offer: str = "") -> None:
     """Schedule the expiry for the new deadline and publish the new state."""
     from . import events, tasks
 
@@ -90,7 +92,7 @@ def after_commit(battle_id: int, version: int, state: clock.ClockState) -> None:
             )
         except Exception:  # the sweeper and settle-on-read still enforce it
             log.warning("could not schedule expiry for battle %s", battle_id, exc_info=True)
-    events.publish_state(battle_id, version, state)
+    events.publish_state(battle_id, version, state, offer=offer)
 
 
 def _load(battle_id: int) -> Battle:
@@ -393,14 +395,22 @@ def offer_end(battle_id: int, *, side: str) -> Battle:
     battle = _load(battle_id)
     if not updated:
         raise NotAllowed(_("This battle cannot be ended now."))
-    transaction.on_commit(lambda: after_commit(battle.pk, battle.clock_version, battle.clock_state))
+    transaction.on_commit(
+        lambda: after_commit(
+            battle.pk, battle.clock_version, battle.clock_state, battle.end_offered_by
+        )
+    )
     return battle
 
 
 def decline_end(battle_id: int, *, side: str) -> Battle:
     Battle.objects.filter(pk=battle_id).exclude(end_offered_by=side).update(end_offered_by="")
     battle = _load(battle_id)
-    transaction.on_commit(lambda: after_commit(battle.pk, battle.clock_version, battle.clock_state))
+    transaction.on_commit(
+        lambda: after_commit(
+            battle.pk, battle.clock_version, battle.clock_state, battle.end_offered_by
+        )
+    )
     return battle
 
 

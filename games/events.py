@@ -43,19 +43,26 @@ def channel(battle_id: int) -> str:
 
 
 def payload(
-    battle_id: int, version: int, state: clock.ClockState, now: datetime | None = None
+    battle_id: int,
+    version: int,
+    state: clock.ClockState,
+    now: datetime | None = None,
+    offer: str = "",
 ) -> dict:
-    return {"battle": battle_id, "version": version, **clock.snapshot(state, now or timezone.now())}
+    snap = clock.snapshot(state, now or timezone.now())
+    return {"battle": battle_id, "version": version, "offer": offer, **snap}
 
 
-def publish_state(battle_id: int, version: int, state: clock.ClockState) -> None:
+def publish_state(battle_id: int, version: int, state: clock.ClockState, offer: str = "") -> None:
     global _publisher
     try:
         if _publisher is None:
             _publisher = redis.Redis.from_url(
                 settings.REDIS_URL, socket_timeout=0.5, socket_connect_timeout=0.5
             )
-        _publisher.publish(channel(battle_id), json.dumps(payload(battle_id, version, state)))
+        _publisher.publish(
+            channel(battle_id), json.dumps(payload(battle_id, version, state, offer=offer))
+        )
     except redis.RedisError:
         log.warning("could not publish battle %s", battle_id, exc_info=True)
 
@@ -66,7 +73,8 @@ def snapshot(battle_id: int) -> dict:
     from .models import ClockEvent
 
     battle = settle(battle_id, via=ClockEvent.Via.READ)
-    return payload(battle.pk, battle.clock_version, battle.clock_state) | {"snapshot": True}
+    data = payload(battle.pk, battle.clock_version, battle.clock_state, offer=battle.end_offered_by)
+    return data | {"snapshot": True}
 
 
 def snapshot_and_close(battle_id: int) -> dict:

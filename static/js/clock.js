@@ -88,6 +88,17 @@
     });
   }
 
+  // hx-trigger filter of the swappable panels: refetch a panel only when the event
+  // shows a state it does not already show (our own POST response may have drawn it).
+  window.thudStale = function (event, panelId) {
+    var p = document.getElementById(panelId);
+    if (!p) return false;
+    try {
+      var d = JSON.parse(event.detail.data);
+      return d.version > Number(p.dataset.version) || (d.offer || "") !== (p.dataset.offer || "");
+    } catch (e) { return true; }
+  };
+
   document.addEventListener("htmx:sseOpen", function (ev) { listen(ev.detail.source); });
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden) st.version = -1;  // accept the next snapshot/event whatever it is

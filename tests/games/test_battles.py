@@ -43,7 +43,7 @@ def test_start_runs_the_clock_and_schedules_expiry_on_commit(
 ):
     sent, published = [], []
     monkeypatch.setattr(tasks.expire, "apply_async", lambda **kw: sent.append(kw))
-    monkeypatch.setattr("games.events.publish_state", lambda *a: published.append(a))
+    monkeypatch.setattr("games.events.publish_state", lambda *a, **kw: published.append(a))
     b1, _ = battles.create_battles(match, mode=Battle.Mode.OTB)
     with django_capture_on_commit_callbacks(execute=True):
         b = battles.start_battle(b1.pk, now=t0)

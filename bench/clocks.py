@@ -1,0 +1,457 @@
+"""Benchmark of the quickfire clock enforcement (run with no arguments: `make bench`).
+
+What it measures, on its own PostgreSQL database (``<DATABASE_URL name>_bench_clocks``,
+created and migrated here) and Redis database 3 with a private queue:
+
+1. 200 and 1,000 concurrently running timed over-the-board battles in which nobody
+   moves (every turn expires). Phases: 200 battles with think 3 s + move 1 s, and
+   1,000 battles with the real 15 s + 5 s (both about 50 expiries/s); grace 300 ms.
+   Lateness = applied_at - (deadline + grace), from the ClockEvent audit trail;
+   expected / applied / duplicated / lost expiries.
+2. The same (200 battles) with a Celery worker SIGKILLed mid-run (two supervised
+   workers), and with its own redis-server SIGKILLed and restarted.
+3. Move round-trip with 100 battles: an HTTP POST of a move (referee "moved" button,
+   through uvicorn) until the opponent's SSE connection receives the new state.
+
+Prints a table, then one JSON line of the figures.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import socket
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "thud_site.settings")
+os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-not-secret")
+BENCH_REDIS = os.environ.get("THUD_BENCH_REDIS_URL", "redis://127.0.0.1:6379/3")
+
+
+def _bench_database() -> None:
+    import psycopg
+
+    url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/thud")
+    parsed = urlparse(url)
+    name = f"{parsed.path.lstrip('/') or 'thud'}_bench_clocks"
+    admin = parsed._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname=%s", (name,)).fetchone()
+        if not exists:
+            conn.execute(f'CREATE DATABASE "{name}"')
+    os.environ["DATABASE_URL"] = parsed._replace(path=f"/{name}").geturl()
+
+
+_bench_database()
+os.environ["REDIS_URL"] = BENCH_REDIS
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection, connections  # noqa: E402
+
+from games import battles, clock  # noqa: E402
+from games.models import Battle, ClockEvent  # noqa: E402
+from tests.games.conftest import (  # noqa: E402
+    VENV_BIN,
+    ClockCluster,
+    Proc,
+    _use_broker,
+    wait_for,
+)
+from tournaments.models import Entry, Match, Player, Round, Tournament  # noqa: E402
+
+settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def log(*args) -> None:
+    print(*args, file=sys.stderr, flush=True)
+
+
+def make_battles(n: int, *, think_ms: int, move_ms: int, plies: int, tag: str) -> list[int]:
+    t = Tournament.objects.create(
+        name=f"bench {tag}",
+        slug=f"bench-{tag}-{random.randrange(10**9)}",
+        variant="timed24",
+        think_ms=think_ms,
+        move_ms=move_ms,
+        grace_ms=300,
+        move_unit="ply",
+        max_consecutive_forfeits=999,
+        outage_threshold_ms=120_000,
+    )
+    rnd = Round.objects.create(tournament=t, number=1)
+    players = Player.objects.bulk_create([Player(name=f"B{tag}{i}") for i in range(2 * n)])
+    entries = Entry.objects.bulk_create([Entry(tournament=t, player=p) for p in players])
+    matches = Match.objects.bulk_create(
+        [
+            Match(round=rnd, table=i + 1, player_a=entries[2 * i], player_b=entries[2 * i + 1])
+            for i in range(n)
+        ]
+    )
+    rows = Battle.objects.bulk_create(
+        [
+            Battle(
+                match=m,
+                number=1,
+                mode=Battle.Mode.OTB,
+                dwarfs=m.player_a,
+                trolls=m.player_b,
+                max_plies=plies,
+                think_ms=think_ms,
+                move_ms=move_ms,
+                grace_ms=300,
+                max_consecutive_forfeits=999,
+                outage_threshold_ms=120_000,
+            )
+            for m in matches
+        ]
+    )
+    return [b.pk for b in rows]
+
+
+def start_spread(ids: list[int], spread_s: float) -> None:
+    t0 = time.monotonic()
+    for i, battle_id in enumerate(ids):
+        delay = t0 + spread_s * i / len(ids) - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        battles.start_battle(battle_id)
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def measure(ids: list[int], plies: int, timeout: float) -> dict:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if not Battle.objects.filter(pk__in=ids).exclude(status="finished").exists():
+            break
+        time.sleep(1)
+    events = list(
+        ClockEvent.objects.filter(battle_id__in=ids, kind=clock.TURN_EXPIRED).values_list(
+            "battle_id", "ply", "applied_at", "due_at", "via"
+        )
+    )
+    late = [(a - d).total_seconds() * 1000 for _b, _p, a, d, _v in events]
+    distinct = len({(b, p) for b, p, *_ in events})
+    expected = len(ids) * plies
+    return {
+        "battles": len(ids),
+        "expected": expected,
+        "applied": len(events),
+        "duplicates": len(events) - distinct,
+        "lost": expected - distinct,
+        "p50_ms": round(pct(late, 0.5), 1),
+        "p99_ms": round(pct(late, 0.99), 1),
+        "max_ms": round(max(late, default=0), 1),
+        "via_sweep": sum(1 for *_x, v in events if v == "sweep"),
+    }
+
+
+def run_expiries(
+    n: int,
+    *,
+    think_ms: int,
+    move_ms: int,
+    plies: int,
+    fault=None,
+    redis_url: str = BENCH_REDIS,
+    workers: int = 2,
+) -> dict:
+    tmp = Path(tempfile.mkdtemp(prefix="bench-clocks-"))
+    cluster = ClockCluster(tmp, redis_url, connection.settings_dict["NAME"], workers)
+    settings.THUD_CLOCK_QUEUE, settings.THUD_EVENTS_PREFIX = cluster.queue, cluster.prefix
+    settings.REDIS_URL = redis_url
+    _use_broker(redis_url)
+    import games.events
+
+    games.events._publisher = None
+    cluster.start()
+    try:
+        ids = make_battles(n, think_ms=think_ms, move_ms=move_ms, plies=plies, tag=str(n))
+        turn_s = (think_ms + move_ms) / 1000
+        start_spread(ids, turn_s)
+        if fault is not None:
+            time.sleep(turn_s)
+            fault(cluster)
+        return measure(ids, plies, timeout=turn_s * (plies + 2) + 60)
+    finally:
+        cluster.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _redis_proc(port: int):
+    import subprocess
+
+    proc = subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+    def up() -> bool:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return True
+        except OSError:
+            return False
+
+    wait_for(up, timeout=10)
+    return proc
+
+
+def run_redis_restart(n: int) -> dict:
+    import signal
+
+    port = _free_port()
+    procs = [_redis_proc(port)]
+
+    def fault(_cluster) -> None:
+        os.killpg(procs[-1].pid, signal.SIGKILL)
+        procs[-1].wait()
+        time.sleep(1.0)
+        procs.append(_redis_proc(port))
+
+    try:
+        return run_expiries(
+            n,
+            think_ms=3000,
+            move_ms=1000,
+            plies=4,
+            fault=fault,
+            redis_url=f"redis://127.0.0.1:{port}/0",
+        )
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+
+
+async def _roundtrips(base: str, ids: list[int], cookies: dict, moves: int) -> list[float]:
+    import httpx
+
+    latest: dict[int, int] = {}
+    waiters: dict[tuple[int, int], asyncio.Future] = {}
+    ready = asyncio.Event()
+    connected = [0]
+
+    async def listen(http, battle_id: int) -> None:
+        async with http.stream("GET", f"{base}/battles/{battle_id}/events/") as r:
+            async for line in r.aiter_lines():
+                if not line.startswith("data: "):
+                    continue
+                data = json.loads(line[6:])
+                if data.get("snapshot") and battle_id not in latest:
+                    connected[0] += 1
+                    if connected[0] == len(ids):
+                        ready.set()
+                latest[battle_id] = data["version"]
+                fut = waiters.pop((battle_id, data["version"]), None)
+                if fut and not fut.done():
+                    fut.set_result(time.perf_counter())
+
+    limits = httpx.Limits(max_connections=len(ids) + 20)
+    async with (
+        httpx.AsyncClient(timeout=60, limits=limits) as sse,
+        httpx.AsyncClient(timeout=60, cookies=cookies) as web,
+    ):
+        tasks = [asyncio.create_task(listen(sse, b)) for b in ids]
+        await asyncio.wait_for(ready.wait(), timeout=120)
+        await asyncio.sleep(0.5)
+        r = await web.get(f"{base}/battles/referee/{ids[0]}/")
+        token = web.cookies.get("csrftoken")
+        samples: list[float] = []
+        sem = asyncio.Semaphore(8)
+
+        async def one(battle_id: int) -> None:
+            async with sem:
+                version = latest[battle_id]
+                fut = asyncio.get_running_loop().create_future()
+                waiters[(battle_id, version + 1)] = fut
+                t0 = time.perf_counter()
+                r = await web.post(
+                    f"{base}/battles/referee/{battle_id}/moved/",
+                    data={"version": version},
+                    headers={"X-CSRFToken": token, "HX-Request": "true"},
+                )
+                assert r.status_code == 200, r.status_code
+                t1 = await asyncio.wait_for(fut, timeout=30)
+                samples.append((t1 - t0) * 1000)
+
+        for _ in range(moves):
+            await asyncio.gather(*(one(b) for b in ids))
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        assert r.status_code == 200
+        return samples
+
+
+def run_roundtrip(n: int = 100, moves: int = 3) -> dict:
+    from django.test import Client
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-clocks-"))
+    cluster = ClockCluster(tmp, BENCH_REDIS, connection.settings_dict["NAME"], 1)
+    settings.THUD_CLOCK_QUEUE, settings.THUD_EVENTS_PREFIX = cluster.queue, cluster.prefix
+    settings.REDIS_URL = BENCH_REDIS
+    _use_broker(BENCH_REDIS)
+    import games.events
+
+    games.events._publisher = None
+    ids = make_battles(n, think_ms=600_000, move_ms=5000, plies=100, tag="rt")
+    referee = get_user_model().objects.create_user(
+        f"benchref{random.randrange(10**9)}", password="bench-pass-123"
+    )
+    Battle.objects.get(pk=ids[0]).match.round.tournament.referees.add(referee)
+    for battle_id in ids:
+        battles.start_battle(battle_id)
+    c = Client()
+    c.force_login(referee)
+    port = _free_port()
+    uvicorn = Proc(
+        "uvicorn",
+        [
+            str(VENV_BIN / "uvicorn"),
+            "thud_site.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--timeout-graceful-shutdown",
+            "1",
+            "--log-level",
+            "warning",
+        ],
+        cluster.env,
+        tmp,
+        "Uvicorn running",
+    )
+    uvicorn.ready = ""  # warning level logs nothing on start; wait for the port instead
+    uvicorn.start(wait=False)
+
+    def up() -> bool:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return True
+        except OSError:
+            return False
+
+    wait_for(up, timeout=60)
+    try:
+        samples = asyncio.run(
+            _roundtrips(
+                f"http://127.0.0.1:{port}", ids, {"sessionid": c.cookies["sessionid"].value}, moves
+            )
+        )
+    finally:
+        uvicorn.stop()
+        cluster.close()
+    return {
+        "battles": n,
+        "samples": len(samples),
+        "p50_ms": round(pct(samples, 0.5), 1),
+        "p95_ms": round(pct(samples, 0.95), 1),
+        "max_ms": round(max(samples), 1),
+    }
+
+
+def main() -> None:
+    assert settings.CELERY_TASK_ALWAYS_EAGER is False
+    call_command("migrate", verbosity=0)
+    results = {}
+    log("running 200 battles (think 3 s + move 1 s, 4 plies)…")
+    results["200"] = run_expiries(200, think_ms=3000, move_ms=1000, plies=4)
+    log("running 1000 battles (think 15 s + move 5 s, 3 plies)…")
+    results["1000"] = run_expiries(1000, think_ms=15000, move_ms=5000, plies=3)
+    log("running 200 battles with a worker SIGKILL…")
+    results["kill"] = run_expiries(
+        200,
+        think_ms=3000,
+        move_ms=1000,
+        plies=4,
+        fault=lambda cluster: cluster.workers[0].kill(restart=True),
+    )
+    log("running 200 battles with a Redis restart…")
+    results["redis"] = run_redis_restart(200)
+    log("running move round-trips with 100 battles…")
+    rt = run_roundtrip(100)
+    connections.close_all()
+
+    print(
+        f"{'scenario':<28}{'battles':>8}{'expected':>9}{'applied':>8}{'dup':>5}{'lost':>5}"
+        f"{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'sweep':>7}"
+    )
+    names = {
+        "200": "no faults, 3+1 s",
+        "1000": "no faults, 15+5 s",
+        "kill": "worker SIGKILL, 3+1 s",
+        "redis": "Redis restart, 3+1 s",
+    }
+    for key, r in results.items():
+        print(
+            f"{names[key]:<28}{r['battles']:>8}{r['expected']:>9}{r['applied']:>8}"
+            f"{r['duplicates']:>5}{r['lost']:>5}{r['p50_ms']:>9}{r['p99_ms']:>9}"
+            f"{r['max_ms']:>9}{r['via_sweep']:>7}"
+        )
+    print(
+        f"move round-trip (POST -> opponent's SSE), {rt['battles']} battles, "
+        f"{rt['samples']} moves: p50 {rt['p50_ms']} ms, p95 {rt['p95_ms']} ms, "
+        f"max {rt['max_ms']} ms"
+    )
+    nofault = [results["200"], results["1000"]]
+    worst = max(nofault, key=lambda r: r["p99_ms"])
+    summary = {
+        "battles": results["1000"]["battles"],
+        "lateness_p50_ms": max(r["p50_ms"] for r in nofault),
+        "lateness_p99_ms": worst["p99_ms"],
+        "lateness_max_ms": max(r["max_ms"] for r in nofault),
+        "expected": sum(r["expected"] for r in results.values()),
+        "applied": sum(r["applied"] for r in results.values()),
+        "duplicates": sum(r["duplicates"] for r in results.values()),
+        "lost": sum(r["lost"] for r in results.values()),
+        "lateness_200_p99_ms": results["200"]["p99_ms"],
+        "lateness_1000_p99_ms": results["1000"]["p99_ms"],
+        "fault_kill_max_lateness_ms": results["kill"]["max_ms"],
+        "fault_redis_max_lateness_ms": results["redis"]["max_ms"],
+        "fault_max_lateness_ms": max(results["kill"]["max_ms"], results["redis"]["max_ms"]),
+        "move_roundtrip_p50_ms": rt["p50_ms"],
+        "move_roundtrip_p95_ms": rt["p95_ms"],
+    }
+    print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()
