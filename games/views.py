@@ -115,7 +115,9 @@ def nudge(request: HtmxHttpRequest, battle_id: int):
 def start_online(request: HtmxHttpRequest, match_id: int):
     match = permissions.access_match_for_battle_start(request.user, match_id)
     b1, _b2 = battles.create_battles(match, mode=Battle.Mode.ONLINE)
-    if b1.status == Battle.Status.PENDING:
+    if b1.mode != Battle.Mode.ONLINE:
+        messages.error(request, _("This match is played over the board."))
+    elif b1.status == Battle.Status.PENDING:
         try:
             battles.start_battle(b1.pk, via=ClockEvent.Via.PLAYER)
         except battles.BattleError as exc:
@@ -132,3 +134,19 @@ async def battle_events(request: HtmxHttpRequest, battle_id: int):
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
     return response
+
+
+@require_GET
+def match_battles(request: HtmxHttpRequest, match_id: int):
+    """Both battles of a match, with the ways to start play this user is allowed."""
+    match = permissions.access_match_public(match_id)
+    tournament = match.round.tournament
+    is_referee = permissions.can_referee(request.user, tournament)
+    is_player = permissions.player_entry_in_match(request.user, match) is not None
+    context = {
+        "match": match,
+        "battles": list(match.battles.all()),
+        "can_start_online": (is_referee or is_player) and not match.is_bye,
+        "can_referee": is_referee and not match.is_bye,
+    }
+    return render(request, "games/match.html", context)

@@ -183,3 +183,8 @@ def access_round_for_referee(user: AnyUser, round_id: int):
     if not can_referee(user, round_.tournament):
         raise PermissionDenied
     return round_
+
+
+def access_match_public(match_id: int) -> Match:
+    """Matches (and their battles) are public read-only."""
+    return _match_by_id(match_id)

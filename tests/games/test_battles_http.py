@@ -261,3 +261,14 @@ def test_referee_pauses_a_whole_round(referee_client, match):
     battles.start_battle(b1.pk)
     referee_client.post(reverse("games:pause_round", args=[match.round_id]))
     assert Battle.objects.get(pk=b1.pk).status == "paused"
+
+
+def test_match_page_offers_the_starts_each_role_may_use(client, match):
+    url = reverse("games:match", args=[match.pk])
+    html = client.get(url).content.decode()
+    assert "Play online" not in html and "physical board" not in html
+    client.force_login(match.player_a.player.user)
+    html = client.get(url).content.decode()
+    assert "Play online" in html and "physical board" not in html
+    client.force_login(match.round.tournament.referees.get())
+    assert "physical board" in client.get(url).content.decode()
