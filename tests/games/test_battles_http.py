@@ -272,3 +272,16 @@ def test_match_page_offers_the_starts_each_role_may_use(client, match):
     assert "Play online" in html and "physical board" not in html
     client.force_login(match.round.tournament.referees.get())
     assert "physical board" in client.get(url).content.decode()
+
+
+def test_capturing_the_last_dwarf_ends_the_battle_and_starts_battle_two(client, online):
+    Battle.objects.filter(pk=online.pk).update(
+        board=diagram({(5, 5): "T", (3, 4): "d"}, "troll"),
+        side_to_move="troll",
+    )
+    b = Battle.objects.get(pk=online.pk)
+    login(client, b, "troll")
+    post_move(client, b, "F6", "F5", confirm="1", captures=["E4"])
+    b = Battle.objects.get(pk=online.pk)
+    assert (b.status, b.finished_reason, b.dwarf_count) == ("finished", "no_legal_move", 0)
+    assert Battle.objects.get(match=b.match, number=2).status == "running"
