@@ -20,6 +20,15 @@ from django.utils.translation import gettext_lazy as _
 
 from . import clock
 
+REASONS = {
+    clock.REASON_MOVE_LIMIT: _("move limit reached"),
+    clock.REASON_REFEREE: _("referee"),
+    clock.REASON_OUTAGE: _("server outage: the turn will be replayed"),
+    clock.REASON_FORFEITS: _("too many forfeited turns in a row"),
+    "agreement": _("ended by agreement"),
+    "no_legal_move": _("the side to move has no legal move"),
+}
+
 
 class Battle(models.Model):
     class Status(models.TextChoices):
@@ -136,6 +145,12 @@ class Battle(models.Model):
     def score(self) -> tuple[int, int]:
         """(dwarf player's points, troll player's points)."""
         return self.dwarf_count, 4 * self.troll_count
+
+    @property
+    def reason_display(self) -> str:
+        """Why the battle ended or is paused, for people."""
+        reason = self.finished_reason or self.paused_reason
+        return str(REASONS.get(reason, reason))
 
     def entry_for(self, side: str):
         return self.dwarfs if side == clock.DWARF else self.trolls
