@@ -64,11 +64,12 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 FULL_GRAPH_MAX = 64
-WINDOW_MIN = 48
-WINDOW_MAX = 96
+WINDOW_MIN = 32
+WINDOW_MAX = 64
 MERGE_LIMIT = 320
 LOOKAHEAD_ATTEMPTS = 24
 _NOISE_BITS = 10
+_TIERS = 6  # rematch, ban, score, float/bye, placement, noise
 
 
 class PairingUserError(ValueError):
@@ -132,7 +133,9 @@ def allocate_sides(a: PlayerRecord, b: PlayerRecord, rng: random.Random) -> tupl
 # ---------------------------------------------------------------- round robin and elimination
 
 
-def pair_round_robin(player_ids: Sequence[int], *, round_number: int, seed: int = 0) -> list[Pairing]:
+def pair_round_robin(
+    player_ids: Sequence[int], *, round_number: int, seed: int = 0
+) -> list[Pairing]:
     """Circle-method round ``round_number`` (1..n-1 for even n, 1..n for odd n).
 
     ``player_ids`` is the seeding order. ``seed`` 0 keeps it; any other seed shuffles the
@@ -167,9 +170,7 @@ def pair_round_robin(player_ids: Sequence[int], *, round_number: int, seed: int 
             byes.append(Pairing(0, x if y is None else y, None, ("bye",)))  # type: ignore[arg-type]
         else:
             pairings.append(Pairing(0, x, y, ()))
-    return [
-        Pairing(table, p.a, p.b, p.flags) for table, p in enumerate(pairings + byes, start=1)
-    ]
+    return [Pairing(table, p.a, p.b, p.flags) for table, p in enumerate(pairings + byes, start=1)]
 
 
 def bracket_order(ranked_ids: Sequence[int]) -> list[int | None]:
@@ -255,11 +256,9 @@ class _Field:
         self.min_score = self.order[-1].score if self.order else 0
         self.max_score = self.order[0].score if self.order else 0
         rng = random.Random(f"swiss:{seed}:{rnd}")
-        self.noise = {p.id: rng.getrandbits(_NOISE_BITS) for p in sorted(players, key=lambda p: p.id)}
-        n = max(len(players), 1)
-        # Upper bounds per tier, highest first: rematch, ban, score, float/bye, placement, noise.
-        span = self.max_score - self.min_score + 1
-        self.tier_max = (1, 1, span * span, 2 * n + 1, 4 * n * n, (1 << _NOISE_BITS) - 1)
+        self.noise = {
+            p.id: rng.getrandbits(_NOISE_BITS) for p in sorted(players, key=lambda p: p.id)
+        }
 
     def pair_tiers(self, u: int, v: int, banned: Collection[frozenset]) -> tuple[int, ...] | None:
         key = frozenset((u, v))
@@ -325,16 +324,19 @@ def _solve(
         vertices.append(ph)
         for u in members:
             edges.append((u, ph, fld.float_tiers(u, next_score)))
-    zero = (0,) * len(fld.tier_max)
+    zero = (0,) * _TIERS
     for i, ph in enumerate(phantoms):
         for other in phantoms[i + 1 :]:
             edges.append((ph, other, zero))
     if len(vertices) % 2:
         raise PairingBugError("odd vertex count in a matching")
     m = len(vertices) // 2
+    # Tight per-tier bounds from this graph's own edges keep the weights small (big integers
+    # beyond 64 bits slow the matching down) while staying exact.
+    tier_max = [max((t[k] for _, _, t in edges), default=0) for k in range(len(zero))]
     mults = []
     mult = 1
-    for tmax in reversed(fld.tier_max):
+    for tmax in reversed(tier_max):
         mults.append(mult)
         mult *= m * tmax + 1
     mults.reverse()
@@ -432,7 +434,9 @@ def _windows(fld: _Field) -> list[list[int]]:
         # share a chunk; the middle player of an odd group joins the last chunk.
         folds = [(ids[i], ids[-1 - i]) for i in range(len(ids) // 2)]
         per = WINDOW_MAX // 2
-        chunks = [[x for pair in folds[k : k + per] for x in pair] for k in range(0, len(folds), per)]
+        chunks = [
+            [x for pair in folds[k : k + per] for x in pair] for k in range(0, len(folds), per)
+        ]
         if len(ids) % 2:
             chunks[-1].append(ids[len(ids) // 2])
         windows.extend(chunks)
@@ -455,7 +459,11 @@ def _pair_windows(fld: _Field) -> set[Edge]:
         if last:
             pairs = _solve(fld, members, bye=len(members) % 2 == 1, floats=0, next_score=None)
             rematch = pairs is not None and any(frozenset(e) in fld.played for e in pairs)
-            if (pairs is None or rematch) and i > 0 and len(members) + len(windows[i - 1]) <= MERGE_LIMIT:
+            if (
+                (pairs is None or rematch)
+                and i > 0
+                and len(members) + len(windows[i - 1]) <= MERGE_LIMIT
+            ):
                 carried, _ = stack.pop()
                 windows[i - 1 : i + 1] = [windows[i - 1] + windows[i]]
                 i -= 1
