@@ -518,10 +518,7 @@ def pair_swiss(
         return []
     fld = _Field(players, history, seed, round_number)
     lookahead = rounds_total is None or round_number < rounds_total
-    if len(players) <= FULL_GRAPH_MAX:
-        pairs = _pair_full(fld, lookahead)
-    else:
-        pairs = _pair_windows(fld)
+    pairs = _pair_full(fld, lookahead) if len(players) <= FULL_GRAPH_MAX else _pair_windows(fld)
     return _finish(fld, pairs, seed, round_number)
 
 
