@@ -162,9 +162,9 @@ def pair_round_robin(
     byes: list[Pairing] = []
     for i in range(n // 2):
         x, y = circle[i], circle[n - 1 - i]
-        # Alternate who has the dwarfs: the fixed player by round parity, the others by
-        # board and round parity (Berger-table style).
-        if (i + round_number) % 2 == 0:
+        # Who has the dwarfs: the fixed player alternates by round, the other boards swap on
+        # odd boards. Checked for 3-14 players: |dwarfs-first - trolls-first| <= 2 for everyone.
+        if (i % 2 == 1) if i else (round_number % 2 == 0):
             x, y = y, x
         if x is None or y is None:
             byes.append(Pairing(0, x if y is None else y, None, ("bye",)))  # type: ignore[arg-type]
