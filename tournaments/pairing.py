@@ -46,8 +46,10 @@ larger than ``WINDOW_MAX`` is cut into chunks of consecutive fold pairs, so the 
 partners stay in the same chunk). Windows are solved top-down with the same costs; each
 non-last window has two or three phantom "float" vertices so its worst-placed (or unpairable
 without a rematch) players float into the next window. If a window cannot be paired, or the
-last window would need a rematch, it is merged with its neighbour and re-solved (up to
-``MERGE_LIMIT`` players per window). Large fields get no look-ahead: with many players and
+window would need a rematch, it is merged with its neighbour (the next one; the previous one
+for the last window) and re-solved - for a rematch only up to ``MERGE_LIMIT`` players per
+window, for a hard failure without limit, so the decomposition never reports an impossible
+pairing that the full graph would find. Large fields get no look-ahead: with many players and
 few rounds a stuck field does not happen in practice.
 
 Invariants: deterministic for (players, history, seed, round_number) - inputs are sorted by
@@ -458,12 +460,11 @@ def _pair_windows(fld: _Field) -> set[Edge]:
         last = i == len(windows) - 1
         if last:
             pairs = _solve(fld, members, bye=len(members) % 2 == 1, floats=0, next_score=None)
-            rematch = pairs is not None and any(frozenset(e) in fld.played for e in pairs)
-            if (
-                (pairs is None or rematch)
-                and i > 0
-                and len(members) + len(windows[i - 1]) <= MERGE_LIMIT
-            ):
+            rematch = pairs is not None and _has_rematch(fld, pairs)
+            # A hard failure always merges (correctness first, even at full-graph cost); a
+            # rematch merges only while the window stays cheap enough to solve.
+            small = len(members) + len(windows[i - 1]) <= MERGE_LIMIT if i else False
+            if i > 0 and (pairs is None or (rematch and small)):
                 carried, _ = stack.pop()
                 windows[i - 1 : i + 1] = [windows[i - 1] + windows[i]]
                 i -= 1
@@ -478,7 +479,10 @@ def _pair_windows(fld: _Field) -> set[Edge]:
         next_score = fld.by_id[windows[i + 1][0]].score
         floats = 3 if len(members) % 2 else 2
         pairs = _solve(fld, members, bye=False, floats=floats, next_score=next_score)
-        if pairs is None:
+        if pairs is None or (
+            _has_rematch(fld, pairs) and len(members) + len(windows[i + 1]) <= MERGE_LIMIT
+        ):
+            # More players must float than the phantoms allow: solve with the next window.
             windows[i : i + 2] = [windows[i] + windows[i + 1]]
             continue
         floaters = []
@@ -494,6 +498,10 @@ def _pair_windows(fld: _Field) -> set[Edge]:
         carried = sorted(floaters, key=fld.gpos.__getitem__)
         i += 1
     return {e for _, pairs in stack for e in pairs}
+
+
+def _has_rematch(fld: _Field, pairs: set[Edge]) -> bool:
+    return any(frozenset(e) in fld.played for e in pairs)
 
 
 def pair_swiss(
