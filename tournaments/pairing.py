@@ -100,6 +100,16 @@ class History:
 
 @dataclass(frozen=True)
 class Pairing:
+    """One table of a round. ``flags`` explain it:
+
+    - ``"bye"``: ``a`` gets the bye (``b is None``);
+    - ``"rematch"``: the pair has met before (only when no pairing avoids it);
+    - ``"float_down"``: ``a`` has more points than ``b`` (a floated down to meet b);
+      ``"float_up"``: ``a`` has fewer points than ``b``;
+    - ``"side_alternated"`` / ``"side_coin"``: how ``a`` came to take the dwarfs first;
+    - ``"bracket"``: an elimination pairing.
+    """
+
     table: int
     a: int  # takes the dwarfs in battle 1
     b: int | None  # None = bye
@@ -256,7 +266,6 @@ class _Field:
         self.played = history.played
         self.forbidden = history.forbidden
         self.min_score = self.order[-1].score if self.order else 0
-        self.max_score = self.order[0].score if self.order else 0
         rng = random.Random(f"swiss:{seed}:{rnd}")
         self.noise = {
             p.id: rng.getrandbits(_NOISE_BITS) for p in sorted(players, key=lambda p: p.id)
