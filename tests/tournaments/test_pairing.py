@@ -225,13 +225,12 @@ def simulate(n: int, rounds: int, seed: int) -> tuple[int, int]:
 
 @pytest.mark.parametrize("n", range(5, 17))
 def test_small_fields_play_n_minus_one_rounds_without_avoidable_rematch(n):
-    total_rematches = 0
     for seed in range(3):
         total, avoidable = simulate(n, n - 1, seed)
         assert avoidable == 0
-        total_rematches += total
-    # The look-ahead keeps forced rematches rare even when the field plays n - 1 rounds.
-    assert total_rematches <= 3 * n
+        # With the look-ahead these full-length runs need no rematch at all (measured: 0 in
+        # 20 seeds each for n = 6, 7, 8, 10, 12, 16); the results are seeded, so this is stable.
+        assert total == 0
 
 
 def test_large_field_uses_windows_and_avoids_rematches():
