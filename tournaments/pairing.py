@@ -66,8 +66,8 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 FULL_GRAPH_MAX = 64
-WINDOW_MIN = 32
-WINDOW_MAX = 64
+WINDOW_MIN = 24
+WINDOW_MAX = 48
 MERGE_LIMIT = 320
 LOOKAHEAD_ATTEMPTS = 24
 _NOISE_BITS = 10
