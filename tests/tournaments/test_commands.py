@@ -195,3 +195,17 @@ def test_export_standings_json_and_csv(tmp_path, round_one):
     lines = run("export_standings", t.slug, "--format=csv").splitlines()
     assert lines[0] == ",".join(COLUMNS)
     assert len(lines) == 5
+
+
+# ---------------------------------------------------------------- load_demo
+
+
+def test_load_demo_has_a_published_round_and_standings_and_is_idempotent():
+    run("load_demo")
+    run("load_demo")
+    t = Tournament.objects.get(slug="ankh-morpork-open")
+    r = t.round_set.get()
+    assert r.status == Round.Status.PUBLISHED
+    assert ResultVersion.objects.filter(status="confirmed").count() == 2
+    rows = json.loads(run("export_standings", t.slug, "--format=json"))
+    assert sum(row["played"] for row in rows) == 4
