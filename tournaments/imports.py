@@ -174,3 +174,28 @@ def import_results(tournament: Tournament, rows: list[ResultRow]) -> int:
                 match, survivors=row.survivors, by=None, source=ResultVersion.Source.IMPORT
             )
     return len(todo)
+
+
+def enter_player(
+    tournament: Tournament,
+    *,
+    name: str,
+    club: str = "",
+    country: str = "",
+    rating: int | None = None,
+    late_from_round: int | None = None,
+    initial_points: int = 0,
+) -> Entry:
+    """Enter one player (the organiser's form), with the next seed."""
+    with transaction.atomic():
+        player, _created = Player.objects.get_or_create(
+            name=name, club=club, defaults={"country": country, "rating": rating}
+        )
+        seed = Entry.objects.filter(tournament=tournament).aggregate(m=Max("seed"))["m"] or 0
+        return Entry.objects.create(
+            tournament=tournament,
+            player=player,
+            seed=seed + 1,
+            late_from_round=late_from_round,
+            initial_points=initial_points,
+        )

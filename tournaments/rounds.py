@@ -468,3 +468,22 @@ def close_tournament(tournament: Tournament) -> Tournament:
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
         return tournament
+
+
+# ---------------------------------------------------------------- entries
+
+
+def next_round_number(tournament: Tournament) -> int:
+    """The first round not yet published (a draft is re-paired after a withdrawal)."""
+    last = tournament.round_set.filter(status__in=COUNTED).order_by("-number").first()
+    return last.number + 1 if last else 1
+
+
+def toggle_withdrawal(entry: Entry) -> Entry:
+    """Withdraw from the next unpublished round on, or reinstate a withdrawn player."""
+    if entry.withdrawn_from_round is None:
+        entry.withdrawn_from_round = next_round_number(entry.tournament)
+    else:
+        entry.withdrawn_from_round = None
+    entry.save(update_fields=["withdrawn_from_round"])
+    return entry

@@ -63,7 +63,9 @@ def _as_seen_by(entry_id: int, match) -> dict:
 @require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
     tournaments = Tournament.objects.order_by("-start_date", "name")
-    return render(request, "tournaments/home.html", {"tournaments": tournaments})
+    can_create = permissions.can_create_tournament(request.user)
+    context = {"tournaments": tournaments, "can_create": can_create}
+    return render(request, "tournaments/home.html", context)
 
 
 @require_GET
