@@ -265,3 +265,10 @@ def test_close_tournament(organiser, tournament):
     organiser.post(url(tournament, "close/"))
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
+
+
+@pytest.mark.parametrize("model", ["player", "tournament", "round", "match", "forbiddenpair"])
+def test_admin_changelists_render(client, tournament, model):
+    publish_round(pair_next_round(tournament, by=None))
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    assert client.get(f"/admin/tournaments/{model}/").status_code == 200
