@@ -201,6 +201,8 @@ def compute_standings(
         tied = previous is not None and separated_by is None
         if not tied:
             rank = position
-        result.append(StandingRow(rank=rank, tied_with_previous=tied, separated_by=separated_by, **row))  # type: ignore[arg-type]
+        result.append(
+            StandingRow(rank=rank, tied_with_previous=tied, separated_by=separated_by, **row)
+        )  # type: ignore[arg-type]
         previous = row
     return result
