@@ -43,6 +43,7 @@ dwarf
 """
 
 PolicyArg = CapturePolicy | str
+_SINGLE = tuple((sq,) for sq in SQUARE_AT)
 
 
 def _policy(policy: PolicyArg) -> str:
@@ -176,26 +177,30 @@ class Position:
             return movegen.dwarf_moves(self._d, self._t, sources)
         return movegen.troll_moves(self._d, self._t, _policy(policy), sources)
 
-    def _to_move(self, raw: movegen.RawMove) -> Move:
-        f, t, cap = raw
-        return Move(
-            self.side_to_move,
-            SQUARE_AT[f],  # type: ignore[arg-type]
-            SQUARE_AT[t],  # type: ignore[arg-type]
-            squares_of(cap),
-        )
+    def _to_moves(self, raws: list[movegen.RawMove]) -> list[Move]:
+        """Raw generator tuples -> sorted :class:`Move` values (sorted by from, to and
+        captures; bit order is (row, col) order, so the raw tuples sort the same way)."""
+        items = []
+        for f, t, cap in raws:
+            if not cap:
+                caps: tuple[Square, ...] = ()
+            elif not cap & (cap - 1):
+                caps = _SINGLE[cap.bit_length() - 1]
+            else:
+                caps = squares_of(cap)
+            items.append((f, t, caps))
+        items.sort()
+        side, at, make = self.side_to_move, SQUARE_AT, Move._trusted
+        return [make(side, at[f], at[t], caps) for f, t, caps in items]  # type: ignore[arg-type]
 
     def legal_moves(self, policy: PolicyArg = CapturePolicy.SUBSET) -> list[Move]:
         """Every legal move, each capture set its own move, sorted by (from, to, captures)."""
-        moves = [self._to_move(raw) for raw in self._raw_moves(policy)]
-        moves.sort(key=lambda m: (m.from_sq, m.to_sq, m.captures))
-        return moves
+        return self._to_moves(self._raw_moves(policy))
 
     def _moves_from(self, square: Square, policy: PolicyArg) -> list[Move]:
         if square not in (self.dwarfs if self.side_to_move is Side.DWARF else self.trolls):
             return []
-        raws = self._raw_moves(policy, 1 << bit_index(square))
-        return [self._to_move(raw) for raw in raws]
+        return self._to_moves(self._raw_moves(policy, 1 << bit_index(square)))
 
     def is_legal(self, move: Move, policy: PolicyArg = CapturePolicy.SUBSET) -> bool:
         if move.side is not self.side_to_move:
