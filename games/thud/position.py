@@ -20,7 +20,7 @@ from .base import (
     Side,
     Termination,
 )
-from .board import PLAYABLE, SQUARE_AT, Square, bit_index, mask_of, squares_of
+from .board import SQUARE_AT, STONE, Square, bit_index, mask_of, on_board, squares_of
 from .notation import format_diagram, format_move, parse_diagram, parse_square
 
 _INITIAL_DIAGRAM = """\
@@ -72,13 +72,19 @@ class Position:
     def __post_init__(self) -> None:
         dwarfs = frozenset(self.dwarfs)
         trolls = frozenset(self.trolls)
+        for sq in dwarfs | trolls:
+            if not (
+                isinstance(sq, tuple)
+                and len(sq) == 2
+                and all(isinstance(x, int) for x in sq)
+                and on_board(*sq)
+                and sq != STONE
+            ):
+                raise InvalidPositionError(f"{sq!r} is not a square a piece can stand on")
+        if dwarfs & trolls:
+            raise InvalidPositionError("a square holds both a dwarf and a troll")
         d = mask_of(dwarfs)
         t = mask_of(trolls)
-        for sq in dwarfs | trolls:
-            if not (isinstance(sq, tuple) and len(sq) == 2 and (PLAYABLE >> bit_index(sq)) & 1):
-                raise InvalidPositionError(f"{sq!r} is not a square a piece can stand on")
-        if d & t:
-            raise InvalidPositionError("a square holds both a dwarf and a troll")
         object.__setattr__(self, "dwarfs", dwarfs)
         object.__setattr__(self, "trolls", trolls)
         object.__setattr__(self, "side_to_move", Side(self.side_to_move))

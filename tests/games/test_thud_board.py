@@ -143,6 +143,9 @@ def test_position_rejects_pieces_on_the_stone_or_off_board():
         Position(frozenset({(0, 0)}), frozenset(), Side.DWARF)
     with pytest.raises(InvalidPositionError):
         Position(frozenset({(0, 5)}), frozenset({(0, 5)}), Side.DWARF)
+    for bad in [(0, 20), (-1, 5), (15, 7), (7, -1)]:  # bit indices that would wrap
+        with pytest.raises(InvalidPositionError):
+            Position(frozenset({bad}), frozenset(), Side.DWARF)
 
 
 def test_positions_are_values():
