@@ -43,7 +43,7 @@ dwarf
 """
 
 PolicyArg = CapturePolicy | str
-_SINGLE = tuple((sq,) for sq in SQUARE_AT)
+_SINGLE: tuple[tuple[Square], ...] = tuple((sq,) for sq in SQUARE_AT)
 
 
 def _policy(policy: PolicyArg) -> str:
@@ -129,7 +129,8 @@ class Position:
             side = Side(side_text)
         except ValueError:
             raise InvalidPositionError(f"unknown side {side_text!r}") from None
-        dwarfs, trolls = set(), set()
+        dwarfs: set[Square] = set()
+        trolls: set[Square] = set()
         for item in filter(None, (p.strip() for p in pieces.split(","))):
             if item[0] not in "dT":
                 raise InvalidPositionError(f"unknown piece {item!r}")
@@ -186,7 +187,7 @@ class Position:
     def _to_moves(self, raws: list[movegen.RawMove]) -> list[Move]:
         """Raw generator tuples -> sorted :class:`Move` values (sorted by from, to and
         captures; bit order is (row, col) order, so the raw tuples sort the same way)."""
-        items = []
+        items: list[tuple[int, int, tuple[Square, ...]]] = []
         for f, t, cap in raws:
             if not cap:
                 caps: tuple[Square, ...] = ()
@@ -197,7 +198,7 @@ class Position:
             items.append((f, t, caps))
         items.sort()
         side, at, make = self.side_to_move, SQUARE_AT, Move._trusted
-        return [make(side, at[f], at[t], caps) for f, t, caps in items]  # type: ignore[arg-type]
+        return [make(side, at[f], at[t], caps) for f, t, caps in items]
 
     def legal_moves(self, policy: PolicyArg = CapturePolicy.SUBSET) -> list[Move]:
         """Every legal move, each capture set its own move, sorted by (from, to, captures)."""
