@@ -151,6 +151,9 @@ class Position:
     def __str__(self) -> str:
         return self.to_diagram()
 
+    def __repr__(self) -> str:
+        return f"Position.from_compact({self.to_compact()!r})"
+
     # --- queries ------------------------------------------------------------------------
 
     def piece_at(self, square: Square) -> str | None:
@@ -180,9 +183,10 @@ class Position:
     # --- moves --------------------------------------------------------------------------
 
     def _raw_moves(self, policy: PolicyArg, sources: int | None = None) -> list[movegen.RawMove]:
+        policy = _policy(policy)  # validated even when the dwarfs move
         if self.side_to_move is Side.DWARF:
             return movegen.dwarf_moves(self._d, self._t, sources)
-        return movegen.troll_moves(self._d, self._t, _policy(policy), sources)
+        return movegen.troll_moves(self._d, self._t, policy, sources)
 
     def _to_moves(self, raws: list[movegen.RawMove]) -> list[Move]:
         """Raw generator tuples -> sorted :class:`Move` values (sorted by from, to and
@@ -225,9 +229,10 @@ class Position:
         return sorted({m.to_sq for m in self._moves_from(square, policy)})
 
     def has_legal_move(self, policy: PolicyArg = CapturePolicy.SUBSET) -> bool:
+        policy = _policy(policy)
         if self.side_to_move is Side.DWARF:
             return movegen.count_dwarf_moves(self._d, self._t) > 0
-        return movegen.count_troll_moves(self._d, self._t, _policy(policy)) > 0
+        return movegen.count_troll_moves(self._d, self._t, policy) > 0
 
     def apply(self, move: Move) -> Position:
         """The position after ``move``, with no legality check."""

@@ -168,3 +168,15 @@ def test_piece_at():
 def test_compact_form_round_trip():
     position = Position.initial()
     assert Position.from_compact(position.to_compact()) == position
+
+
+def test_repr_rebuilds_the_position():
+    position = Position.from_compact("troll dF1,TG7")
+    assert repr(position) == "Position.from_compact('troll dF1,TG7')"
+
+
+def test_unknown_policy_is_rejected_for_either_side():
+    with pytest.raises(ValueError):
+        Position.initial().legal_moves("most")
+    with pytest.raises(ValueError):
+        Position.initial().pass_turn().legal_moves("most")

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from games.thud import CapturePolicy, Side, format_move, parse_move
 from games.thud.board import mask_of
 from games.thud.movegen import count_dwarf_moves, count_troll_moves
+from games.thud.perft import perft
 
 from .naive import naive_moves, random_playout
 
@@ -91,3 +92,13 @@ def test_engine_agrees_with_naive_generator_on_fixed_mid_games(seed, policy):
     position = random_playout(seed, 31 + 10 * seed, policy, capture_bias=0.5)
     for pos in (position, position.pass_turn()):
         assert set(pos.legal_moves(policy)) == naive_moves(pos, policy)
+
+
+@PROPERTY_SETTINGS
+@given(playouts)
+def test_perft_two_matches_children_of_public_moves(case):
+    # The fast perft's interior ply (raw generation + bit apply) against Position.apply.
+    position, policy = case
+    expected = sum(perft(position.apply(m), 1, policy) for m in position.legal_moves(policy))
+    assert perft(position, 2, policy) == expected
+    assert perft(position, 1, policy) == len(position.legal_moves(policy))
