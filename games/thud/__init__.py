@@ -1,0 +1,43 @@
+"""Thud (classic, 2002) rules engine: pure Python, no Django.
+
+Board geometry in :mod:`.board`, value types in :mod:`.base`, move generation in
+:mod:`.movegen`, the immutable :class:`Position` in :mod:`.position`, text forms in
+:mod:`.notation`, perft in :mod:`.perft` and the command line in :mod:`.cli`. The rules,
+with every ambiguity decided, are in ``shared/reference/thud-rules.md``.
+"""
+
+from __future__ import annotations
+
+from .base import (
+    CapturePolicy,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    Move,
+    Outcome,
+    Side,
+    Termination,
+)
+from .board import FILES, SQUARES, STONE, Square
+from .notation import format_move, format_square, parse_move, parse_square
+from .position import Position
+
+__all__ = [
+    "FILES",
+    "SQUARES",
+    "STONE",
+    "CapturePolicy",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "InvalidPositionError",
+    "Move",
+    "Outcome",
+    "Position",
+    "Side",
+    "Square",
+    "Termination",
+    "format_move",
+    "format_square",
+    "parse_move",
+    "parse_square",
+]

@@ -1,0 +1,72 @@
+"""Command line: ``python -m games.thud moves|perft`` (a stable interface, see DESIGN.md §2).
+
+* ``moves [--policy P]`` reads a diagram on stdin and prints every legal move, one per
+  line, in canonical notation.
+* ``perft DEPTH [--policy P] [--stdin]`` prints the perft node count from the opening, or
+  from a diagram on stdin.
+
+Errors (bad arguments, bad diagram) print one line on stderr and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import NoReturn
+
+from .base import CapturePolicy, InvalidPositionError
+from .notation import format_move
+from .perft import perft
+from .position import Position
+
+USAGE_ERROR = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # One line, not argparse's usage block: tools parse stderr.
+        self.exit(USAGE_ERROR, f"{self.prog}: error: {message}\n")
+
+
+def _depth(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"DEPTH must be a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"DEPTH must be >= 0, not {value}")
+    return value
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m games.thud", description="Thud rules engine")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    policies = [p.value for p in CapturePolicy]
+    moves = sub.add_parser("moves", help="list the legal moves of a position read on stdin")
+    moves.add_argument("--policy", choices=policies, default=CapturePolicy.SUBSET.value)
+    count = sub.add_parser("perft", help="count move sequences of DEPTH plies")
+    count.add_argument("depth", metavar="DEPTH", type=_depth)
+    count.add_argument("--policy", choices=policies, default=CapturePolicy.SUBSET.value)
+    count.add_argument("--stdin", action="store_true", help="start from a diagram on stdin")
+    return parser
+
+
+def _read_position(prog: str) -> Position:
+    try:
+        return Position.from_diagram(sys.stdin.read())
+    except InvalidPositionError as exc:
+        sys.stderr.write(f"{prog}: error: {exc}\n")
+        raise SystemExit(USAGE_ERROR) from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command == "moves":
+        position = _read_position(parser.prog)
+        out = "".join(f"{format_move(m)}\n" for m in position.legal_moves(args.policy))
+        sys.stdout.write(out)
+        return 0
+    position = _read_position(parser.prog) if args.stdin else Position.initial()
+    print(perft(position, args.depth, args.policy))
+    return 0

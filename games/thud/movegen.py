@@ -1,0 +1,192 @@
+"""Legal-move generation and bulk counting on bitboards.
+
+A position here is two ints, ``dwarfs`` and ``trolls`` (see :mod:`games.thud.board` for
+the bit layout), plus whose turn it is. A generated move is a raw tuple
+``(from_index, to_index, capture_mask)``:
+
+* dwarf move: ``capture_mask == 0``; hurl: ``capture_mask`` is the landing square's bit.
+* troll step (one square) or shove (two or more squares): ``capture_mask`` is the chosen
+  set of captured dwarfs. Each allowed capture set is its own move.
+
+The generators walk rays per piece and are the reference path. The ``count_*`` functions
+give the same totals without building any move, by shifting whole masks one direction
+at a time; :mod:`games.thud.perft` uses them at the last ply, and the tests cross-check
+the two (and a separate naive generator).
+
+Capture policies (``policy`` is the :class:`~games.thud.base.CapturePolicy` value string):
+
+=============== ============================== ==============================
+policy          step (1 square)                shove (2+ squares)
+=============== ============================== ==============================
+``subset``      any subset of adjacent dwarfs  any non-empty subset
+``all_or_none`` none, or all adjacent dwarfs   all adjacent dwarfs
+``all``         all adjacent dwarfs (maybe 0)  all adjacent dwarfs
+=============== ============================== ==============================
+"""
+
+from __future__ import annotations
+
+from .board import ADJACENT, OPPOSITE, PLAYABLE, RAYS, SHIFTS, iter_bits
+
+RawMove = tuple[int, int, int]
+
+SUBSET = "subset"
+ALL_OR_NONE = "all_or_none"
+ALL = "all"
+
+_POSITIVE = tuple(s for s in SHIFTS if s > 0)
+_NEGATIVE = tuple(-s for s in SHIFTS if s < 0)
+
+
+def dwarf_moves(dwarfs: int, trolls: int, sources: int | None = None) -> list[RawMove]:
+    """Every dwarf move and hurl for the dwarfs in ``sources`` (default: all of them)."""
+    empty = PLAYABLE & ~(dwarfs | trolls)
+    out: list[RawMove] = []
+    append = out.append
+    for f in iter_bits(dwarfs if sources is None else sources & dwarfs):
+        rays = RAYS[f]
+        for d in range(8):
+            dist = 0
+            for t in rays[d]:
+                bit = 1 << t
+                dist += 1
+                if empty & bit:
+                    append((f, t, 0))
+                    continue
+                if trolls & bit:
+                    # Hurl: the line behind f (f included) must hold at least `dist` dwarfs.
+                    line = 1
+                    for u in rays[OPPOSITE[d]]:
+                        if line >= dist or not (dwarfs >> u) & 1:
+                            break
+                        line += 1
+                    if line >= dist:
+                        append((f, t, bit))
+                break
+    return out
+
+
+def _captures(adjacent: int, shove: bool, policy: str) -> list[int]:
+    if policy == SUBSET:
+        subs = []
+        sub = adjacent
+        while True:
+            subs.append(sub)
+            if not sub:
+                break
+            sub = (sub - 1) & adjacent
+        if shove:
+            subs.pop()  # the empty set, always last
+        return subs
+    if policy == ALL_OR_NONE and not shove and adjacent:
+        return [adjacent, 0]
+    return [adjacent]
+
+
+def troll_moves(
+    dwarfs: int, trolls: int, policy: str = SUBSET, sources: int | None = None
+) -> list[RawMove]:
+    """Every troll step and shove, one entry per allowed capture set."""
+    empty = PLAYABLE & ~(dwarfs | trolls)
+    out: list[RawMove] = []
+    for f in iter_bits(trolls if sources is None else sources & trolls):
+        rays = RAYS[f]
+        for d in range(8):
+            ray = rays[d]
+            if not ray or not (empty >> ray[0]) & 1:
+                continue
+            t = ray[0]
+            for cap in _captures(ADJACENT[t] & dwarfs, False, policy):
+                out.append((f, t, cap))
+            # Shove: the line behind f (f included) gives the range.
+            line = 1
+            for u in rays[OPPOSITE[d]]:
+                if not (trolls >> u) & 1:
+                    break
+                line += 1
+            for t in ray[1:line]:
+                if not (empty >> t) & 1:
+                    break
+                adjacent = ADJACENT[t] & dwarfs
+                if adjacent:
+                    for cap in _captures(adjacent, True, policy):
+                        out.append((f, t, cap))
+    return out
+
+
+def count_dwarf_moves(dwarfs: int, trolls: int) -> int:
+    """``len(dwarf_moves(dwarfs, trolls))`` without building the moves."""
+    empty = PLAYABLE & ~(dwarfs | trolls)
+    n = 0
+    # Slides: advance every dwarf one square at a time in each direction.
+    for s in _POSITIVE:
+        x = (dwarfs << s) & empty
+        while x:
+            n += x.bit_count()
+            x = (x << s) & empty
+    for s in _NEGATIVE:
+        x = (dwarfs >> s) & empty
+        while x:
+            n += x.bit_count()
+            x = (x >> s) & empty
+    if not trolls:
+        return n
+    # Hurls in direction +s: walk back from the trolls (-s) over empty squares; a dwarf met
+    # after k steps can be hurled iff it fronts a line of >= k dwarfs, i.e. it is in
+    # line_k = squares with k dwarfs in a row ending there going -s.
+    for s in _POSITIVE:
+        line = dwarfs
+        y = trolls >> s
+        while True:
+            n += (y & line).bit_count()
+            y = (y & empty) >> s
+            if not y:
+                break
+            line = dwarfs & (line << s)
+            if not line:
+                break
+    for s in _NEGATIVE:
+        line = dwarfs
+        y = trolls << s
+        while True:
+            n += (y & line).bit_count()
+            y = (y & empty) << s
+            if not y:
+                break
+            line = dwarfs & (line >> s)
+            if not line:
+                break
+    return n
+
+
+def count_troll_moves(dwarfs: int, trolls: int, policy: str = SUBSET) -> int:
+    """``len(troll_moves(dwarfs, trolls, policy))`` without building the moves."""
+    empty = PLAYABLE & ~(dwarfs | trolls)
+    n = 0
+    subset = policy == SUBSET
+    all_or_none = policy == ALL_OR_NONE
+    for f in iter_bits(trolls):
+        rays = RAYS[f]
+        for d in range(8):
+            ray = rays[d]
+            if not ray or not (empty >> ray[0]) & 1:
+                continue
+            adjacent = ADJACENT[ray[0]] & dwarfs
+            if subset:
+                n += 1 << adjacent.bit_count()
+            elif all_or_none and adjacent:
+                n += 2
+            else:
+                n += 1
+            line = 1
+            for u in rays[OPPOSITE[d]]:
+                if not (trolls >> u) & 1:
+                    break
+                line += 1
+            for t in ray[1:line]:
+                if not (empty >> t) & 1:
+                    break
+                adjacent = ADJACENT[t] & dwarfs
+                if adjacent:
+                    n += (1 << adjacent.bit_count()) - 1 if subset else 1
+    return n
