@@ -95,6 +95,16 @@ class Move:
         if not isinstance(caps, tuple) or any(a >= b for a, b in zip(caps, caps[1:], strict=False)):
             object.__setattr__(self, "captures", tuple(sorted(set(caps))))
 
+    @classmethod
+    def _trusted(
+        cls, side: Side, from_sq: Square, to_sq: Square, captures: tuple[Square, ...]
+    ) -> Move:
+        """Build a move from parts already known to be valid and sorted, skipping
+        ``__init__`` (the move generator makes hundreds per position)."""
+        move = object.__new__(cls)
+        move.__dict__.update(side=side, from_sq=from_sq, to_sq=to_sq, captures=captures)
+        return move
+
     @property
     def kind(self) -> str:
         """``"move"`` or ``"hurl"`` for a dwarf, ``"step"`` or ``"shove"`` for a troll."""

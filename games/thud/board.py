@@ -61,9 +61,13 @@ def bit_index(square: Square) -> int:
     return square[0] * STRIDE + square[1]
 
 
-#: Bit index -> square (``None`` for guard columns and cut corners).
-SQUARE_AT: tuple[Square | None, ...] = tuple(
-    (i // STRIDE, i % STRIDE) if i % STRIDE < SIZE and on_board(i // STRIDE, i % STRIDE) else None
+#: Stands in :data:`SQUARE_AT` for bit indices that are not squares.
+NO_SQUARE: Square = (-1, -1)
+#: Bit index -> square (:data:`NO_SQUARE` for guard columns and cut corners).
+SQUARE_AT: tuple[Square, ...] = tuple(
+    (i // STRIDE, i % STRIDE)
+    if i % STRIDE < SIZE and on_board(i // STRIDE, i % STRIDE)
+    else NO_SQUARE
     for i in range(SIZE * STRIDE)
 )
 
@@ -88,7 +92,7 @@ def _ray(square: Square, direction: Square) -> tuple[int, ...]:
 #: board edge, nearest first. The Thudstone is included; callers stop at it because it is
 #: never empty.
 RAYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(_ray(sq, d) for d in DIRECTIONS) if sq is not None else ((),) * 8 for sq in SQUARE_AT
+    tuple(_ray(sq, d) for d in DIRECTIONS) if sq != NO_SQUARE else ((),) * 8 for sq in SQUARE_AT
 )
 
 #: ``ADJACENT[i]``: mask of the on-board neighbours of square ``i`` (the stone excluded).
@@ -114,4 +118,4 @@ def mask_of(squares: Iterator[Square] | frozenset[Square] | tuple[Square, ...]) 
 
 def squares_of(mask: int) -> tuple[Square, ...]:
     """The squares of ``mask`` in (row, col) order."""
-    return tuple(SQUARE_AT[i] for i in iter_bits(mask))  # type: ignore[misc]
+    return tuple(SQUARE_AT[i] for i in iter_bits(mask))

@@ -20,7 +20,7 @@ from .base import (
     Side,
     Termination,
 )
-from .board import PLAYABLE, SQUARE_AT, Square, bit_index, mask_of, squares_of
+from .board import SQUARE_AT, STONE, Square, bit_index, mask_of, on_board, squares_of
 from .notation import format_diagram, format_move, parse_diagram, parse_square
 
 _INITIAL_DIAGRAM = """\
@@ -43,6 +43,7 @@ dwarf
 """
 
 PolicyArg = CapturePolicy | str
+_SINGLE: tuple[tuple[Square], ...] = tuple((sq,) for sq in SQUARE_AT)
 
 
 def _policy(policy: PolicyArg) -> str:
@@ -71,13 +72,19 @@ class Position:
     def __post_init__(self) -> None:
         dwarfs = frozenset(self.dwarfs)
         trolls = frozenset(self.trolls)
+        for sq in dwarfs | trolls:
+            if not (
+                isinstance(sq, tuple)
+                and len(sq) == 2
+                and all(isinstance(x, int) for x in sq)
+                and on_board(*sq)
+                and sq != STONE
+            ):
+                raise InvalidPositionError(f"{sq!r} is not a square a piece can stand on")
+        if dwarfs & trolls:
+            raise InvalidPositionError("a square holds both a dwarf and a troll")
         d = mask_of(dwarfs)
         t = mask_of(trolls)
-        for sq in dwarfs | trolls:
-            if not (isinstance(sq, tuple) and len(sq) == 2 and (PLAYABLE >> bit_index(sq)) & 1):
-                raise InvalidPositionError(f"{sq!r} is not a square a piece can stand on")
-        if d & t:
-            raise InvalidPositionError("a square holds both a dwarf and a troll")
         object.__setattr__(self, "dwarfs", dwarfs)
         object.__setattr__(self, "trolls", trolls)
         object.__setattr__(self, "side_to_move", Side(self.side_to_move))
@@ -122,7 +129,8 @@ class Position:
             side = Side(side_text)
         except ValueError:
             raise InvalidPositionError(f"unknown side {side_text!r}") from None
-        dwarfs, trolls = set(), set()
+        dwarfs: set[Square] = set()
+        trolls: set[Square] = set()
         for item in filter(None, (p.strip() for p in pieces.split(","))):
             if item[0] not in "dT":
                 raise InvalidPositionError(f"unknown piece {item!r}")
@@ -142,6 +150,9 @@ class Position:
 
     def __str__(self) -> str:
         return self.to_diagram()
+
+    def __repr__(self) -> str:
+        return f"Position.from_compact({self.to_compact()!r})"
 
     # --- queries ------------------------------------------------------------------------
 
@@ -172,30 +183,35 @@ class Position:
     # --- moves --------------------------------------------------------------------------
 
     def _raw_moves(self, policy: PolicyArg, sources: int | None = None) -> list[movegen.RawMove]:
+        policy = _policy(policy)  # validated even when the dwarfs move
         if self.side_to_move is Side.DWARF:
             return movegen.dwarf_moves(self._d, self._t, sources)
-        return movegen.troll_moves(self._d, self._t, _policy(policy), sources)
+        return movegen.troll_moves(self._d, self._t, policy, sources)
 
-    def _to_move(self, raw: movegen.RawMove) -> Move:
-        f, t, cap = raw
-        return Move(
-            self.side_to_move,
-            SQUARE_AT[f],  # type: ignore[arg-type]
-            SQUARE_AT[t],  # type: ignore[arg-type]
-            squares_of(cap),
-        )
+    def _to_moves(self, raws: list[movegen.RawMove]) -> list[Move]:
+        """Raw generator tuples -> sorted :class:`Move` values (sorted by from, to and
+        captures; bit order is (row, col) order, so the raw tuples sort the same way)."""
+        items: list[tuple[int, int, tuple[Square, ...]]] = []
+        for f, t, cap in raws:
+            if not cap:
+                caps: tuple[Square, ...] = ()
+            elif not cap & (cap - 1):
+                caps = _SINGLE[cap.bit_length() - 1]
+            else:
+                caps = squares_of(cap)
+            items.append((f, t, caps))
+        items.sort()
+        side, at, make = self.side_to_move, SQUARE_AT, Move._trusted
+        return [make(side, at[f], at[t], caps) for f, t, caps in items]
 
     def legal_moves(self, policy: PolicyArg = CapturePolicy.SUBSET) -> list[Move]:
         """Every legal move, each capture set its own move, sorted by (from, to, captures)."""
-        moves = [self._to_move(raw) for raw in self._raw_moves(policy)]
-        moves.sort(key=lambda m: (m.from_sq, m.to_sq, m.captures))
-        return moves
+        return self._to_moves(self._raw_moves(policy))
 
     def _moves_from(self, square: Square, policy: PolicyArg) -> list[Move]:
         if square not in (self.dwarfs if self.side_to_move is Side.DWARF else self.trolls):
             return []
-        raws = self._raw_moves(policy, 1 << bit_index(square))
-        return [self._to_move(raw) for raw in raws]
+        return self._to_moves(self._raw_moves(policy, 1 << bit_index(square)))
 
     def is_legal(self, move: Move, policy: PolicyArg = CapturePolicy.SUBSET) -> bool:
         if move.side is not self.side_to_move:
@@ -213,9 +229,10 @@ class Position:
         return sorted({m.to_sq for m in self._moves_from(square, policy)})
 
     def has_legal_move(self, policy: PolicyArg = CapturePolicy.SUBSET) -> bool:
+        policy = _policy(policy)
         if self.side_to_move is Side.DWARF:
             return movegen.count_dwarf_moves(self._d, self._t) > 0
-        return movegen.count_troll_moves(self._d, self._t, _policy(policy)) > 0
+        return movegen.count_troll_moves(self._d, self._t, policy) > 0
 
     def apply(self, move: Move) -> Position:
         """The position after ``move``, with no legality check."""

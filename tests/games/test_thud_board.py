@@ -143,6 +143,9 @@ def test_position_rejects_pieces_on_the_stone_or_off_board():
         Position(frozenset({(0, 0)}), frozenset(), Side.DWARF)
     with pytest.raises(InvalidPositionError):
         Position(frozenset({(0, 5)}), frozenset({(0, 5)}), Side.DWARF)
+    for bad in [(0, 20), (-1, 5), (15, 7), (7, -1)]:  # bit indices that would wrap
+        with pytest.raises(InvalidPositionError):
+            Position(frozenset({bad}), frozenset(), Side.DWARF)
 
 
 def test_positions_are_values():
@@ -165,3 +168,15 @@ def test_piece_at():
 def test_compact_form_round_trip():
     position = Position.initial()
     assert Position.from_compact(position.to_compact()) == position
+
+
+def test_repr_rebuilds_the_position():
+    position = Position.from_compact("troll dF1,TG7")
+    assert repr(position) == "Position.from_compact('troll dF1,TG7')"
+
+
+def test_unknown_policy_is_rejected_for_either_side():
+    with pytest.raises(ValueError):
+        Position.initial().legal_moves("most")
+    with pytest.raises(ValueError):
+        Position.initial().pass_turn().legal_moves("most")
