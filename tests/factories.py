@@ -66,3 +66,11 @@ class MatchFactory(factory.django.DjangoModelFactory):
     table = factory.Sequence(lambda n: n + 1)
     player_a = factory.LazyAttribute(lambda o: EntryFactory(tournament=o.round.tournament))
     player_b = factory.LazyAttribute(lambda o: EntryFactory(tournament=o.round.tournament))
+
+
+def tournament_with_players(n: int, **tournament_fields) -> Tournament:
+    """A tournament with ``n`` entries seeded 1..n."""
+    tournament = TournamentFactory(**tournament_fields)
+    for seed in range(1, n + 1):
+        EntryFactory(tournament=tournament, seed=seed)
+    return tournament

@@ -424,3 +424,25 @@ class PlayerClaim(models.Model):
                 name="one_pending_claim_per_player",
             )
         ]
+
+
+class ForbiddenPair(models.Model):
+    """Two entries the organiser never wants paired (club mates, family, a feud)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="forbidden_pairs"
+    )
+    entry_a = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    entry_b = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "entry_a", "entry_b"], name="unique_forbidden_pair"
+            )
+        ]
+        verbose_name = _("forbidden pair")
+        verbose_name_plural = _("forbidden pairs")
+
+    def __str__(self) -> str:
+        return f"{self.entry_a.player} ≠ {self.entry_b.player}"

@@ -46,8 +46,10 @@ larger than ``WINDOW_MAX`` is cut into chunks of consecutive fold pairs, so the 
 partners stay in the same chunk). Windows are solved top-down with the same costs; each
 non-last window has two or three phantom "float" vertices so its worst-placed (or unpairable
 without a rematch) players float into the next window. If a window cannot be paired, or the
-last window would need a rematch, it is merged with its neighbour and re-solved (up to
-``MERGE_LIMIT`` players per window). Large fields get no look-ahead: with many players and
+window would need a rematch, it is merged with its neighbour (the next one; the previous one
+for the last window) and re-solved - for a rematch only up to ``MERGE_LIMIT`` players per
+window, for a hard failure without limit, so the decomposition never reports an impossible
+pairing that the full graph would find. Large fields get no look-ahead: with many players and
 few rounds a stuck field does not happen in practice.
 
 Invariants: deterministic for (players, history, seed, round_number) - inputs are sorted by
@@ -98,6 +100,16 @@ class History:
 
 @dataclass(frozen=True)
 class Pairing:
+    """One table of a round. ``flags`` explain it:
+
+    - ``"bye"``: ``a`` gets the bye (``b is None``);
+    - ``"rematch"``: the pair has met before (only when no pairing avoids it);
+    - ``"float_down"``: ``a`` has more points than ``b`` (a floated down to meet b);
+      ``"float_up"``: ``a`` has fewer points than ``b``;
+    - ``"side_alternated"`` / ``"side_coin"``: how ``a`` came to take the dwarfs first;
+    - ``"bracket"``: an elimination pairing.
+    """
+
     table: int
     a: int  # takes the dwarfs in battle 1
     b: int | None  # None = bye
@@ -162,9 +174,9 @@ def pair_round_robin(
     byes: list[Pairing] = []
     for i in range(n // 2):
         x, y = circle[i], circle[n - 1 - i]
-        # Alternate who has the dwarfs: the fixed player by round parity, the others by
-        # board and round parity (Berger-table style).
-        if (i + round_number) % 2 == 0:
+        # Who has the dwarfs: the fixed player alternates by round, the other boards swap on
+        # odd boards. Checked for 3-14 players: |dwarfs-first - trolls-first| <= 2 for everyone.
+        if (i % 2 == 1) if i else (round_number % 2 == 0):
             x, y = y, x
         if x is None or y is None:
             byes.append(Pairing(0, x if y is None else y, None, ("bye",)))  # type: ignore[arg-type]
@@ -254,7 +266,6 @@ class _Field:
         self.played = history.played
         self.forbidden = history.forbidden
         self.min_score = self.order[-1].score if self.order else 0
-        self.max_score = self.order[0].score if self.order else 0
         rng = random.Random(f"swiss:{seed}:{rnd}")
         self.noise = {
             p.id: rng.getrandbits(_NOISE_BITS) for p in sorted(players, key=lambda p: p.id)
@@ -458,12 +469,11 @@ def _pair_windows(fld: _Field) -> set[Edge]:
         last = i == len(windows) - 1
         if last:
             pairs = _solve(fld, members, bye=len(members) % 2 == 1, floats=0, next_score=None)
-            rematch = pairs is not None and any(frozenset(e) in fld.played for e in pairs)
-            if (
-                (pairs is None or rematch)
-                and i > 0
-                and len(members) + len(windows[i - 1]) <= MERGE_LIMIT
-            ):
+            rematch = pairs is not None and _has_rematch(fld, pairs)
+            # A hard failure always merges (correctness first, even at full-graph cost); a
+            # rematch merges only while the window stays cheap enough to solve.
+            small = len(members) + len(windows[i - 1]) <= MERGE_LIMIT if i else False
+            if i > 0 and (pairs is None or (rematch and small)):
                 carried, _ = stack.pop()
                 windows[i - 1 : i + 1] = [windows[i - 1] + windows[i]]
                 i -= 1
@@ -478,7 +488,10 @@ def _pair_windows(fld: _Field) -> set[Edge]:
         next_score = fld.by_id[windows[i + 1][0]].score
         floats = 3 if len(members) % 2 else 2
         pairs = _solve(fld, members, bye=False, floats=floats, next_score=next_score)
-        if pairs is None:
+        if pairs is None or (
+            _has_rematch(fld, pairs) and len(members) + len(windows[i + 1]) <= MERGE_LIMIT
+        ):
+            # More players must float than the phantoms allow: solve with the next window.
             windows[i : i + 2] = [windows[i] + windows[i + 1]]
             continue
         floaters = []
@@ -494,6 +507,10 @@ def _pair_windows(fld: _Field) -> set[Edge]:
         carried = sorted(floaters, key=fld.gpos.__getitem__)
         i += 1
     return {e for _, pairs in stack for e in pairs}
+
+
+def _has_rematch(fld: _Field, pairs: set[Edge]) -> bool:
+    return any(frozenset(e) in fld.played for e in pairs)
 
 
 def pair_swiss(

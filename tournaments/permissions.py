@@ -100,6 +100,24 @@ def access_match_for_referee(user: AnyUser, slug: str, match_id: int) -> Match:
     return _match_in(tournament, match_id)
 
 
+def access_entry_for_organiser(user: AnyUser, slug: str, entry_id: int):
+    """An Entry of a tournament the user organises (Http404 / PermissionDenied)."""
+    tournament = access_tournament_for_organiser(user, slug)
+    entry = tournament.entries.select_related("player", "tournament").filter(pk=entry_id).first()
+    if entry is None:
+        raise Http404("No such player in this tournament")
+    return entry
+
+
+def access_round_for_organiser(user: AnyUser, slug: str, number: int):
+    """A Round (drafts included) of a tournament the user organises."""
+    tournament = access_tournament_for_organiser(user, slug)
+    round_ = tournament.round_set.select_related("tournament").filter(number=number).first()
+    if round_ is None:
+        raise Http404("No such round")
+    return round_
+
+
 # --- Result entry (referees, organisers and the two players of a match) ------------------
 
 # Imported here so this section stays an append to the module (merge-friendly).

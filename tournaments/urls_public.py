@@ -6,4 +6,8 @@ from . import views_public
 
 urlpatterns = [
     path("", views_public.home, name="home"),
+    path("t/<slug:slug>/", views_public.tournament, name="tournament"),
+    path("t/<slug:slug>/rounds/<int:number>/", views_public.round_pairings, name="round_pairings"),
+    path("t/<slug:slug>/standings/", views_public.standings, name="standings"),
+    path("t/<slug:slug>/players/<int:entry_id>/", views_public.player, name="player"),
 ]

@@ -1,17 +1,118 @@
-"""Public, read-only pages: no login needed."""
+"""Public, read-only pages: no login needed.
+
+Standings and pairings refresh themselves: their tables are named partials that htmx
+re-fetches every few seconds and whenever a ``standings-changed`` event fires.
+"""
 
 from __future__ import annotations
 
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from thud_site.http import HtmxHttpRequest
 
-from .models import Tournament
+from . import permissions
+from .models import Round, Tournament
+from .rounds import COUNTED, entry_matches, load_standings, match_score, public_matches
+
+TIEBREAK_LABELS = {
+    "match_points": _("Match points"),
+    "differential": _("Differential"),
+    "buchholz": _("Buchholz"),
+    "sonneborn_berger": _("Sonneborn–Berger"),
+    "battles_won": _("Battles won"),
+    "seed": _("Seed"),
+}
+
+
+def _published_rounds(tournament: Tournament) -> list[Round]:
+    return list(tournament.round_set.filter(status__in=COUNTED).order_by("number"))
+
+
+def _page(request: HtmxHttpRequest, template: str, partial: str, context: dict) -> HttpResponse:
+    """The whole page, or only the named partial for htmx's polling refresh."""
+    if request.htmx:
+        template = f"{template}#{partial}"
+    return render(request, template, context)
+
+
+def _as_seen_by(entry_id: int, match) -> dict:
+    """One line of a player's history: opponent, own and opponent's points, outcome."""
+    is_a = match.player_a_id == entry_id
+    line = {
+        "match": match,
+        "opponent": match.player_b if is_a else match.player_a,
+        "dwarfs_first": is_a,
+        "outcome": _("bye") if match.is_bye else _("awaiting result"),
+    }
+    score = match_score(match)
+    if score is not None:
+        mine, theirs = (
+            (score.a_points, score.b_points) if is_a else (score.b_points, score.a_points)
+        )
+        line.update(mine=sum(mine), theirs=sum(theirs))
+        if score.outcome == "draw":
+            line["outcome"] = _("draw")
+        else:
+            line["outcome"] = _("win") if (score.outcome == "a") == is_a else _("loss")
+    return line
 
 
 @require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
     tournaments = Tournament.objects.order_by("-start_date", "name")
-    return render(request, "tournaments/home.html", {"tournaments": tournaments})
+    can_create = permissions.can_create_tournament(request.user)
+    context = {"tournaments": tournaments, "can_create": can_create}
+    return render(request, "tournaments/home.html", context)
+
+
+@require_GET
+def tournament(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    t = permissions.access_tournament_public(slug)
+    context = {
+        "tournament": t,
+        "rounds": _published_rounds(t),
+        "entries": t.entries.select_related("player").order_by("seed", "player__name"),
+        "can_organise": permissions.can_organise(request.user, t),
+    }
+    return render(request, "tournaments/tournament.html", context)
+
+
+@require_GET
+def round_pairings(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
+    t = permissions.access_tournament_public(slug)
+    round_, matches = public_matches(t, number)
+    context = {
+        "tournament": t,
+        "round": round_,
+        "rounds": _published_rounds(t),
+        "rows": [(m, match_score(m)) for m in matches],
+    }
+    return _page(request, "tournaments/round_pairings.html", "pairings-table", context)
+
+
+@require_GET
+def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    t = permissions.access_tournament_public(slug)
+    order = t.tiebreak_order
+    context = {
+        "tournament": t,
+        "rows": load_standings(t),
+        "order": [TIEBREAK_LABELS[key] for key in order],
+        "labels": TIEBREAK_LABELS,
+    }
+    return _page(request, "tournaments/standings.html", "standings-table", context)
+
+
+@require_GET
+def player(request: HtmxHttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    t = permissions.access_tournament_public(slug)
+    entry = t.entries.select_related("player").filter(pk=entry_id).first()
+    if entry is None:
+        raise Http404(_("No such player in this tournament"))
+    row = next(r for r in load_standings(t) if r.entry_id == entry.pk)
+    history = [_as_seen_by(entry.pk, m) for m in entry_matches(entry)]
+    context = {"tournament": t, "entry": entry, "row": row, "history": history}
+    return render(request, "tournaments/player.html", context)

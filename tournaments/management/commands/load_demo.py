@@ -8,7 +8,9 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from tournaments.models import Entry, Player, Tournament
+from tournaments.models import Entry, Player, ResultVersion, Tournament
+from tournaments.results import record_final_result
+from tournaments.rounds import pair_next_round, publish_round
 
 DEMO_PASSWORD = "thud-demo"  # noqa: S105 - a published demo login, never used in production
 DEMO_PLAYERS = [
@@ -61,6 +63,16 @@ class Command(BaseCommand):
             Entry.objects.get_or_create(
                 tournament=tournament, player=player, defaults={"seed": seed, "checked_in": True}
             )
+        if not tournament.round_set.exists():
+            # Round 1 paired and published, half its results confirmed: the demo has standings.
+            round_ = publish_round(pair_next_round(tournament, by=organiser))
+            demo_results = [(20, 2, 14, 3), (8, 5, 25, 1)]
+            for match, survivors in zip(
+                round_.matches.filter(player_b__isnull=False), demo_results, strict=False
+            ):
+                record_final_result(
+                    match, survivors=survivors, by=organiser, source=ResultVersion.Source.ORGANISER
+                )
         verb = "Created" if created else "Kept"
         self.stdout.write(
             f"{verb} demo tournament '{tournament.slug}' with {len(DEMO_PLAYERS)} players."

@@ -1,0 +1,109 @@
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.factories import TournamentFactory, tournament_with_players
+from tournaments.models import Tournament
+from tournaments.results import record_final_result
+from tournaments.rounds import pair_next_round, publish_round
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def started(n: int = 4, results: bool = True) -> Tournament:
+    t = tournament_with_players(n, rounds=3)
+    r = publish_round(pair_next_round(t, by=None))
+    if results:
+        for m in r.matches.filter(player_b__isnull=False):
+            record_final_result(m, survivors=(10, 1, 5, 2), by=None, source="import")
+    return t
+
+
+def test_home_links_every_tournament(client):
+    t = TournamentFactory(name="Lancre Open")
+    body = client.get("/").content.decode()
+    assert f'href="/t/{t.slug}/"' in body and "Lancre Open" in body
+
+
+def test_tournament_page_lists_rounds_and_players(client):
+    t = started()
+    body = client.get(f"/t/{t.slug}/").content.decode()
+    assert f"/t/{t.slug}/rounds/1/" in body
+    entry = t.entries.first()
+    assert f"/t/{t.slug}/players/{entry.pk}/" in body
+
+
+def test_unknown_tournament_is_404(client):
+    assert client.get("/t/nope/").status_code == 404
+    assert client.get("/t/nope/standings/").status_code == 404
+
+
+def test_pairings_full_page_and_htmx_fragment(client):
+    t = started(3)
+    url = f"/t/{t.slug}/rounds/1/"
+    full = client.get(url).content.decode()
+    assert "<html" in full and 'id="pairings-table"' in full
+    assert 'hx-trigger="every 5s, standings-changed from:body"' in full
+    fragment = client.get(url, **HTMX).content.decode()
+    assert "<html" not in fragment
+    assert fragment.strip().startswith('<div id="pairings-table"')
+    assert "bye" in fragment and "18 – 9" in fragment
+
+
+def test_draft_round_is_not_public(client):
+    t = tournament_with_players(4)
+    pair_next_round(t, by=None)
+    assert client.get(f"/t/{t.slug}/rounds/1/").status_code == 404
+
+
+def test_standings_full_page_and_htmx_fragment_show_every_tiebreak(client):
+    t = started()
+    url = f"/t/{t.slug}/standings/"
+    full = client.get(url).content.decode()
+    assert "<html" in full and 'id="standings-table"' in full
+    for label in ("Differential", "Buchholz", "Sonneborn–Berger", "Battles won", "Separated by"):
+        assert label in full
+    fragment = client.get(url, **HTMX).content.decode()
+    assert "<html" not in fragment and fragment.strip().startswith('<div id="standings-table"')
+
+
+def test_standings_say_which_rule_separated_tied_players(client):
+    t = started()  # two winners with equal points, differential and battles
+    body = client.get(f"/t/{t.slug}/standings/", **HTMX).content.decode()
+    # Winners tie on points, differential, Buchholz, SB and battles: the seed separates them.
+    assert '<td class="muted">Seed</td>' in body
+
+
+def standings_page_queries(client, n: int) -> int:
+    t = started(n)
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(f"/t/{t.slug}/standings/").status_code == 200
+    return len(ctx.captured_queries)
+
+
+def test_standings_page_query_count_does_not_grow_with_players(client):
+    assert standings_page_queries(client, 4) == standings_page_queries(client, 40)
+
+
+def test_player_page_shows_history_from_the_players_side(client):
+    t = started(2)
+    m = t.round_set.get().matches.get()
+    loser = client.get(f"/t/{t.slug}/players/{m.player_b_id}/").content.decode()
+    assert m.player_a.player.name in loser and "loss" in loser and "9 – 18" in loser
+    winner = client.get(f"/t/{t.slug}/players/{m.player_a_id}/").content.decode()
+    assert "win" in winner and "18 – 9" in winner
+
+
+def test_player_of_another_tournament_is_404(client):
+    t, other = started(2), tournament_with_players(1)
+    entry = other.entries.get()
+    assert client.get(f"/t/{t.slug}/players/{entry.pk}/").status_code == 404
+
+
+def test_public_pages_refuse_post(client):
+    t = started(2, results=False)
+    assert client.post(f"/t/{t.slug}/standings/").status_code == 405

@@ -1,0 +1,73 @@
+"""Django admin for the tournament models: a back door for organisers' mistakes.
+
+Result versions are read-only here: a correction is a new version made through the
+result workflow (tournaments/results.py), never an edit.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from .models import (
+    Entry,
+    ForbiddenPair,
+    Match,
+    Player,
+    PlayerClaim,
+    ResultVersion,
+    Round,
+    Tournament,
+)
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "country", "rating", "user"]
+    search_fields = ["name", "club"]
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    extra = 0
+    autocomplete_fields = ["player"]
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "format", "variant", "status", "owner"]
+    list_filter = ["format", "variant", "status"]
+    prepopulated_fields = {"slug": ["name"]}
+    filter_horizontal = ["referees"]
+    inlines = [EntryInline]
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "number", "status", "published_at"]
+    list_filter = ["status"]
+
+
+class ResultVersionInline(admin.TabularInline):
+    model = ResultVersion
+    fk_name = "match"
+    extra = 0
+    can_delete = False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ["round", "table", "player_a", "player_b", "result_status"]
+    list_filter = ["result_status"]
+    list_select_related = ["round__tournament", "player_a__player", "player_b__player"]
+    readonly_fields = ["confirmed_version", "lock_version", "result_status"]
+    inlines = [ResultVersionInline]
+
+
+admin.site.register(ForbiddenPair)
+admin.site.register(PlayerClaim)

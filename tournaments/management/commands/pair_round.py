@@ -1,0 +1,29 @@
+"""manage.py pair_round SLUG — pair and publish the next round, then print it."""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from tournaments.rounds import RoundError, pair_next_round, publish_round
+
+from .import_players import get_tournament
+
+
+class Command(BaseCommand):
+    help = "Pair and publish the next round of a tournament and print the pairings."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("slug")
+
+    def handle(self, *args, **options) -> None:
+        tournament = get_tournament(options["slug"])
+        try:
+            with transaction.atomic():
+                round_ = publish_round(pair_next_round(tournament, by=None))
+        except RoundError as exc:
+            raise CommandError(str(exc)) from None
+        self.stdout.write(f"Round {round_.number} of {tournament.slug!r}:")
+        for m in round_.matches.select_related("player_a__player", "player_b__player"):
+            b = m.player_b.player.name if m.player_b else "(bye)"
+            self.stdout.write(f"{m.table:>4}  {m.player_a.player.name}  –  {b}")

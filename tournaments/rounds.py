@@ -1,0 +1,489 @@
+"""The adapter between the database and the pure pairing and standings functions.
+
+Terminology and invariants:
+- A round is a *draft* while the organiser may still edit it (swap players, move the
+  bye); *published* once players can see it; *finished* once the next round is paired
+  or the tournament closed. Only published and finished rounds count in standings and
+  appear on public pages.
+- The next round is paired only when every earlier round is published and every match
+  in it is finished (a bye, or a confirmed result); never beyond ``Tournament.rounds``.
+- Loading standings runs a constant number of queries whatever the field size: the
+  entries and the counted matches (with their confirmed versions), each in one query.
+- Every write happens in ``transaction.atomic()`` with the tournament row locked, so
+  two organisers pressing "pair" at once cannot create the same round twice.
+- Manual edits (``swap_players``, ``set_bye``) never refuse a legal board; they return
+  warnings (rematch, second bye, forbidden pair) for the organiser to read.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+from django.db.models import Q
+from django.http import Http404
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .models import Entry, ForbiddenPair, Match, Round, Tournament
+from .pairing import (
+    History,
+    Pairing,
+    PairingUserError,
+    PlayerRecord,
+    advance_bracket,
+    bracket_order,
+    pair_elimination,
+    pair_round_robin,
+    pair_swiss,
+)
+from .scoring import PointsScheme, score_match
+from .standings import EntrantRecord, MatchRecord, StandingRow, compute_standings
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+COUNTED = (Round.Status.PUBLISHED, Round.Status.FINISHED)
+# The stable export columns (API, export_standings); README "CSV formats".
+STANDINGS_FIELDS = (
+    "rank",
+    "name",
+    "played",
+    "match_points",
+    "differential",
+    "buchholz",
+    "sonneborn_berger",
+    "battles_won",
+)
+
+
+class RoundError(ValueError):
+    """A round operation that is refused; the message is shown to the organiser."""
+
+
+# ---------------------------------------------------------------- reading
+
+
+def _counted_matches(tournament: Tournament):
+    return (
+        Match.objects.filter(round__tournament=tournament, round__status__in=COUNTED)
+        .select_related("round", "confirmed_version")
+        .order_by("round__number", "table")
+    )
+
+
+def _match_records(matches) -> list[MatchRecord]:
+    records = []
+    for m in matches:
+        if m.player_b_id is None:
+            records.append(MatchRecord(m.round.number, m.player_a_id, None))
+        elif m.confirmed_version is not None:
+            v = m.confirmed_version
+            records.append(MatchRecord(m.round.number, m.player_a_id, m.player_b_id, *v.survivors))
+    return records
+
+
+def points_scheme(tournament: Tournament) -> PointsScheme:
+    return PointsScheme(
+        win=tournament.points_win, draw=tournament.points_draw, loss=tournament.points_loss
+    )
+
+
+def _standings(tournament: Tournament, entries, matches) -> list[StandingRow]:
+    entrants = [EntrantRecord(e.pk, e.player.name, e.seed, e.initial_points) for e in entries]
+    return compute_standings(
+        entrants,
+        _match_records(matches),
+        points=points_scheme(tournament),
+        order=tournament.tiebreak_order,
+    )
+
+
+def load_standings(tournament: Tournament) -> list[StandingRow]:
+    """Current standings: two queries whatever the number of players."""
+    entries = list(Entry.objects.filter(tournament=tournament).select_related("player"))
+    return _standings(tournament, entries, list(_counted_matches(tournament)))
+
+
+def standings_json(rows: list[StandingRow]) -> list[dict]:
+    return [{field: getattr(row, field) for field in STANDINGS_FIELDS} for row in rows]
+
+
+def public_matches(tournament: Tournament, number: int) -> tuple[Round, list[Match]]:
+    """A published round and its matches; Http404 for a draft or missing round."""
+    try:
+        round_ = tournament.round_set.get(number=number, status__in=COUNTED)
+    except Round.DoesNotExist as exc:
+        raise Http404(_("No such published round")) from exc
+    matches = list(
+        round_.matches.select_related(
+            "player_a__player", "player_b__player", "confirmed_version"
+        ).order_by("table")
+    )
+    return round_, matches
+
+
+def entry_matches(entry: Entry) -> list[Match]:
+    """An entry's matches in counted rounds, oldest first."""
+    return list(
+        Match.objects.filter(round__status__in=COUNTED)
+        .filter(Q(player_a=entry) | Q(player_b=entry))
+        .select_related("round", "player_a__player", "player_b__player", "confirmed_version")
+        .order_by("round__number")
+    )
+
+
+def match_score(match: Match):
+    """The MatchScore of a confirmed match, else None."""
+    if match.confirmed_version is None:
+        return None
+    return score_match(*match.confirmed_version.survivors)
+
+
+# ---------------------------------------------------------------- pairing
+
+
+def _locked(tournament: Tournament) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def _check_can_pair(tournament: Tournament, rounds: list[Round]) -> int:
+    if tournament.status == Tournament.Status.FINISHED:
+        raise RoundError(_("The tournament is closed."))
+    if rounds:
+        last = rounds[-1]
+        if last.status == Round.Status.DRAFT:
+            raise RoundError(
+                _("Round %(n)d is not published yet; publish or discard it first.")
+                % {"n": last.number}
+            )
+        open_tables = [m.table for m in last.matches.all() if not m.is_finished]
+        if open_tables:
+            raise RoundError(
+                _("Round %(n)d still has unconfirmed results (tables %(tables)s).")
+                % {"n": last.number, "tables": ", ".join(map(str, open_tables))}
+            )
+    number = rounds[-1].number + 1 if rounds else 1
+    if number > tournament.rounds:
+        raise RoundError(_("All %(n)d rounds have been played.") % {"n": tournament.rounds})
+    return number
+
+
+def _history(tournament: Tournament, matches) -> tuple[History, dict[int, list[str]], dict]:
+    played: set[frozenset[int]] = set()
+    sides: dict[int, list[str]] = defaultdict(list)
+    byes: dict[int, int] = defaultdict(int)
+    for m in matches:
+        if m.player_b_id is None:
+            byes[m.player_a_id] += 1
+            continue
+        played.add(frozenset((m.player_a_id, m.player_b_id)))
+        sides[m.player_a_id].append("dwarfs")
+        sides[m.player_b_id].append("trolls")
+    forbidden = {
+        frozenset(pair)
+        for pair in ForbiddenPair.objects.filter(tournament=tournament).values_list(
+            "entry_a_id", "entry_b_id"
+        )
+    }
+    return History(frozenset(played), frozenset(forbidden)), sides, byes
+
+
+def _winner(match: Match, seeds: dict[int, int]) -> int:
+    score = match_score(match)
+    if match.player_b_id is None or score is None:
+        return match.player_a_id
+    if score.outcome == "a":
+        return match.player_a_id
+    if score.outcome == "b":
+        return match.player_b_id
+    # A drawn knockout match: the better seed goes through (documented house rule).
+    return min((match.player_a_id, match.player_b_id), key=lambda e: seeds[e])
+
+
+def _pairings(tournament, number, entries, matches, rounds) -> list[Pairing]:
+    active = [e for e in entries if e.is_active_in(number)]
+    if len(active) < 2:
+        raise RoundError(_("At least two active players are needed to pair a round."))
+    fmt = tournament.format
+    if fmt == Tournament.Format.ROUND_ROBIN:
+        # The circle is built over every entry so it stays the same from round to round;
+        # an inactive player's opponent gets a bye.
+        circle = [e.pk for e in sorted(entries, key=lambda e: (e.seed, e.pk))]
+        if number > len(circle) - (1 - len(circle) % 2):
+            raise RoundError(_("Every player has already met every other player."))
+        raw = pair_round_robin(circle, round_number=number, seed=tournament.pairing_seed)
+        ids = {e.pk for e in active}
+        result: list[Pairing] = []
+        for p in raw:
+            present = [x for x in (p.a, p.b) if x in ids]
+            if len(present) == 2:
+                result.append(p)
+            elif present:
+                result.append(Pairing(0, present[0], None, ("bye",)))
+        return [Pairing(t, p.a, p.b, p.flags) for t, p in enumerate(result, start=1)]
+    standings = _standings(tournament, entries, matches)
+    if fmt == Tournament.Format.SINGLE_ELIMINATION:
+        if number == 1:
+            ranked = [r.entry_id for r in standings if r.entry_id in {e.pk for e in active}]
+            return pair_elimination(bracket_order(ranked))
+        seeds = {e.pk: e.seed for e in entries}
+        last = [m for m in matches if m.round_id == rounds[-1].pk]
+        bracket: list[int | None] = []
+        for m in last:
+            bracket += [m.player_a_id, m.player_b_id]
+        if len(last) == 1:
+            raise RoundError(_("The final has been played."))
+        winners = {_winner(m, seeds) for m in last}
+        return pair_elimination(advance_bracket(bracket, winners))
+    history, sides, byes = _history(tournament, matches)
+    rows = {r.entry_id: r for r in standings}
+    players = [
+        PlayerRecord(
+            id=e.pk,
+            score=rows[e.pk].match_points,
+            rank=rows[e.pk].rank,
+            seed=e.seed,
+            byes=byes[e.pk],
+            sides=tuple(sides[e.pk]),
+        )
+        for e in active
+    ]
+    return pair_swiss(
+        players,
+        history,
+        seed=tournament.pairing_seed,
+        round_number=number,
+        rounds_total=tournament.rounds,
+    )
+
+
+def pair_next_round(tournament: Tournament, *, by: AbstractBaseUser | None) -> Round:
+    """Pair the next round as a draft. Raises RoundError when it cannot be paired yet."""
+    with transaction.atomic():
+        tournament = _locked(tournament)
+        rounds = list(tournament.round_set.prefetch_related("matches").order_by("number"))
+        number = _check_can_pair(tournament, rounds)
+        entries = list(Entry.objects.filter(tournament=tournament).select_related("player"))
+        matches = list(_counted_matches(tournament))
+        try:
+            pairings = _pairings(tournament, number, entries, matches, rounds)
+        except PairingUserError as exc:
+            raise RoundError(str(exc)) from exc
+        round_ = Round.objects.create(
+            tournament=tournament, number=number, seed=tournament.pairing_seed
+        )
+        Match.objects.bulk_create(
+            Match(
+                round=round_, table=p.table, player_a_id=p.a, player_b_id=p.b, flags=list(p.flags)
+            )
+            for p in pairings
+        )
+        Round.objects.filter(tournament=tournament, number__lt=number).update(
+            status=Round.Status.FINISHED
+        )
+        return round_
+
+
+def publish_round(round_: Round) -> Round:
+    with transaction.atomic():
+        tournament = _locked(round_.tournament)
+        round_ = Round.objects.select_for_update().get(pk=round_.pk)
+        if round_.status != Round.Status.DRAFT:
+            raise RoundError(_("Only a draft round can be published."))
+        round_.status = Round.Status.PUBLISHED
+        round_.published_at = timezone.now()
+        round_.save(update_fields=["status", "published_at"])
+        if tournament.status == Tournament.Status.SETUP:
+            tournament.status = Tournament.Status.RUNNING
+            tournament.save(update_fields=["status"])
+        return round_
+
+
+def unpublish_round(round_: Round) -> Round:
+    """Take a round back to draft; only while no result has been entered in it."""
+    with transaction.atomic():
+        _locked(round_.tournament)
+        round_ = Round.objects.select_for_update().get(pk=round_.pk)
+        if round_.status != Round.Status.PUBLISHED:
+            raise RoundError(_("Only a published round can be unpublished."))
+        if round_.tournament.round_set.filter(number__gt=round_.number).exists():
+            raise RoundError(_("A later round exists; only the last round can be unpublished."))
+        if round_.matches.filter(versions__isnull=False).exists():
+            raise RoundError(_("Results have been entered in this round; it stays published."))
+        round_.status = Round.Status.DRAFT
+        round_.published_at = None
+        round_.save(update_fields=["status", "published_at"])
+        return round_
+
+
+def discard_draft(round_: Round) -> None:
+    with transaction.atomic():
+        _locked(round_.tournament)
+        round_ = Round.objects.select_for_update().get(pk=round_.pk)
+        if round_.status != Round.Status.DRAFT:
+            raise RoundError(_("Only a draft round can be discarded."))
+        round_.delete()
+        # The previous round is the last one again, so it is no longer "finished".
+        Round.objects.filter(tournament_id=round_.tournament_id, number=round_.number - 1).update(
+            status=Round.Status.PUBLISHED
+        )
+
+
+# ---------------------------------------------------------------- manual edits
+
+
+def _draft(round_: Round) -> Round:
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if round_.status != Round.Status.DRAFT:
+        raise RoundError(_("Only a draft round can be edited; unpublish it first."))
+    return round_
+
+
+def _warnings(round_: Round, matches: list[Match]) -> list[str]:
+    """Rematches, second byes and forbidden pairs among ``matches`` (after an edit)."""
+    earlier = Match.objects.filter(
+        round__tournament=round_.tournament_id, round__number__lt=round_.number
+    ).select_related("player_a__player", "player_b__player")
+    met = {frozenset((m.player_a_id, m.player_b_id)) for m in earlier if m.player_b_id}
+    had_bye = {m.player_a_id for m in earlier if m.player_b_id is None}
+    forbidden = {
+        frozenset(p)
+        for p in ForbiddenPair.objects.filter(tournament=round_.tournament_id).values_list(
+            "entry_a_id", "entry_b_id"
+        )
+    }
+    warnings = []
+    for m in matches:
+        a = m.player_a.player.name
+        if m.player_b_id is None:
+            if m.player_a_id in had_bye:
+                warnings.append(_("%(a)s already had a bye.") % {"a": a})
+            continue
+        pair = frozenset((m.player_a_id, m.player_b_id))
+        names = {"a": a, "b": m.player_b.player.name}
+        if pair in met:
+            warnings.append(_("%(a)s and %(b)s have already played each other.") % names)
+        if pair in forbidden:
+            warnings.append(_("%(a)s and %(b)s must not be paired (forbidden pair).") % names)
+    return warnings
+
+
+def _match_of(round_: Round, entry: Entry) -> Match:
+    try:
+        return round_.matches.select_related("player_a__player", "player_b__player").get(
+            Q(player_a=entry) | Q(player_b=entry)
+        )
+    except Match.DoesNotExist:
+        raise RoundError(
+            _("%(name)s is not paired in this round.") % {"name": entry.player.name}
+        ) from None
+
+
+def _replace(match: Match, old: Entry, new: Entry | None) -> None:
+    if match.player_a_id == old.pk:
+        if new is None:  # A loses their opponent: B takes the bye
+            match.player_a, match.player_b = match.player_b, None
+        else:
+            match.player_a = new
+    else:
+        match.player_b = new
+    match.flags = ["manual"]
+
+
+def _save_all(matches: list[Match]) -> None:
+    for m in matches:
+        m.save(update_fields=["player_a", "player_b", "flags"])
+        m.refresh_from_db()
+
+
+def swap_players(round_: Round, entry1: Entry, entry2: Entry) -> list[str]:
+    """Exchange two players' places in a draft round; returns warnings."""
+    with transaction.atomic():
+        round_ = _draft(round_)
+        m1, m2 = _match_of(round_, entry1), _match_of(round_, entry2)
+        if m1.pk == m2.pk:
+            m1.player_a, m1.player_b = m1.player_b, m1.player_a
+            if m1.player_a is None:
+                raise RoundError(_("A bye cannot be turned around."))
+            m1.flags = ["manual"]
+            _save_all([m1])
+            return _warnings(round_, [m1])
+        _replace(m1, entry1, entry2)
+        _replace(m2, entry2, entry1)
+        _save_all([m1, m2])
+        return _warnings(round_, [m1, m2])
+
+
+def set_bye(round_: Round, entry: Entry) -> list[str]:
+    """Give ``entry`` the bye in a draft round; returns warnings.
+
+    The player who had the bye takes ``entry``'s place. Without a bye in the round, the
+    former opponent of ``entry`` also gets a bye.
+    """
+    with transaction.atomic():
+        round_ = _draft(round_)
+        match = _match_of(round_, entry)
+        if match.is_bye:
+            return _warnings(round_, [match])
+        bye = round_.matches.filter(player_b__isnull=True).select_related("player_a").first()
+        if bye is not None:
+            return swap_players(round_, entry, bye.player_a)
+        _replace(match, entry, None)
+        table = (max(m.table for m in round_.matches.all()) or 0) + 1
+        new = Match(round=round_, table=table, player_a=entry, player_b=None, flags=["manual"])
+        _save_all([match])
+        new.save()
+        return _warnings(round_, [match, new])
+
+
+def add_forbidden_pair(tournament: Tournament, entry_a: Entry, entry_b: Entry) -> ForbiddenPair:
+    if entry_a.pk == entry_b.pk or {entry_a.tournament_id, entry_b.tournament_id} != {
+        tournament.pk
+    }:
+        raise RoundError(_("Choose two different players of this tournament."))
+    a, b = sorted((entry_a, entry_b), key=lambda e: e.pk)
+    pair, _created = ForbiddenPair.objects.get_or_create(
+        tournament=tournament, entry_a=a, entry_b=b
+    )
+    return pair
+
+
+# ---------------------------------------------------------------- the end
+
+
+def close_tournament(tournament: Tournament) -> Tournament:
+    """Finish the tournament: every round must be published and complete."""
+    with transaction.atomic():
+        tournament = _locked(tournament)
+        if tournament.status == Tournament.Status.FINISHED:
+            raise RoundError(_("The tournament is already closed."))
+        rounds = list(tournament.round_set.prefetch_related("matches"))
+        if any(r.status == Round.Status.DRAFT for r in rounds):
+            raise RoundError(_("A draft round is still open; publish or discard it first."))
+        if any(not m.is_finished for r in rounds for m in r.matches.all()):
+            raise RoundError(_("Some matches still have no confirmed result."))
+        tournament.round_set.update(status=Round.Status.FINISHED)
+        tournament.status = Tournament.Status.FINISHED
+        tournament.save(update_fields=["status"])
+        return tournament
+
+
+# ---------------------------------------------------------------- entries
+
+
+def next_round_number(tournament: Tournament) -> int:
+    """The first round not yet published (a draft is re-paired after a withdrawal)."""
+    last = tournament.round_set.filter(status__in=COUNTED).order_by("-number").first()
+    return last.number + 1 if last else 1
+
+
+def toggle_withdrawal(entry: Entry) -> Entry:
+    """Withdraw from the next unpublished round on, or reinstate a withdrawn player."""
+    if entry.withdrawn_from_round is None:
+        entry.withdrawn_from_round = next_round_number(entry.tournament)
+    else:
+        entry.withdrawn_from_round = None
+    entry.save(update_fields=["withdrawn_from_round"])
+    return entry

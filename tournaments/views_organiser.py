@@ -1,0 +1,322 @@
+"""Organiser pages (``/manage/``): set up a tournament, enter players, run rounds.
+
+Every view goes through a ``permissions.access_*_for_organiser`` gate. A POST sent by
+htmx gets the updated fragment back (with its notes); the same POST without htmx gets
+flash messages and a redirect.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from thud_site.http import HtmxHttpRequest
+
+from . import permissions, rounds
+from .forms import (
+    ByeForm,
+    CsvUploadForm,
+    PlayerForm,
+    RefereeForm,
+    TournamentForm,
+    TwoEntriesForm,
+)
+from .imports import CsvImportError, enter_player, import_players, parse_players
+from .models import ForbiddenPair, Round, Tournament
+
+Notes = list[tuple[int, str]]
+
+
+def _form_errors(form) -> str:
+    return " ".join(str(e) for errors in form.errors.values() for e in errors)
+
+
+def _respond(
+    request: HtmxHttpRequest, url: str, fragment: str, context: Callable[[], dict], notes: Notes
+) -> HttpResponse:
+    """htmx: the updated fragment with its notes; otherwise flash the notes and redirect."""
+    if request.htmx:
+        return render(request, fragment, {**context(), "notes": notes})
+    for level, text in notes:
+        messages.add_message(request, level, text)
+    return redirect(url)
+
+
+def dashboard_context(t: Tournament) -> dict:
+    return {
+        "tournament": t,
+        "entries": t.entries.select_related("player").order_by("seed", "player__name"),
+        "rounds": t.round_set.order_by("number"),
+        "referees": t.referees.order_by("username"),
+        "forbidden": ForbiddenPair.objects.filter(tournament=t).select_related(
+            "entry_a__player", "entry_b__player"
+        ),
+        "next_round": rounds.next_round_number(t),
+        "player_form": PlayerForm(tournament=t),
+        "upload_form": CsvUploadForm(),
+        "referee_form": RefereeForm(),
+        "pair_form": TwoEntriesForm(tournament=t),
+    }
+
+
+def round_context(round_: Round) -> dict:
+    return {
+        "tournament": round_.tournament,
+        "round": round_,
+        "matches": round_.matches.select_related("player_a__player", "player_b__player"),
+        "swap_form": TwoEntriesForm(tournament=round_.tournament),
+        "bye_form": ByeForm(round_=round_),
+    }
+
+
+def _dashboard_url(t: Tournament) -> str:
+    return reverse("organiser_dashboard", args=[t.slug])
+
+
+def _players_fragment(request: HtmxHttpRequest, t: Tournament, notes: Notes) -> HttpResponse:
+    return _respond(
+        request,
+        _dashboard_url(t),
+        "tournaments/organiser_dashboard.html#players-table",
+        lambda: dashboard_context(t),
+        notes,
+    )
+
+
+def _round_fragment(request: HtmxHttpRequest, round_: Round, notes: Notes) -> HttpResponse:
+    return _respond(
+        request,
+        reverse("organiser_round", args=[round_.tournament.slug, round_.number]),
+        "tournaments/organiser_round.html#round-matches",
+        lambda: round_context(round_),
+        notes,
+    )
+
+
+# ---------------------------------------------------------------- tournament
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def new_tournament(request: HtmxHttpRequest) -> HttpResponse:
+    if not permissions.can_create_tournament(request.user):
+        raise PermissionDenied
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        tournament = form.save(commit=False)
+        tournament.owner = request.user
+        tournament.save()
+        messages.success(request, _("Tournament created."))
+        return redirect(_dashboard_url(tournament))
+    status = 400 if form.errors else 200
+    return render(request, "tournaments/organiser_new.html", {"form": form}, status=status)
+
+
+@login_required
+@require_GET
+def dashboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    t = permissions.access_tournament_for_organiser(request.user, slug)
+    return render(request, "tournaments/organiser_dashboard.html", dashboard_context(t))
+
+
+@login_required
+@require_POST
+def close(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    t = permissions.access_tournament_for_organiser(request.user, slug)
+    try:
+        rounds.close_tournament(t)
+        messages.success(request, _("The tournament is closed."))
+    except rounds.RoundError as exc:
+        messages.error(request, str(exc))
+    return redirect(_dashboard_url(t))
+
+
+# ---------------------------------------------------------------- players
+
+
+@login_required
+@require_POST
+def add_player(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    t = permissions.access_tournament_for_organiser(request.user, slug)
+    form = PlayerForm(request.POST, tournament=t)
+    if not form.is_valid():
+        return _players_fragment(request, t, [(messages.ERROR, _form_errors(form))])
+    data = {k: v for k, v in form.cleaned_data.items() if v not in (None, "")}
+    entry = enter_player(t, **data)
+    note = _("%(name)s entered with seed %(seed)d.") % {"name": entry.player, "seed": entry.seed}
+    return _players_fragment(request, t, [(messages.SUCCESS, note)])
+
+
+@login_required
+@require_POST
+def upload_players(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    t = permissions.access_tournament_for_organiser(request.user, slug)
+    form = CsvUploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _players_fragment(request, t, [(messages.ERROR, _form_errors(form))])
+    try:
+        entries = import_players(t, parse_players(form.cleaned_data["file"]))
+    except CsvImportError as exc:
+        return _players_fragment(request, t, [(messages.ERROR, str(exc))])
+    note = _("%(n)d players imported.") % {"n": len(entries)}
+    return _players_fragment(request, t, [(messages.SUCCESS, note)])
+
+
+@login_required
+@require_POST
+def check_in(request: HtmxHttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    entry = permissions.access_entry_for_organiser(request.user, slug, entry_id)
+    entry.checked_in = not entry.checked_in
+    entry.save(update_fields=["checked_in"])
+    return _players_fragment(request, entry.tournament, [])
+
+
+@login_required
+@require_POST
+def withdraw(request: HtmxHttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    entry = permissions.access_entry_for_organiser(request.user, slug, entry_id)
+    rounds.toggle_withdrawal(entry)
+    if entry.withdrawn_from_round:
+        note = _("%(name)s is withdrawn from round %(n)d on.") % {
+            "name": entry.player,
+            "n": entry.withdrawn_from_round,
+        }
+    else:
+        note = _("%(name)s is playing again.") % {"name": entry.player}
+    return _players_fragment(request, entry.tournament, [(messages.SUCCESS, note)])
+
+
+@login_required
+@require_POST
+def forbid_pair(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    t = permissions.access_tournament_for_organiser(request.user, slug)
+    form = TwoEntriesForm(request.POST, tournament=t)
+    if not form.is_valid():
+        messages.error(request, _form_errors(form))
+        return redirect(_dashboard_url(t))
+    rounds.add_forbidden_pair(t, form.cleaned_data["first"], form.cleaned_data["second"])
+    messages.success(request, _("These two players will not be paired."))
+    return redirect(_dashboard_url(t))
+
+
+# ---------------------------------------------------------------- referees
+
+
+@login_required
+@require_POST
+def appoint_referee(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    t = permissions.access_tournament_for_organiser(request.user, slug)
+    form = RefereeForm(request.POST)
+    if form.is_valid():
+        t.referees.add(form.cleaned_data["username"])
+        messages.success(request, _("Referee appointed."))
+    else:
+        messages.error(request, _form_errors(form))
+    return redirect(_dashboard_url(t))
+
+
+@login_required
+@require_POST
+def remove_referee(request: HtmxHttpRequest, slug: str, user_id: int) -> HttpResponse:
+    t = permissions.access_tournament_for_organiser(request.user, slug)
+    t.referees.remove(get_object_or_404(get_user_model(), pk=user_id))
+    messages.success(request, _("Referee removed."))
+    return redirect(_dashboard_url(t))
+
+
+# ---------------------------------------------------------------- rounds
+
+
+@login_required
+@require_POST
+def generate_round(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    t = permissions.access_tournament_for_organiser(request.user, slug)
+    try:
+        round_ = rounds.pair_next_round(t, by=request.user)
+    except rounds.RoundError as exc:
+        messages.error(request, str(exc))
+        return redirect(_dashboard_url(t))
+    messages.success(request, _("Round %(n)d paired as a draft.") % {"n": round_.number})
+    return redirect("organiser_round", t.slug, round_.number)
+
+
+@login_required
+@require_GET
+def round_detail(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
+    round_ = permissions.access_round_for_organiser(request.user, slug, number)
+    return render(request, "tournaments/organiser_round.html", round_context(round_))
+
+
+@login_required
+@require_POST
+def round_swap(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
+    round_ = permissions.access_round_for_organiser(request.user, slug, number)
+    form = TwoEntriesForm(request.POST, tournament=round_.tournament)
+    if not form.is_valid():
+        return _round_fragment(request, round_, [(messages.ERROR, _form_errors(form))])
+    try:
+        warnings = rounds.swap_players(
+            round_, form.cleaned_data["first"], form.cleaned_data["second"]
+        )
+    except rounds.RoundError as exc:
+        return _round_fragment(request, round_, [(messages.ERROR, str(exc))])
+    notes = [(messages.WARNING, w) for w in warnings] or [(messages.SUCCESS, _("Swapped."))]
+    return _round_fragment(request, round_, notes)
+
+
+@login_required
+@require_POST
+def round_bye(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
+    round_ = permissions.access_round_for_organiser(request.user, slug, number)
+    form = ByeForm(request.POST, round_=round_)
+    if not form.is_valid():
+        return _round_fragment(request, round_, [(messages.ERROR, _form_errors(form))])
+    try:
+        warnings = rounds.set_bye(round_, form.cleaned_data["entry"])
+    except rounds.RoundError as exc:
+        return _round_fragment(request, round_, [(messages.ERROR, str(exc))])
+    notes = [(messages.WARNING, w) for w in warnings] or [(messages.SUCCESS, _("Bye set."))]
+    return _round_fragment(request, round_, notes)
+
+
+ROUND_ACTIONS = {
+    "publish": (rounds.publish_round, _("Round published.")),
+    "unpublish": (rounds.unpublish_round, _("Round back to draft.")),
+}
+
+
+@login_required
+@require_POST
+def round_action(request: HtmxHttpRequest, slug: str, number: int, action: str) -> HttpResponse:
+    round_ = permissions.access_round_for_organiser(request.user, slug, number)
+    if action == "discard":
+        try:
+            rounds.discard_draft(round_)
+            messages.success(request, _("Draft discarded."))
+        except rounds.RoundError as exc:
+            messages.error(request, str(exc))
+        return redirect(_dashboard_url(round_.tournament))
+    function, done = ROUND_ACTIONS[action]
+    try:
+        function(round_)
+        messages.success(request, str(done))
+    except rounds.RoundError as exc:
+        messages.error(request, str(exc))
+    return redirect("organiser_round", slug, number)
+
+
+@login_required
+@require_GET
+def round_print(request: HtmxHttpRequest, slug: str, number: int, kind: str) -> HttpResponse:
+    round_ = permissions.access_round_for_organiser(request.user, slug, number)
+    template = {"pairings": "organiser_print.html", "slips": "organiser_slips.html"}[kind]
+    return render(request, f"tournaments/{template}", round_context(round_))
