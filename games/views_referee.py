@@ -93,7 +93,7 @@ def start_otb(request: HtmxHttpRequest, match_id: int):
 
 @require_POST
 def pause_round(request: HtmxHttpRequest, round_id: int):
-    round_ = permissions.access_round_for_referee(request.user, round_id)
+    round_ = permissions.access_round_id_for_referee(request.user, round_id)
     count = battles.pause_round(round_.pk)
     messages.success(request, _("%(count)d battles paused.") % {"count": count})
     return redirect(request.POST.get("next") or "home")

@@ -176,5 +176,8 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
-    "max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5,
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
 }

@@ -17,7 +17,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import models
 from django.http import Http404
 
-from .models import Match, Tournament
+from .models import Match, PlayerClaim, ResultVersion, Round, Tournament
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -126,8 +126,11 @@ def _battle(battle_id: int):
 
     try:
         return Battle.objects.select_related(
-            "match__round__tournament", "dwarfs__player", "trolls__player",
-            "match__player_a__player", "match__player_b__player",
+            "match__round__tournament",
+            "dwarfs__player",
+            "trolls__player",
+            "match__player_a__player",
+            "match__player_b__player",
         ).get(pk=battle_id)
     except Battle.DoesNotExist as exc:
         raise Http404("No such battle") from exc
@@ -191,9 +194,7 @@ def access_match_id_for_referee(user: AnyUser, match_id: int) -> Match:
     return match
 
 
-def access_round_for_referee(user: AnyUser, round_id: int):
-    from .models import Round
-
+def access_round_id_for_referee(user: AnyUser, round_id: int):
     try:
         round_ = Round.objects.select_related("tournament").get(pk=round_id)
     except Round.DoesNotExist as exc:
@@ -206,3 +207,121 @@ def access_round_for_referee(user: AnyUser, round_id: int):
 def access_match_public(match_id: int) -> Match:
     """Matches (and their battles) are public read-only."""
     return _match_by_id(match_id)
+
+
+# --- Result entry (referees, organisers and the two players of a match) ------------------
+
+
+def role_in_tournament(user: AnyUser, tournament: Tournament) -> Role:
+    """The strongest tournament-wide role of ``user`` (players are decided per match)."""
+    if can_organise(user, tournament):
+        return Role.ORGANISER
+    if can_referee(user, tournament):
+        return Role.REFEREE
+    return Role.PUBLIC
+
+
+def access_round_for_referee(user: AnyUser, slug: str, number: int) -> Round:
+    tournament = access_tournament_for_referee(user, slug)
+    try:
+        return tournament.round_set.get(number=number)
+    except Round.DoesNotExist as exc:
+        raise Http404("No such round") from exc
+
+
+def access_match_for_result_entry(user: AnyUser, slug: str, match_id: int) -> tuple[Match, Role]:
+    """The match and the caller's role on it: organiser, referee, or one of its players.
+
+    Players act only on their own match, and only once its round is published.
+    """
+    tournament = get_tournament_or_404(slug)
+    role = role_in_tournament(user, tournament)
+    if role == Role.PUBLIC and not user.is_authenticated:
+        raise PermissionDenied
+    match = _match_in(tournament, match_id)
+    if role == Role.PUBLIC:
+        if player_entry_in_match(user, match) is None:
+            raise PermissionDenied
+        if match.round.status == Round.Status.DRAFT:
+            raise PermissionDenied
+        role = Role.PLAYER
+    if match.is_bye:
+        raise Http404("A bye has no result")
+    return match, role
+
+
+def can_confirm(user: AnyUser, role: Role, version: ResultVersion) -> bool:
+    """A different person confirms; players confirm only a plain pending entry.
+
+    A disputed match is for a referee to settle (DESIGN.md §3).
+    """
+    if not user.is_authenticated or version.entered_by_id == user.pk:
+        return False
+    if role in (Role.ORGANISER, Role.REFEREE):
+        return version.status in (ResultVersion.Status.PENDING, ResultVersion.Status.DISPUTED)
+    return role == Role.PLAYER and version.status == ResultVersion.Status.PENDING
+
+
+def can_correct(role: Role) -> bool:
+    return role in (Role.ORGANISER, Role.REFEREE)
+
+
+def can_mark_final(role: Role) -> bool:
+    return role == Role.ORGANISER
+
+
+def access_version_for_confirm(
+    user: AnyUser, slug: str, match_id: int, version_id: int
+) -> tuple[Match, ResultVersion, Role]:
+    match, role = access_match_for_result_entry(user, slug, match_id)
+    try:
+        version = match.versions.get(pk=version_id)
+    except ResultVersion.DoesNotExist as exc:
+        raise Http404("No such result version for this match") from exc
+    # A repeated click by the person who just confirmed it is let through; results.py
+    # answers it with the version already confirmed.
+    repeat = version.status == ResultVersion.Status.CONFIRMED and version.confirmed_by_id == user.pk
+    if not (can_confirm(user, role, version) or repeat):
+        raise PermissionDenied
+    return match, version, role
+
+
+def access_match_for_correction(user: AnyUser, slug: str, match_id: int) -> tuple[Match, Role]:
+    match, role = access_match_for_result_entry(user, slug, match_id)
+    if not can_correct(role):
+        raise PermissionDenied
+    return match, role
+
+
+def matches_of_player(user: AnyUser) -> models.QuerySet[Match]:
+    """The published matches of the Player linked to ``user`` (empty for anyone else)."""
+    if not user.is_authenticated:
+        return Match.objects.none()
+    return (
+        Match.objects.filter(
+            models.Q(player_a__player__user=user) | models.Q(player_b__player__user=user)
+        )
+        .exclude(round__status=Round.Status.DRAFT)
+        .select_related("round__tournament", "player_a__player", "player_b__player")
+        .order_by("-round__tournament__start_date", "round__tournament__name", "round__number")
+    )
+
+
+# --- Player claims ------------------------------------------------------------------------
+
+
+def claims_for_organiser(user: AnyUser) -> models.QuerySet[PlayerClaim]:
+    """Pending claims on players entered in a tournament ``user`` organises."""
+    if not user.is_authenticated:
+        return PlayerClaim.objects.none()
+    claims = PlayerClaim.objects.filter(status=PlayerClaim.Status.PENDING)
+    if not user.is_superuser:
+        claims = claims.filter(player__entries__tournament__owner=user)
+    return claims.select_related("user", "player").distinct().order_by("created_at")
+
+
+def access_claim_for_organiser(user: AnyUser, claim_id: int) -> PlayerClaim:
+    try:
+        return claims_for_organiser(user).get(pk=claim_id)
+    except PlayerClaim.DoesNotExist as exc:
+        raise Http404("No such pending claim for you") from exc

@@ -1,7 +1,34 @@
+"""Accounts (``/accounts/``): Django's auth views plus registration and player claims."""
+
 from __future__ import annotations
 
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from . import views_accounts as views
+from .forms_accounts import RateLimitedAuthenticationForm
+
 urlpatterns = [
+    # Listed before django.contrib.auth.urls so this rate-limited login wins the name.
+    path(
+        "login/",
+        auth_views.LoginView.as_view(authentication_form=RateLimitedAuthenticationForm),
+        name="login",
+    ),
+    path("register/", views.register, name="register"),
+    path("claim/", views.claim_player, name="claim_player"),
+    path("claims/", views.pending_claims, name="pending_claims"),
+    path(
+        "claims/<int:claim_id>/approve/",
+        views.decide_claim,
+        {"decision": "approve"},
+        name="approve_claim",
+    ),
+    path(
+        "claims/<int:claim_id>/reject/",
+        views.decide_claim,
+        {"decision": "reject"},
+        name="reject_claim",
+    ),
     path("", include("django.contrib.auth.urls")),
 ]

@@ -1,0 +1,67 @@
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+
+from tests.factories import MatchFactory, TournamentFactory, UserFactory
+from tournaments import permissions
+from tournaments.permissions import Role
+from tournaments.results import enter_result
+
+pytestmark = pytest.mark.django_db
+
+
+def slug(match):
+    return match.round.tournament.slug
+
+
+def test_roles_for_result_entry():
+    match = MatchFactory()
+    tournament = match.round.tournament
+    referee, player = UserFactory(), UserFactory()
+    tournament.referees.add(referee)
+    match.player_a.player.user = player
+    match.player_a.player.save()
+    gate = permissions.access_match_for_result_entry
+    assert gate(tournament.owner, slug(match), match.pk)[1] == Role.ORGANISER
+    assert gate(referee, slug(match), match.pk)[1] == Role.REFEREE
+    assert gate(player, slug(match), match.pk)[1] == Role.PLAYER
+    superuser = UserFactory(is_superuser=True)
+    assert gate(superuser, slug(match), match.pk)[1] == Role.ORGANISER
+    with pytest.raises(PermissionDenied):
+        gate(AnonymousUser(), slug(match), match.pk)
+    with pytest.raises(PermissionDenied):
+        gate(UserFactory(), slug(match), match.pk)
+    with pytest.raises(Http404):
+        gate(referee, "no-such-tournament", match.pk)
+    with pytest.raises(Http404):
+        gate(referee, slug(match), MatchFactory().pk)
+
+
+def test_nobody_confirms_their_own_version():
+    match = MatchFactory()
+    ref = UserFactory()
+    v = enter_result(match, survivors=(1, 1, 1, 1), by=ref, expected_lock_version=0)
+    assert not permissions.can_confirm(ref, Role.REFEREE, v)
+    assert permissions.can_confirm(UserFactory(), Role.REFEREE, v)
+    assert permissions.can_confirm(UserFactory(), Role.PLAYER, v)
+    assert not permissions.can_confirm(AnonymousUser(), Role.PUBLIC, v)
+
+
+def test_only_organisers_mark_final_and_referees_correct():
+    assert permissions.can_mark_final(Role.ORGANISER)
+    assert not permissions.can_mark_final(Role.REFEREE)
+    assert permissions.can_correct(Role.REFEREE)
+    assert not permissions.can_correct(Role.PLAYER)
+
+
+def test_round_gate_refuses_referee_of_another_tournament():
+    match = MatchFactory()
+    other = TournamentFactory()
+    ref = UserFactory()
+    other.referees.add(ref)
+    with pytest.raises(PermissionDenied):
+        permissions.access_round_for_referee(ref, slug(match), 1)
+    assert permissions.access_round_for_referee(match.round.tournament.owner, slug(match), 1)

@@ -1,0 +1,123 @@
+"""Forms for entering, confirming and correcting match results.
+
+The forms only parse and range-check the numbers so that every error is shown beside
+its field; the workflow rules live in ``tournaments/results.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .models import MAX_DWARFS, MAX_TROLLS, ResultVersion
+from .results import SURVIVOR_FIELDS, Survivors
+from .scoring import score_match
+
+
+def _survivor_field(label: str, limit: int) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label,
+        min_value=0,
+        max_value=limit,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": limit}),
+    )
+
+
+class SurvivorsForm(forms.Form):
+    """The four survivor counts; A has the dwarfs in battle 1, B in battle 2."""
+
+    battle1_dwarfs = _survivor_field(_("Battle 1: surviving dwarfs (A)"), MAX_DWARFS)
+    battle1_trolls = _survivor_field(_("Battle 1: surviving trolls (B)"), MAX_TROLLS)
+    battle2_dwarfs = _survivor_field(_("Battle 2: surviving dwarfs (B)"), MAX_DWARFS)
+    battle2_trolls = _survivor_field(_("Battle 2: surviving trolls (A)"), MAX_TROLLS)
+
+    def survivors(self) -> Survivors:
+        data = self.cleaned_data
+        return (
+            data["battle1_dwarfs"],
+            data["battle1_trolls"],
+            data["battle2_dwarfs"],
+            data["battle2_trolls"],
+        )
+
+    def survivor_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in SURVIVOR_FIELDS]
+
+    def enable_preview(self, url: str) -> None:
+        """Ask the server for the live score as the referee types (no client arithmetic)."""
+        for name in SURVIVOR_FIELDS:
+            self.fields[name].widget.attrs.update(
+                {
+                    "hx-post": url,
+                    "hx-trigger": "input changed delay:300ms",
+                    "hx-target": "#result-preview",
+                    "hx-swap": "outerHTML",
+                    "hx-include": "closest form",
+                }
+            )
+
+    def preview(self) -> Preview | None:
+        """The score of the bound values if they are valid, else of the initial values."""
+        if self.is_bound:
+            return preview(self.survivors()) if self.is_valid() else None
+        try:
+            values = tuple(int(self.initial[name]) for name in SURVIVOR_FIELDS)
+        except (KeyError, TypeError, ValueError):
+            return None
+        return preview(values)  # type: ignore[arg-type]
+
+
+class ResultForm(SurvivorsForm):
+    lock_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    final = forms.BooleanField(label=_("Final (organiser): confirm at once"), required=False)
+
+    def __init__(self, *args, can_mark_final: bool = False, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if not can_mark_final:
+            del self.fields["final"]
+
+
+class CorrectionForm(SurvivorsForm):
+    lock_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    reason = forms.CharField(
+        label=_("Reason for the correction"), max_length=500, widget=forms.TextInput
+    )
+
+
+class ConfirmForm(forms.Form):
+    version_id = forms.IntegerField(widget=forms.HiddenInput)
+    lock_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+
+
+def initial_from(version: ResultVersion | None, lock_version: int) -> dict[str, int]:
+    initial = {"lock_version": lock_version}
+    if version is not None:
+        initial.update(zip(SURVIVOR_FIELDS, version.survivors, strict=True))
+    return initial
+
+
+@dataclass(frozen=True)
+class BattleLine:
+    number: int
+    a_points: int
+    b_points: int
+    winner: str  # "a", "b" or "draw"
+
+
+@dataclass(frozen=True)
+class Preview:
+    battles: list[BattleLine]
+    differential: int
+    outcome: str
+
+
+def preview(survivors: Survivors) -> Preview:
+    """Battle points, battle winners and A's differential, for the live preview."""
+    score = score_match(*survivors)
+    battles = []
+    for i in range(2):
+        a, b = score.a_points[i], score.b_points[i]
+        battles.append(BattleLine(i + 1, a, b, "a" if a > b else "b" if b > a else "draw"))
+    return Preview(battles=battles, differential=score.differential, outcome=score.outcome)
