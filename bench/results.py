@@ -1,0 +1,321 @@
+"""Benchmark of result entry and the public standings page under concurrent load.
+
+Setup, on its own PostgreSQL database (``<DATABASE_URL name>_bench_results``, dropped,
+re-created and migrated here): a Swiss tournament of 200 players with three rounds
+played and confirmed, and round 4 published with 100 matches awaiting results. The
+site runs under gunicorn (4 sync workers) as a subprocess, as in production.
+
+Load: 20 concurrent clients (threads, each its own logged-in referee session with
+httpx), closed loop, no think time, for ``--seconds`` (default 20). Each client owns
+five matches of round 4; for each it loads the match page (reading the lock version
+from the form), POSTs the survivors (htmx), and in between reads the public standings
+page. When a client has entered its matches it confirms those of its neighbour, then
+keeps reading standings. Latency is measured per request on the client.
+
+Prints a table, then one JSON line:
+``standings_p95_ms, result_entry_p95_ms, requests_per_s, errors`` (and more).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "thud_site.settings")
+os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-not-secret")
+
+CLIENTS = 20
+MATCHES_PER_CLIENT = 5
+PASSWORD = "bench-password-123"
+SLUG = "bench-open"
+
+
+def _bench_database() -> str:
+    import psycopg
+
+    url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/thud")
+    parsed = urlparse(url)
+    name = f"{parsed.path.lstrip('/') or 'thud'}_bench_results"
+    admin = parsed._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return parsed._replace(path=f"/{name}").geturl()
+
+
+os.environ["DATABASE_URL"] = _bench_database()
+import django  # noqa: E402
+
+django.setup()
+
+import httpx  # noqa: E402
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.contrib.auth.hashers import make_password  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+
+from tournaments import results, rounds  # noqa: E402
+from tournaments.models import Entry, Match, Player, ResultVersion, Tournament  # noqa: E402
+
+
+def build_tournament() -> tuple[Tournament, list[list[int]]]:
+    call_command("migrate", verbosity=0)
+    User = get_user_model()
+    hashed = make_password(PASSWORD)
+    organiser = User.objects.create(username="bench-organiser", password=hashed, is_staff=True)
+    tournament = Tournament.objects.create(
+        name="Bench Open", slug=SLUG, rounds=6, owner=organiser, pairing_seed=7
+    )
+    referees = [User(username=f"bench-ref{i}", password=hashed) for i in range(CLIENTS)]
+    User.objects.bulk_create(referees)
+    tournament.referees.add(*User.objects.filter(username__startswith="bench-ref"))
+    players = Player.objects.bulk_create(Player(name=f"Player {i:03d}") for i in range(200))
+    Entry.objects.bulk_create(
+        Entry(tournament=tournament, player=p, seed=i + 1, checked_in=True)
+        for i, p in enumerate(players)
+    )
+    for number in range(1, 5):
+        round_ = rounds.pair_next_round(tournament, by=organiser)
+        rounds.publish_round(round_)
+        if number == 4:
+            break
+        for k, match in enumerate(round_.matches.filter(player_b__isnull=False)):
+            survivors = ((k * 7) % 33, (k * 3) % 9, (k * 11) % 33, (k * 5) % 9)
+            results.record_final_result(
+                match, survivors=survivors, by=organiser, source=ResultVersion.Source.IMPORT
+            )
+    open_ids = list(
+        Match.objects.filter(round__tournament=tournament, round__number=4, player_b__isnull=False)
+        .order_by("table")
+        .values_list("pk", flat=True)
+    )
+    chunks = [
+        open_ids[i * MATCHES_PER_CLIENT : (i + 1) * MATCHES_PER_CLIENT] for i in range(CLIENTS)
+    ]
+    return tournament, chunks
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_gunicorn(port: int) -> subprocess.Popen:
+    env = dict(os.environ, DJANGO_DEBUG="0", ALLOWED_HOSTS="127.0.0.1,localhost")
+    proc = subprocess.Popen(
+        [
+            str(ROOT / ".venv" / "bin" / "gunicorn"),
+            "thud_site.wsgi:application",
+            "--workers",
+            "4",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/", timeout=2).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    proc.kill()
+    raise SystemExit(f"gunicorn did not start: {proc.stderr.read().decode()[-2000:]}")
+
+
+LOCK_RE = re.compile(r'name="lock_version"[^>]*value="(\d+)"|value="(\d+)"[^>]*name="lock_version"')
+VERSION_RE = re.compile(r'name="version_id" value="(\d+)"')
+
+
+class Client(threading.Thread):
+    def __init__(self, base: str, index: int, own: list[int], neighbour: list[int], stop_at):
+        super().__init__(daemon=True)
+        self.base, self.index, self.own, self.neighbour = base, index, own, neighbour
+        self.stop_at = stop_at
+        self.standings_ms: list[float] = []
+        self.entry_ms: list[float] = []
+        self.confirm_ms: list[float] = []
+        self.requests = 0
+        self.errors: list[str] = []
+
+    def timed(self, bucket: list[float] | None, method: str, url: str, **kw) -> httpx.Response:
+        t0 = time.perf_counter()
+        response = self.http.request(method, url, **kw)
+        elapsed = (time.perf_counter() - t0) * 1000
+        self.requests += 1
+        if bucket is not None:
+            bucket.append(elapsed)
+        if response.status_code >= 400:
+            self.errors.append(f"{method} {url} -> {response.status_code}")
+        return response
+
+    def login(self) -> None:
+        self.http.get("/accounts/login/")
+        response = self.http.post(
+            "/accounts/login/",
+            data={
+                "username": f"bench-ref{self.index}",
+                "password": PASSWORD,
+                "csrfmiddlewaretoken": self.http.cookies["csrftoken"],
+            },
+        )
+        if response.status_code != 302:
+            raise RuntimeError(f"login failed for bench-ref{self.index}: {response.status_code}")
+
+    def post(self, bucket: list[float], url: str, data: dict) -> None:
+        data["csrfmiddlewaretoken"] = self.http.cookies["csrftoken"]
+        headers = {"HX-Request": "true", "X-CSRFToken": self.http.cookies["csrftoken"]}
+        self.timed(bucket, "POST", url, data=data, headers=headers)
+
+    def lock_version(self, page: str) -> str:
+        found = LOCK_RE.search(page)
+        if not found:
+            raise RuntimeError("no lock_version on the match page")
+        return found.group(1) or found.group(2)
+
+    def run(self) -> None:
+        try:
+            with httpx.Client(base_url=self.base, timeout=30) as self.http:
+                self.login()
+                standings = f"/t/{SLUG}/standings/"
+                match_url = f"/referee/t/{SLUG}/matches/%d/"
+                work = [("enter", m) for m in self.own] + [("confirm", m) for m in self.neighbour]
+                while time.monotonic() < self.stop_at:
+                    self.timed(self.standings_ms, "GET", standings)
+                    if not work:
+                        continue
+                    kind, match_id = work[0]
+                    page = self.timed(None, "GET", match_url % match_id).text
+                    if kind == "enter":
+                        self.post(
+                            self.entry_ms,
+                            match_url % match_id + "result",
+                            {
+                                "battle1_dwarfs": 12,
+                                "battle1_trolls": 3,
+                                "battle2_dwarfs": 9,
+                                "battle2_trolls": 4,
+                                "lock_version": self.lock_version(page),
+                                "enter": "",
+                            },
+                        )
+                        work.pop(0)
+                    else:
+                        version = VERSION_RE.search(page)
+                        if version is None:  # the neighbour has not entered it yet
+                            work.append(work.pop(0))
+                            continue
+                        self.post(
+                            self.confirm_ms,
+                            match_url % match_id + "confirm",
+                            {
+                                "version_id": version.group(1),
+                                "lock_version": self.lock_version(page),
+                                "confirm": "",
+                            },
+                        )
+                        work.pop(0)
+        except Exception as exc:  # a crashed client is an error, not a silent gap
+            self.errors.append(f"client {self.index}: {exc!r}")
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=20.0)
+    args = parser.parse_args()
+
+    t0 = time.perf_counter()
+    _, chunks = build_tournament()
+    setup_s = time.perf_counter() - t0
+    port = free_port()
+    server = start_gunicorn(port)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        stop_at = time.monotonic() + args.seconds
+        clients = [
+            Client(base, i, chunks[i], chunks[(i + 1) % CLIENTS], stop_at) for i in range(CLIENTS)
+        ]
+        started = time.perf_counter()
+        for c in clients:
+            c.start()
+        for c in clients:
+            c.join()
+        wall = time.perf_counter() - started
+    finally:
+        server.terminate()
+        server.wait(10)
+
+    standings = [x for c in clients for x in c.standings_ms]
+    entries = [x for c in clients for x in c.entry_ms]
+    confirms = [x for c in clients for x in c.confirm_ms]
+    errors = [e for c in clients for e in c.errors]
+    total = sum(c.requests for c in clients)
+    confirmed = Match.objects.filter(
+        round__tournament__slug=SLUG, round__number=4, result_status="confirmed"
+    ).count()
+    versions = ResultVersion.objects.filter(
+        match__round__number=4, match__round__tournament__slug=SLUG
+    ).count()
+
+    print(f"setup (200 players, 3 rounds confirmed, round 4 published): {setup_s:.1f} s")
+    print(f"{CLIENTS} clients, closed loop, {args.seconds:.0f} s, gunicorn 4 workers, PostgreSQL")
+    print(f"{'request':<22}{'count':>7}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}")
+    for label, values in (
+        ("standings page", standings),
+        ("result entry POST", entries),
+        ("confirmation POST", confirms),
+    ):
+        if values:
+            print(
+                f"{label:<22}{len(values):>7}{statistics.median(values):>9.1f}"
+                f"{pct(values, 0.95):>9.1f}{max(values):>9.1f}"
+            )
+    print(f"requests: {total} in {wall:.1f} s = {total / wall:.0f}/s; errors: {len(errors)}")
+    print(f"round 4: {confirmed} matches confirmed, {versions} result versions")
+    for e in errors[:10]:
+        print("  error:", e)
+    print(
+        json.dumps(
+            {
+                "clients": CLIENTS,
+                "players": 200,
+                "standings_p50_ms": round(statistics.median(standings), 1) if standings else None,
+                "standings_p95_ms": round(pct(standings, 0.95), 1),
+                "result_entry_p95_ms": round(pct(entries, 0.95), 1),
+                "confirm_p95_ms": round(pct(confirms, 0.95), 1),
+                "requests_per_s": round(total / wall, 1),
+                "errors": len(errors),
+                "confirmed_matches": confirmed,
+                "result_versions": versions,
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
