@@ -17,11 +17,13 @@ Terminology and invariants:
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, Max, Q, Sum
+from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -104,6 +106,42 @@ def load_standings(tournament: Tournament) -> list[StandingRow]:
     """Current standings: two queries whatever the number of players."""
     entries = list(Entry.objects.filter(tournament=tournament).select_related("player"))
     return _standings(tournament, entries, list(_counted_matches(tournament)))
+
+
+def standings_fingerprint(tournament: Tournament) -> str:
+    """A cheap key that changes whenever the standings' inputs change (three small queries).
+
+    Every result write bumps ``Match.lock_version``; rounds change by status; entries by
+    count, seed, withdrawal, late entry and starting points. The tournament's creation
+    time keeps keys distinct across databases that reuse primary keys. Not covered:
+    a player renamed after the fact (callers cache with a short expiry for that).
+    """
+    matches = Match.objects.filter(round__tournament=tournament).aggregate(
+        n=Count("id"), locks=Coalesce(Sum("lock_version"), 0), last=Max("id")
+    )
+    rounds_ = tournament.round_set.order_by("number").values_list("number", "status")
+    entries = Entry.objects.filter(tournament=tournament).aggregate(
+        n=Count("id"),
+        last=Max("id"),
+        seeds=Coalesce(Sum("seed"), 0),
+        withdrawn=Coalesce(Sum("withdrawn_from_round"), 0),
+        late=Coalesce(Sum("late_from_round"), 0),
+        initial=Coalesce(Sum("initial_points"), 0),
+    )
+    settings = (
+        tournament.created_at.timestamp(),
+        tuple(tournament.tiebreak_order),
+        tournament.points_win,
+        tournament.points_draw,
+        tournament.points_loss,
+    )
+    parts = (
+        settings,
+        tuple(sorted(matches.items())),
+        tuple(rounds_),
+        tuple(sorted(entries.items())),
+    )
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
 
 
 def standings_json(rows: list[StandingRow]) -> list[dict]:

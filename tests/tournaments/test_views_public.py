@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from tests.factories import TournamentFactory, tournament_with_players
 from tournaments.models import Tournament
 from tournaments.results import record_final_result
-from tournaments.rounds import pair_next_round, publish_round
+from tournaments.rounds import pair_next_round, publish_round, standings_fingerprint
 
 pytestmark = pytest.mark.django_db
 
@@ -107,3 +107,45 @@ def test_player_of_another_tournament_is_404(client):
 def test_public_pages_refuse_post(client):
     t = started(2, results=False)
     assert client.post(f"/t/{t.slug}/standings/").status_code == 405
+
+
+def test_cached_standings_follow_a_confirmed_result_and_a_withdrawal(client):
+    t = started(4, results=False)
+    url = f"/t/{t.slug}/standings/"
+    before = client.get(url, **HTMX).content.decode()
+    assert before == client.get(url, **HTMX).content.decode()  # served from the cache
+    match = t.round_set.get().matches.filter(player_b__isnull=False).first()
+    record_final_result(match, survivors=(0, 8, 32, 0), by=None, source="import")
+    after = client.get(url, **HTMX).content.decode()
+    assert after != before
+    winner = match.player_b.player.name
+    first_row = after.split("<tbody>")[1].split("</tr>")[0]
+    assert winner in first_row
+
+
+def test_standings_fingerprint_changes_with_every_input():
+    t = started(4, results=False)
+    seen = {standings_fingerprint(t)}
+    match = t.round_set.get().matches.filter(player_b__isnull=False).first()
+    record_final_result(match, survivors=(3, 2, 1, 0), by=None, source="import")
+    seen.add(standings_fingerprint(t))
+    entry = t.entries.first()
+    entry.withdrawn_from_round = 2
+    entry.save()
+    seen.add(standings_fingerprint(t))
+    entry.initial_points = 2
+    entry.save()
+    seen.add(standings_fingerprint(t))
+    t.round_set.update(status="draft")
+    seen.add(standings_fingerprint(t))
+    t.tiebreaks = ["match_points", "buchholz"]
+    seen.add(standings_fingerprint(t))
+    assert len(seen) == 6
+
+
+def test_standings_cache_is_separate_per_tournament(client):
+    a, b = started(2), started(2)
+    body_a = client.get(f"/t/{a.slug}/standings/", **HTMX).content.decode()
+    body_b = client.get(f"/t/{b.slug}/standings/", **HTMX).content.decode()
+    assert a.entries.first().player.name in body_a
+    assert a.entries.first().player.name not in body_b
