@@ -96,7 +96,10 @@ ASGI_APPLICATION = "thud_site.asgi.application"
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=0,
+        # Persistent connections for long-lived servers (gunicorn sets DB_CONN_MAX_AGE=60
+        # in the Procfile); 0 by default so tests and one-off commands hold nothing open.
+        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
