@@ -209,3 +209,14 @@ def test_load_demo_has_a_published_round_and_standings_and_is_idempotent():
     assert ResultVersion.objects.filter(status="confirmed").count() == 2
     rows = json.loads(run("export_standings", t.slug, "--format=json"))
     assert sum(row["played"] for row in rows) == 4
+
+
+def test_load_demo_adds_a_timed_quickfire_tournament_ready_to_play():
+    run("load_demo")
+    run("load_demo")
+    t = Tournament.objects.get(slug="quickfire-cup")
+    assert t.is_timed and t.max_plies == 48
+    r = t.round_set.get()
+    assert r.status == Round.Status.PUBLISHED
+    assert r.matches.count() == 2
+    assert all(m.player_a.player.user_id for m in r.matches.all())

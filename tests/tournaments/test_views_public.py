@@ -149,3 +149,18 @@ def test_standings_cache_is_separate_per_tournament(client):
     body_b = client.get(f"/t/{b.slug}/standings/", **HTMX).content.decode()
     assert a.entries.first().player.name in body_a
     assert a.entries.first().player.name not in body_b
+
+
+def test_quickfire_pairings_link_each_match_to_its_battles(client):
+    t = tournament_with_players(4, rounds=3)
+    t.variant = Tournament.Variant.TIMED_24
+    t.save()
+    r = publish_round(pair_next_round(t, by=None))
+    body = client.get(f"/t/{t.slug}/rounds/1/").content.decode()
+    for m in r.matches.all():
+        assert f'href="/battles/match/{m.pk}/"' in body
+
+
+def test_classic_pairings_have_no_battle_links(client):
+    t = started(4)
+    assert "/battles/match/" not in client.get(f"/t/{t.slug}/rounds/1/").content.decode()

@@ -73,7 +73,36 @@ class Command(BaseCommand):
                 record_final_result(
                     match, survivors=survivors, by=organiser, source=ResultVersion.Source.ORGANISER
                 )
+        self._quickfire_demo(organiser, referees)
         verb = "Created" if created else "Kept"
         self.stdout.write(
             f"{verb} demo tournament '{tournament.slug}' with {len(DEMO_PLAYERS)} players."
         )
+
+    def _quickfire_demo(self, organiser, referees) -> None:
+        """A timed quickfire event (24 moves, 15 s + 5 s) to try online play and clocks."""
+        tournament, created = Tournament.objects.get_or_create(
+            slug="quickfire-cup",
+            defaults={
+                "name": "Quickfire Thud Cup",
+                "venue": "Unseen University, Great Hall",
+                "start_date": datetime.date.today(),
+                "rounds": 3,
+                "variant": Tournament.Variant.TIMED_24,
+                "owner": organiser,
+                "pairing_seed": 1989,
+            },
+        )
+        tournament.referees.add(*referees)
+        for seed, player in enumerate(
+            Player.objects.filter(
+                user__username__in=["player1", "player2", "player3", "player4"]
+            ).order_by("user__username"),
+            start=1,
+        ):
+            Entry.objects.get_or_create(
+                tournament=tournament, player=player, defaults={"seed": seed, "checked_in": True}
+            )
+        if created and not tournament.round_set.exists():
+            publish_round(pair_next_round(tournament, by=organiser))
+        self.stdout.write(f"Demo quickfire tournament '{tournament.slug}': round 1 ready to play.")
