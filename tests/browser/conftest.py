@@ -15,7 +15,10 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "browser"
 
 
-@pytest.fixture(scope="session")
+# Function scope on purpose: Playwright's sync API runs an event loop in this thread
+# while it is started, and a session-long one would break later tests that call
+# asyncio.run() (test order is random).
+@pytest.fixture
 def browser():
     if not Path(CHROMIUM).exists():
         pytest.skip(f"chromium not found at {CHROMIUM} (make test installs it)")
