@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 QUEUE_SIZE = 16
 KEEPALIVE_S = 15.0
 SNAPSHOT_CONCURRENCY = 4
+SUBSCRIBE_WAIT_S = 2.0
 RESYNC = object()  # queue marker: send a fresh snapshot
 
 _publisher: redis.Redis | None = None
@@ -116,9 +117,11 @@ class _Hub:
     def __init__(self) -> None:
         self.queues: dict[int, set[asyncio.Queue]] = {}
         self.task: asyncio.Task | None = None
+        self.ready: asyncio.Event | None = None  # set while the subscription is live
 
     def register(self, battle_id: int) -> asyncio.Queue:
         if self.task is None or self.task.done():
+            self.ready = asyncio.Event()
             self.task = asyncio.get_running_loop().create_task(self._run())
         queue: asyncio.Queue = asyncio.Queue(maxsize=QUEUE_SIZE)
         self.queues.setdefault(battle_id, set()).add(queue)
@@ -130,6 +133,14 @@ class _Hub:
             queues.discard(queue)
             if not queues:
                 del self.queues[battle_id]
+
+    async def wait_ready(self, timeout: float = SUBSCRIBE_WAIT_S) -> None:
+        """Wait until Redis has confirmed the subscription, so that a snapshot read
+        afterwards misses no later event. If Redis is down, go on after ``timeout``:
+        the snapshot is still right, and the resync after reconnecting covers the gap."""
+        if self.ready is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.ready.wait(), timeout)
 
     def _deliver(self, queue: asyncio.Queue, item) -> None:
         try:
@@ -155,10 +166,13 @@ class _Hub:
             try:
                 async with client.pubsub() as pubsub:
                     await pubsub.psubscribe(pattern)
-                    if not first:
-                        self._broadcast_resync()  # we may have missed messages
-                    first, backoff = False, 0.2
                     async for message in pubsub.listen():
+                        if message.get("type") == "psubscribe":  # Redis confirmed it
+                            if not first:
+                                self._broadcast_resync()  # we may have missed messages
+                            first, backoff = False, 0.2
+                            self.ready.set()
+                            continue
                         if message.get("type") != "pmessage":
                             continue
                         try:
@@ -171,6 +185,7 @@ class _Hub:
             except asyncio.CancelledError:
                 raise
             except Exception:
+                self.ready.clear()
                 log.warning("battle event subscription lost; reconnecting", exc_info=True)
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 2.0)
@@ -186,6 +201,7 @@ async def stream(battle_id: int):
     """The SSE body: a snapshot, then every published state, with keepalives."""
     queue = hub.register(battle_id)
     try:
+        await hub.wait_ready()  # a snapshot read before the subscription could miss an event
         version = -1
         item = RESYNC
         while True:

@@ -39,6 +39,30 @@ def test_overflowing_client_queue_is_replaced_by_a_resync_marker():
     assert queues == {}
 
 
+def test_hub_is_ready_only_once_redis_confirms_and_then_misses_nothing(settings):
+    """The first stream of a process waits for the subscription before reading its
+    snapshot: an event published the moment ``wait_ready`` returns is delivered."""
+    import redis
+
+    settings.THUD_EVENTS_PREFIX = f"test-ready-{socket.gethostname()}-"
+
+    async def run():
+        hub = events._Hub()
+        queue = hub.register(42)
+        assert not hub.ready.is_set()  # psubscribe sent, not yet confirmed
+        await hub.wait_ready()
+        ready = hub.ready.is_set()
+        redis.Redis.from_url(settings.REDIS_URL).publish(
+            events.channel(42), json.dumps({"version": 5})
+        )
+        item = await asyncio.wait_for(queue.get(), timeout=5)
+        hub.task.cancel()
+        return ready, item
+
+    ready, item = asyncio.run(run())
+    assert ready and item == {"version": 5}
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
