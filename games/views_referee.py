@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from thud_site.http import HtmxHttpRequest
@@ -95,8 +96,10 @@ def start_otb(request: HtmxHttpRequest, match_id: int):
 def pause_round(request: HtmxHttpRequest, round_id: int):
     round_ = permissions.access_round_id_for_referee(request.user, round_id)
     count = battles.pause_round(round_.pk)
-    messages.success(request, _("%(count)d battles paused.") % {"count": count})
-    return redirect(request.POST.get("next") or "home")
+    text = ngettext("%(count)d battle paused.", "%(count)d battles paused.", count)
+    messages.success(request, text % {"count": count})
+    # Back to the referee's round page (never to a URL taken from the request).
+    return redirect("referee_round", round_.tournament.slug, round_.number)
 
 
 @require_POST

@@ -259,8 +259,24 @@ def test_non_referee_cannot_open_the_referee_clock(client, match):
 def test_referee_pauses_a_whole_round(referee_client, match):
     b1, _ = battles.create_battles(match, mode=Battle.Mode.OTB)
     battles.start_battle(b1.pk)
-    referee_client.post(reverse("games:pause_round", args=[match.round_id]))
+    t = match.round.tournament
+    round_url = reverse("referee_round", args=[t.slug, match.round.number])
+    page = referee_client.get(round_url).content.decode()
+    pause_url = reverse("games:pause_round", args=[match.round_id])
+    assert f'action="{pause_url}"' in page and "Pause all battles" in page
+    r = referee_client.post(pause_url, {"next": "https://evil.example/"})
+    assert r.status_code == 302 and r.url == round_url  # never an outside redirect
     assert Battle.objects.get(pk=b1.pk).status == "paused"
+    assert "1 battle paused." in referee_client.get(round_url).content.decode()
+
+
+def test_pause_round_is_refused_to_players_and_changes_nothing(client, match):
+    b1, _ = battles.create_battles(match, mode=Battle.Mode.OTB)
+    battles.start_battle(b1.pk)
+    client.force_login(match.player_a.player.user)
+    r = client.post(reverse("games:pause_round", args=[match.round_id]))
+    assert r.status_code == 403
+    assert Battle.objects.get(pk=b1.pk).status == "running"
 
 
 def test_match_page_offers_the_starts_each_role_may_use(client, match):
