@@ -151,6 +151,7 @@ def settle(battle_id: int, *, via: str, now: datetime | None = None) -> Battle:
 
 def settle_due(*, via: str, now: datetime | None = None, limit: int = 500) -> int:
     """Settle every running battle whose expiry is due (the beat sweeper's body)."""
+    fixed_now = now
     now = now or timezone.now()
     candidates = Battle.objects.filter(status=Battle.Status.RUNNING, deadline__lte=now)
     settled = 0
@@ -160,7 +161,9 @@ def settle_due(*, via: str, now: datetime | None = None, limit: int = 500) -> in
         if deadline + timedelta(milliseconds=grace_ms) <= now:
             before = Battle.objects.filter(pk=battle_id).values_list("clock_version", flat=True)
             version = before.first()
-            battle = settle(battle_id, via=via, now=now)
+            # Each settle reads the clock afresh: a long sweep must not stamp its later
+            # expiries with the time it started.
+            battle = settle(battle_id, via=via, now=fixed_now)
             settled += int(battle.clock_version != version)
     return settled
 
