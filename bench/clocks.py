@@ -24,7 +24,6 @@ import asyncio
 import json
 import os
 import random
-import socket
 import sys
 import tempfile
 import time
@@ -70,6 +69,10 @@ from tests.games.conftest import (  # noqa: E402
     ClockCluster,
     Proc,
     _use_broker,
+    free_port,
+    port_open,
+    start_redis,
+    uvicorn_proc,
     wait_for,
 )
 from tournaments.models import Entry, Match, Player, Round, Tournament  # noqa: E402
@@ -197,54 +200,17 @@ def run_expiries(
         cluster.close()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _redis_proc(port: int):
-    import subprocess
-
-    proc = subprocess.Popen(
-        [
-            "redis-server",
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-
-    def up() -> bool:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return True
-        except OSError:
-            return False
-
-    wait_for(up, timeout=10)
-    return proc
-
-
 def run_redis_restart(n: int) -> dict:
     import signal
 
-    port = _free_port()
-    procs = [_redis_proc(port)]
+    port = free_port()
+    procs = [start_redis(port)]
 
     def fault(_cluster) -> None:
         os.killpg(procs[-1].pid, signal.SIGKILL)
         procs[-1].wait()
         time.sleep(1.0)
-        procs.append(_redis_proc(port))
+        procs.append(start_redis(port))
 
     try:
         return run_expiries(
@@ -357,29 +323,12 @@ def run_roundtrip(n: int = 100, moves: int = 3, pace_s: float = 5.0) -> dict:
         battles.start_battle(battle_id)
     c = Client()
     c.force_login(referee)
-    port = _free_port()
-    uvicorn = Proc(
-        "uvicorn",
-        [
-            str(VENV_BIN / "uvicorn"),
-            "thud_site.asgi:application",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--timeout-graceful-shutdown",
-            "1",
-            "--log-level",
-            "warning",
-        ],
-        cluster.env,
-        tmp,
-        "Uvicorn running",
-    )
+    port = free_port()
+    uvicorn = uvicorn_proc(cluster.env, tmp, port, "--log-level", "warning")
     uvicorn.ready = ""  # warning level logs nothing on start; wait for the port instead
     uvicorn.start(wait=False)
     # Pages and POSTs go to gunicorn, /events to uvicorn, as in the Procfile.
-    web_port = _free_port()
+    web_port = free_port()
     gunicorn = Proc(
         "gunicorn",
         [
@@ -398,15 +347,7 @@ def run_roundtrip(n: int = 100, moves: int = 3, pace_s: float = 5.0) -> dict:
     )
     gunicorn.start(wait=False)
 
-    def up() -> bool:
-        try:
-            for p in (port, web_port):
-                socket.create_connection(("127.0.0.1", p), timeout=0.2).close()
-            return True
-        except OSError:
-            return False
-
-    wait_for(up, timeout=60)
+    wait_for(lambda: port_open(port) and port_open(web_port), timeout=60, what="web servers")
     try:
         samples = asyncio.run(
             _roundtrips(

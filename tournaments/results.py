@@ -125,6 +125,22 @@ def _make_final(match: Match, version: ResultVersion) -> None:
     match.save(update_fields=["confirmed_version", "result_status"])
 
 
+def _record_final(
+    match: Match, survivors: Survivors, *, by, source: str, reason: str
+) -> ResultVersion:
+    """A confirmed version on its source's own authority, made the match's result."""
+    version = _new_version(
+        match,
+        survivors,
+        by=by,
+        source=source,
+        status=ResultVersion.Status.CONFIRMED,
+        reason=reason,
+    )
+    _make_final(match, version)
+    return version
+
+
 def _repeat_of_last(match: Match, survivors: Survivors, by) -> ResultVersion | None:
     """The caller's own latest entry if it already says exactly this (double submit)."""
     last = match.versions.order_by("-number").first()
@@ -166,16 +182,7 @@ def enter_result(
                 return repeat
             raise
         if final:
-            version = _new_version(
-                match,
-                values,
-                by=by,
-                source=source,
-                status=ResultVersion.Status.CONFIRMED,
-                reason=reason,
-            )
-            _make_final(match, version)
-            return version
+            return _record_final(match, values, by=by, source=source, reason=reason)
         if match.result_status == Match.ResultStatus.CONFIRMED:
             raise ResultError(
                 _("This result is already confirmed; a referee can correct it with a reason.")
@@ -303,13 +310,4 @@ def record_final_result(
         raise ResultError(_("A bye has no result to enter."))
     with transaction.atomic():
         match = _claim(match, None)
-        version = _new_version(
-            match,
-            values,
-            by=by,
-            source=source,
-            status=ResultVersion.Status.CONFIRMED,
-            reason=reason,
-        )
-        _make_final(match, version)
-        return version
+        return _record_final(match, values, by=by, source=source, reason=reason)

@@ -8,7 +8,6 @@ Screenshots go to test-output/.
 
 from __future__ import annotations
 
-import socket
 from pathlib import Path
 
 import pytest
@@ -18,13 +17,12 @@ from django.test import Client
 from games import battles
 from games.models import Battle, Move
 from tests.games.conftest import (  # noqa: F401 - fixtures
-    VENV_BIN,
-    Proc,
     _fast_password_hasher,
     clock_settings,
     cluster_factory,
+    free_port,
     make_match,
-    wait_for,
+    uvicorn_proc,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -56,25 +54,8 @@ def diagram(pieces: dict[tuple[int, int], str], side: str) -> str:
 @pytest.fixture
 def server(cluster_factory, tmp_path):  # noqa: F811
     cluster = cluster_factory(workers=1)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = Proc(
-        "uvicorn",
-        [
-            str(VENV_BIN / "uvicorn"),
-            "thud_site.asgi:application",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--timeout-graceful-shutdown",
-            "1",
-        ],
-        cluster.env,
-        tmp_path,
-        "Uvicorn running",
-    )
+    port = free_port()
+    proc = uvicorn_proc(cluster.env, tmp_path, port)
     proc.start()
     yield f"http://127.0.0.1:{port}"
     proc.stop()

@@ -6,7 +6,9 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -92,6 +94,42 @@ def wait_for(predicate, *, timeout: float, interval: float = 0.1, what: str = "c
     raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def port_open(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+        return True
+    except OSError:
+        return False
+
+
+def start_redis(port: int) -> subprocess.Popen:
+    """A throwaway redis-server (no persistence) in its own session, once it answers."""
+    proc = subprocess.Popen(
+        [
+            shutil.which("redis-server") or "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    wait_for(lambda: port_open(port), timeout=10, what="redis-server")
+    return proc
+
+
 class Proc:
     """One supervised subprocess in its own session, so it can be SIGKILLed whole."""
 
@@ -147,6 +185,22 @@ class Proc:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(timeout=10)
+
+
+def uvicorn_proc(env: dict, log_dir: Path, port: int, *options: str) -> Proc:
+    """The ASGI server (SSE endpoint) as a supervised subprocess; not started yet."""
+    argv = [
+        str(VENV_BIN / "uvicorn"),
+        "thud_site.asgi:application",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--timeout-graceful-shutdown",
+        "1",
+        *options,
+    ]
+    return Proc("uvicorn", argv, env, log_dir, "Uvicorn running")
 
 
 class ClockCluster:

@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 import signal
-import socket
-import subprocess
 import threading
 import time
 from datetime import timedelta
@@ -25,7 +22,7 @@ from django.utils import timezone
 from games import battles, clock
 from games.models import Battle, ClockEvent, Move
 
-from .conftest import make_match, wait_for
+from .conftest import free_port, make_match, start_redis, wait_for
 
 pytestmark = [pytest.mark.clock, pytest.mark.django_db(transaction=True)]
 
@@ -102,53 +99,18 @@ def test_t2_worker_sigkill_mid_run_loses_and_duplicates_nothing(cluster_factory)
     assert stats["max_ms"] <= 6000
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _start_redis(port: int) -> subprocess.Popen:
-    proc = subprocess.Popen(
-        [
-            shutil.which("redis-server") or "redis-server",
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-
-    def up() -> bool:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return True
-        except OSError:
-            return False
-
-    wait_for(up, timeout=10, what="redis-server")
-    return proc
-
-
 @pytest.fixture
 def throwaway_redis():
     """Our own redis-server on a spare port (never restart the shared one)."""
-    port = _free_port()
-    procs = [_start_redis(port)]
+    port = free_port()
+    procs = [start_redis(port)]
 
     def restart(down_s: float) -> float:
         t = time.monotonic()
         os.killpg(procs[-1].pid, signal.SIGKILL)
         procs[-1].wait(timeout=10)
         time.sleep(down_s)
-        procs.append(_start_redis(port))
+        procs.append(start_redis(port))
         return time.monotonic() - t
 
     yield f"redis://127.0.0.1:{port}/0", restart

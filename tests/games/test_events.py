@@ -14,7 +14,7 @@ from django.db import connection
 from games import battles, events
 from games.models import Battle
 
-from .conftest import VENV_BIN, Proc, make_match
+from .conftest import free_port, make_match, uvicorn_proc
 
 
 def test_sse_message_format():
@@ -63,32 +63,11 @@ def test_hub_is_ready_only_once_redis_confirms_and_then_misses_nothing(settings)
     assert ready and item == {"version": 5}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def sse_server(cluster_factory, tmp_path):
     cluster = cluster_factory(workers=0, start=False)
-    port = _free_port()
-    proc = Proc(
-        "uvicorn",
-        [
-            str(VENV_BIN / "uvicorn"),
-            "thud_site.asgi:application",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "info",
-        ],
-        cluster.env,
-        tmp_path,
-        "Uvicorn running",
-    )
+    port = free_port()
+    proc = uvicorn_proc(cluster.env, tmp_path, port, "--log-level", "info")
     proc.start()
     yield f"http://127.0.0.1:{port}"
     proc.stop()
