@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+from django.db import connections
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make
 # from here are still synchronous and safe.
@@ -38,6 +39,10 @@ def browser():
         )
         yield browser
         browser.close()
+        # ORM calls the test made while Playwright's loop ran used their own connection
+        # context: close it here, or it outlives the test and blocks dropping the test
+        # database at the end of the run.
+        connections.close_all()
 
 
 @pytest.fixture
