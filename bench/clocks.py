@@ -96,7 +96,7 @@ def make_battles(n: int, *, think_ms: int, move_ms: int, plies: int, tag: str) -
         max_consecutive_forfeits=999,
         outage_threshold_ms=120_000,
     )
-    rnd = Round.objects.create(tournament=t, number=1)
+    rnd = Round.objects.create(tournament=t, number=1, status=Round.Status.PUBLISHED)
     players = Player.objects.bulk_create([Player(name=f"B{tag}{i}") for i in range(2 * n)])
     entries = Entry.objects.bulk_create([Entry(tournament=t, player=p) for p in players])
     matches = Match.objects.bulk_create(

@@ -25,6 +25,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.models import ResultVersion
+from tournaments.results import ResultError, record_final_result
+from tournaments.rounds import RoundError, begin_play
+from tournaments.survivors import Survivors
+
 from . import clock
 from .models import Battle, ClockEvent, Move, clock_fields
 
@@ -178,7 +183,21 @@ def _check_no_moves(battle: Battle, state: clock.ClockState, position) -> clock.
 
 
 def create_battles(match, *, mode: str = Battle.Mode.ONLINE) -> list[Battle]:
-    """Create both battles of ``match`` (pending), copying the tournament's clock settings."""
+    """Create both battles of ``match`` (pending), copying the tournament's clock settings.
+
+    The tournament is told first (``begin_play``): it refuses a round that may not be
+    played and freezes the pairing, so the battles' players stay the match's players.
+    Existing battles are returned as they are (a second click, a second player).
+    """
+    with transaction.atomic():
+        try:
+            match = begin_play(match, players=(match.player_a_id, match.player_b_id))
+        except RoundError as exc:
+            raise NotAllowed(str(exc)) from None
+        return _create_battles(match, mode=mode)
+
+
+def _create_battles(match, *, mode: str) -> list[Battle]:
     t = match.round.tournament
     common = {
         "match": match,
@@ -193,7 +212,7 @@ def create_battles(match, *, mode: str = Battle.Mode.ONLINE) -> list[Battle]:
         "outage_threshold_ms": t.outage_threshold_ms,
         "capture_policy": t.capture_policy,
     }
-    return [
+    pair = [
         Battle.objects.get_or_create(
             match=match,
             number=1,
@@ -205,6 +224,9 @@ def create_battles(match, *, mode: str = Battle.Mode.ONLINE) -> list[Battle]:
             defaults=common | {"dwarfs": match.player_b, "trolls": match.player_a},
         )[0],
     ]
+    if any(b.match_players != (match.player_a_id, match.player_b_id) for b in pair):
+        raise NotAllowed(_("These battles were started for other players."))
+    return pair
 
 
 def start_battle(
@@ -246,21 +268,25 @@ def _finished(battle: Battle, *, now: datetime) -> None:
 
 
 def record_online_result(match, b1: Battle, b2: Battle) -> None:
-    """Record the engine-verified result; a failure must not undo the battle's end."""
-    try:
-        from tournaments.models import ResultVersion
-        from tournaments.results import record_final_result
+    """Record the engine-verified result for the players who played it.
 
+    A refusal (the pairing changed, the round was reopened) is logged and leaves the
+    result to the referees; it must not undo the battle's end.
+    """
+    survivors = Survivors.from_battles(
+        (b1.dwarf_count, b1.troll_count), (b2.dwarf_count, b2.troll_count)
+    )
+    try:
         with transaction.atomic():
             record_final_result(
                 match,
-                survivors=(b1.dwarf_count, b1.troll_count, b2.dwarf_count, b2.troll_count),
+                survivors=survivors,
                 by=None,
                 source=ResultVersion.Source.ENGINE,
-                reason="",
+                players=b1.match_players,
             )
-    except Exception:
-        log.exception("could not record the online result of match %s", match.pk)
+    except ResultError:
+        log.warning("online result of match %s not recorded", match.pk, exc_info=True)
 
 
 # --- moves --------------------------------------------------------------------------

@@ -18,6 +18,8 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.survivors import TROLL_POINTS
+
 from . import clock
 
 REASONS = {
@@ -144,7 +146,18 @@ class Battle(models.Model):
     @property
     def score(self) -> tuple[int, int]:
         """(dwarf player's points, troll player's points)."""
-        return self.dwarf_count, 4 * self.troll_count
+        return self.dwarf_count, TROLL_POINTS * self.troll_count
+
+    @property
+    def match_players(self) -> tuple[int, int]:
+        """(player A's entry id, player B's entry id) as this battle was started for.
+
+        A has the dwarfs in battle 1 and the trolls in battle 2; the result of the
+        match is recorded only if the match still names these two.
+        """
+        if self.number == 1:
+            return self.dwarfs_id, self.trolls_id
+        return self.trolls_id, self.dwarfs_id
 
     @property
     def reason_display(self) -> str:

@@ -1,7 +1,8 @@
 """Battle pages for players and spectators: the board, moves, touches and the live stream.
 
-Every view settles the battle's clock first (settle-on-read), goes through a gate
-of ``tournaments.permissions`` and calls one workflow function of ``games.battles``.
+Every view goes through a gate of ``games.permissions`` first (404 for what does not
+exist or may not be seen), then settles the battle's clock (settle-on-read) and calls
+one workflow function of ``games.battles``.
 An htmx POST gets the re-rendered board fragment; a plain POST is redirected.
 """
 
@@ -15,9 +16,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from thud_site.http import HtmxHttpRequest
-from tournaments import permissions
 
-from . import battles, events, presenters
+from . import battles, events, permissions, presenters
 from .models import Battle, ClockEvent
 from .thud import format_move, format_square
 
@@ -39,10 +39,18 @@ def _board(request: HtmxHttpRequest, battle: Battle, side, *, error: str = "", *
     return render(request, "games/battle.html#board-panel", context)
 
 
+def settled(request: HtmxHttpRequest, battle_id: int, gate) -> Battle:
+    """The battle through ``gate``, then its clock settled (re-read if that changed it)."""
+    battle = gate(request.user, battle_id)
+    after = battles.settle(battle_id, via=ClockEvent.Via.READ)
+    if after.clock_version != battle.clock_version:
+        battle = gate(request.user, battle_id)
+    return battle
+
+
 @require_GET
 def battle_page(request: HtmxHttpRequest, battle_id: int):
-    battles.settle(battle_id, via=ClockEvent.Via.READ)
-    battle = permissions.access_battle_public(battle_id)
+    battle = settled(request, battle_id, permissions.access_battle_public)
     side = permissions.battle_side_of(request.user, battle)
     context = presenters.board_context(battle, side, selected=request.GET.get("sq", ""))
     template = "games/battle.html#board-panel" if request.htmx else "games/battle.html"
@@ -60,7 +68,12 @@ def touch(request: HtmxHttpRequest, battle_id: int):
             battle_id, side=side, version=_int(request.POST.get("version")), square=square
         )
     except battles.BattleError as exc:
-        return _board(request, permissions.access_battle_public(battle_id), side, error=exc.message)
+        return _board(
+            request,
+            permissions.access_battle_public(request.user, battle_id),
+            side,
+            error=exc.message,
+        )
     return _board(request, battle, side)
 
 
@@ -82,7 +95,12 @@ def move(request: HtmxHttpRequest, battle_id: int):
             battle_id, side=side, version=_int(request.POST.get("version")), notation=notation
         )
     except battles.BattleError as exc:
-        return _board(request, permissions.access_battle_public(battle_id), side, error=exc.message)
+        return _board(
+            request,
+            permissions.access_battle_public(request.user, battle_id),
+            side,
+            error=exc.message,
+        )
     return _board(request, battle, side)
 
 
@@ -100,13 +118,13 @@ def end_offer(request: HtmxHttpRequest, battle_id: int, action: str):
         battle = operation(battle_id, side=side)
     except battles.BattleError as exc:
         return _board(request, battle, side, error=exc.message)
-    return _board(request, permissions.access_battle_public(battle_id), side)
+    return _board(request, permissions.access_battle_public(request.user, battle_id), side)
 
 
 @require_POST
 def nudge(request: HtmxHttpRequest, battle_id: int):
     """A client's countdown reached 0: settle (the server decides), nothing else."""
-    permissions.access_battle_public(battle_id)
+    permissions.access_battle_public(request.user, battle_id)
     battles.settle(battle_id, via=ClockEvent.Via.NUDGE)
     return HttpResponse(status=204)
 
@@ -114,7 +132,11 @@ def nudge(request: HtmxHttpRequest, battle_id: int):
 @require_POST
 def start_online(request: HtmxHttpRequest, match_id: int):
     match = permissions.access_match_for_battle_start(request.user, match_id)
-    b1, _b2 = battles.create_battles(match, mode=Battle.Mode.ONLINE)
+    try:
+        b1, _b2 = battles.create_battles(match, mode=Battle.Mode.ONLINE)
+    except battles.BattleError as exc:
+        messages.error(request, exc.message)
+        return redirect("games:match", match_id=match.pk)
     if b1.mode != Battle.Mode.ONLINE:
         messages.error(request, _("This match is played over the board."))
     elif b1.status == Battle.Status.PENDING:
@@ -128,7 +150,7 @@ def start_online(request: HtmxHttpRequest, match_id: int):
 @require_GET
 async def battle_events(request: HtmxHttpRequest, battle_id: int):
     await sync_to_async(events.check_and_close, thread_sensitive=False)(
-        permissions.access_battle_public, battle_id
+        permissions.access_battle_public, request.user, battle_id
     )
     response = StreamingHttpResponse(events.stream(battle_id), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
@@ -139,7 +161,7 @@ async def battle_events(request: HtmxHttpRequest, battle_id: int):
 @require_GET
 def match_battles(request: HtmxHttpRequest, match_id: int):
     """Both battles of a match, with the ways to start play this user is allowed."""
-    match = permissions.access_match_public(match_id)
+    match = permissions.access_match_public(request.user, match_id)
     tournament = match.round.tournament
     is_referee = permissions.can_referee(request.user, tournament)
     is_player = permissions.player_entry_in_match(request.user, match) is not None

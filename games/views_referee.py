@@ -14,12 +14,15 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from thud_site.http import HtmxHttpRequest
-from tournaments import permissions
+from tournaments.results import ResultError, enter_result
 
-from . import battles, presenters
-from .models import Battle, ClockEvent
+from . import battles, permissions, presenters
+from .models import Battle
+from .views import settled
 
 GIVE_MS = 5_000
+# The survivors form's inputs, in ``Survivors`` order (battle 1 dwarfs, trolls, battle 2 ...).
+SURVIVOR_INPUTS = ("b1_dwarfs", "b1_trolls", "b2_dwarfs", "b2_trolls")
 
 
 def _page_context(battle: Battle, *, error: str = "") -> dict:
@@ -41,7 +44,7 @@ def _respond(request: HtmxHttpRequest, battle_id: int, *, error: str = ""):
         if error:
             messages.error(request, error)
         return redirect("games:referee_clock", battle_id=battle_id)
-    battle = permissions.access_battle_public(battle_id)
+    battle = permissions.access_battle_for_referee(request.user, battle_id)
     return render(
         request, "games/referee_clock.html#referee-panel", _page_context(battle, error=error)
     )
@@ -49,8 +52,7 @@ def _respond(request: HtmxHttpRequest, battle_id: int, *, error: str = ""):
 
 @require_GET
 def referee_clock(request: HtmxHttpRequest, battle_id: int):
-    battles.settle(battle_id, via=ClockEvent.Via.READ)
-    battle = permissions.access_battle_for_referee(request.user, battle_id)
+    battle = settled(request, battle_id, permissions.access_battle_for_referee)
     template = (
         "games/referee_clock.html#referee-panel" if request.htmx else "games/referee_clock.html"
     )
@@ -88,7 +90,11 @@ def referee_action(request: HtmxHttpRequest, battle_id: int, action: str):
 @require_POST
 def start_otb(request: HtmxHttpRequest, match_id: int):
     match = permissions.access_match_id_for_referee(request.user, match_id)
-    b1, _b2 = battles.create_battles(match, mode=Battle.Mode.OTB)
+    try:
+        b1, _b2 = battles.create_battles(match, mode=Battle.Mode.OTB)
+    except battles.BattleError as exc:
+        messages.error(request, exc.message)
+        return redirect("games:match", match_id=match.pk)
     return redirect("games:referee_clock", battle_id=b1.pk)
 
 
@@ -105,16 +111,14 @@ def pause_round(request: HtmxHttpRequest, round_id: int):
 @require_POST
 def survivors(request: HtmxHttpRequest, battle_id: int):
     battle = permissions.access_battle_for_referee(request.user, battle_id)
-    from tournaments.results import ResultError, enter_result
-
     match = battle.match
-    fields = ("b1_dwarfs", "b1_trolls", "b2_dwarfs", "b2_trolls")
     try:
         enter_result(
             match,
-            survivors=[request.POST.get(f, "") for f in fields],
+            survivors=[request.POST.get(f, "") for f in SURVIVOR_INPUTS],
             by=request.user,
             expected_lock_version=match.lock_version,
+            players=battle.match_players,
         )
     except ResultError as exc:
         return _respond(request, battle_id, error=str(exc))

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .models import MAX_DWARFS, MAX_TROLLS, ResultVersion
-from .results import SURVIVOR_FIELDS, Survivors
-from .scoring import score_match
+from .models import ResultVersion
+from .scoring import score
+from .survivors import FIELDS as SURVIVOR_FIELDS
+from .survivors import MAX_DWARFS, MAX_TROLLS, Survivors, SurvivorsError
 
 
 def _survivor_field(label: str, limit: int) -> forms.IntegerField:
@@ -33,14 +34,17 @@ class SurvivorsForm(forms.Form):
     battle2_dwarfs = _survivor_field(_("Battle 2: surviving dwarfs (B)"), MAX_DWARFS)
     battle2_trolls = _survivor_field(_("Battle 2: surviving trolls (A)"), MAX_TROLLS)
 
+    def clean(self):
+        cleaned = super().clean()
+        if all(cleaned.get(name) is not None for name in SURVIVOR_FIELDS):
+            try:
+                Survivors.parse([cleaned[name] for name in SURVIVOR_FIELDS])
+            except SurvivorsError as exc:
+                self.add_error(exc.field, str(exc))
+        return cleaned
+
     def survivors(self) -> Survivors:
-        data = self.cleaned_data
-        return (
-            data["battle1_dwarfs"],
-            data["battle1_trolls"],
-            data["battle2_dwarfs"],
-            data["battle2_trolls"],
-        )
+        return Survivors.parse([self.cleaned_data[name] for name in SURVIVOR_FIELDS])
 
     def survivor_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in SURVIVOR_FIELDS]
@@ -63,20 +67,28 @@ class SurvivorsForm(forms.Form):
         if self.is_bound:
             return preview(self.survivors()) if self.is_valid() else None
         try:
-            values = tuple(int(self.initial[name]) for name in SURVIVOR_FIELDS)
-        except (KeyError, TypeError, ValueError):
+            values = Survivors.parse([self.initial[name] for name in SURVIVOR_FIELDS])
+        except (KeyError, SurvivorsError):
             return None
-        return preview(values)  # type: ignore[arg-type]
+        return preview(values)
 
 
 class ResultForm(SurvivorsForm):
     lock_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
-    final = forms.BooleanField(label=_("Final (organiser): confirm at once"), required=False)
 
-    def __init__(self, *args, can_mark_final: bool = False, **kwargs) -> None:
+
+class DecisionForm(SurvivorsForm):
+    """The organiser's final decision: stands without a second person, so it needs a reason."""
+
+    lock_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    reason = forms.CharField(
+        label=_("Reason for the decision"), max_length=500, widget=forms.TextInput
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        # Shown beside the entry or correction form: its own ids keep the labels apart.
+        kwargs.setdefault("auto_id", "decision_%s")
         super().__init__(*args, **kwargs)
-        if not can_mark_final:
-            del self.fields["final"]
 
 
 class CorrectionForm(SurvivorsForm):
@@ -94,7 +106,7 @@ class ConfirmForm(forms.Form):
 def initial_from(version: ResultVersion | None, lock_version: int) -> dict[str, int]:
     initial = {"lock_version": lock_version}
     if version is not None:
-        initial.update(zip(SURVIVOR_FIELDS, version.survivors, strict=True))
+        initial.update(version.survivors.as_dict())
     return initial
 
 
@@ -115,9 +127,9 @@ class Preview:
 
 def preview(survivors: Survivors) -> Preview:
     """Battle points, battle winners and A's differential, for the live preview."""
-    score = score_match(*survivors)
+    result = score(survivors)
     battles = []
     for i in range(2):
-        a, b = score.a_points[i], score.b_points[i]
+        a, b = result.a_points[i], result.b_points[i]
         battles.append(BattleLine(i + 1, a, b, "a" if a > b else "b" if b > a else "draw"))
-    return Preview(battles=battles, differential=score.differential, outcome=score.outcome)
+    return Preview(battles=battles, differential=result.differential, outcome=result.outcome)

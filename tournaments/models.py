@@ -17,8 +17,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-MAX_DWARFS = 32
-MAX_TROLLS = 8
+from . import lifecycle
+from .survivors import MAX_DWARFS, MAX_TROLLS, Survivors
 
 DEFAULT_TIEBREAKS = [
     "match_points",
@@ -222,11 +222,19 @@ class Entry(models.Model):
         )
 
 
+class RoundQuerySet(models.QuerySet["Round"]):
+    def counted(self) -> RoundQuerySet:
+        """Published and finished rounds: public, and counted in the standings."""
+        return self.filter(status__in=lifecycle.PUBLIC)
+
+
 class Round(models.Model):
+    """A round; its lifecycle (draft → published → finished) is ``tournaments.lifecycle``."""
+
     class Status(models.TextChoices):
-        DRAFT = "draft", _("Draft")
-        PUBLISHED = "published", _("Published")
-        FINISHED = "finished", _("Finished")
+        DRAFT = lifecycle.DRAFT, _("Draft")
+        PUBLISHED = lifecycle.PUBLISHED, _("Published")
+        FINISHED = lifecycle.FINISHED, _("Finished")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField(_("number"))
@@ -236,6 +244,8 @@ class Round(models.Model):
     seed = models.BigIntegerField(_("pairing seed"), default=0)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     published_at = models.DateTimeField(_("published at"), null=True, blank=True)
+
+    objects = RoundQuerySet.as_manager()
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -294,6 +304,9 @@ class Match(models.Model):
         related_name="+",
     )
     lock_version = models.PositiveIntegerField(default=0)
+    # Set when the first battle of the match is created: from then on its pairing is
+    # frozen (tournaments.lifecycle), like a match with a result version.
+    play_started_at = models.DateTimeField(_("play started at"), null=True, blank=True)
 
     objects = MatchQuerySet.as_manager()
 
@@ -328,6 +341,11 @@ class ResultVersion(models.Model):
         IMPORT = "import", _("Import")
         ENGINE = "engine", _("Engine-verified online play")
 
+    class Kind(models.TextChoices):
+        ENTRY = "entry", _("Entry")
+        CORRECTION = "correction", _("Correction")
+        DECISION = "decision", _("Organiser's final decision")
+
     class Status(models.TextChoices):
         PENDING = "pending", _("Awaiting confirmation")
         CONFIRMED = "confirmed", _("Confirmed")
@@ -349,6 +367,7 @@ class ResultVersion(models.Model):
         _("battle 2 surviving trolls"), validators=[MaxValueValidator(MAX_TROLLS)]
     )
     source = models.CharField(_("source"), max_length=16, choices=Source.choices)
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices, default=Kind.ENTRY)
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
     )
@@ -389,8 +408,15 @@ class ResultVersion(models.Model):
         return f"{self.match} v{self.number}"
 
     @property
-    def survivors(self) -> tuple[int, int, int, int]:
-        return (self.battle1_dwarfs, self.battle1_trolls, self.battle2_dwarfs, self.battle2_trolls)
+    def survivors(self) -> Survivors:
+        return Survivors(
+            self.battle1_dwarfs, self.battle1_trolls, self.battle2_dwarfs, self.battle2_trolls
+        )
+
+    @property
+    def stands_alone(self) -> bool:
+        """Confirmed by the person who entered it: only an organiser's decision may."""
+        return self.kind == self.Kind.DECISION
 
 
 class PlayerClaim(models.Model):

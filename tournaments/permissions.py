@@ -17,6 +17,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import models
 from django.http import Http404
 
+from . import lifecycle
 from .models import Match, PlayerClaim, ResultVersion, Round, Tournament
 
 if TYPE_CHECKING:
@@ -118,54 +119,12 @@ def access_round_for_organiser(user: AnyUser, slug: str, number: int):
     return round_
 
 
-# --- online battles and clocks (games/) -------------------------------------------------
+# --- matches by id (the battle gates in games/permissions.py build on these) -----------
 
 
-def _battle(battle_id: int):
-    from games.models import Battle
-
-    try:
-        return Battle.objects.select_related(
-            "match__round__tournament",
-            "dwarfs__player",
-            "trolls__player",
-            "match__player_a__player",
-            "match__player_b__player",
-        ).get(pk=battle_id)
-    except Battle.DoesNotExist as exc:
-        raise Http404("No such battle") from exc
-
-
-def access_battle_public(battle_id: int):
-    """Battles are watchable by anyone (spectators are read-only)."""
-    return _battle(battle_id)
-
-
-def battle_side_of(user: AnyUser, battle) -> str | None:
-    """The side ("dwarf"/"troll") ``user`` commands in ``battle``, or None."""
-    if not user.is_authenticated:
-        return None
-    if battle.dwarfs.player.user_id == user.pk:
-        return "dwarf"
-    if battle.trolls.player.user_id == user.pk:
-        return "troll"
-    return None
-
-
-def access_battle_for_player(user: AnyUser, battle_id: int):
-    """The battle and the side the user plays in it; only its two players pass."""
-    battle = _battle(battle_id)
-    side = battle_side_of(user, battle)
-    if side is None:
-        raise PermissionDenied
-    return battle, side
-
-
-def access_battle_for_referee(user: AnyUser, battle_id: int):
-    battle = _battle(battle_id)
-    if not can_referee(user, battle.match.round.tournament):
-        raise PermissionDenied
-    return battle
+def can_see_round(user: AnyUser, round_: Round) -> bool:
+    """Published and finished rounds are public; a draft only for its referees."""
+    return lifecycle.is_public(round_.status) or can_referee(user, round_.tournament)
 
 
 def _match_by_id(match_id: int) -> Match:
@@ -177,9 +136,17 @@ def _match_by_id(match_id: int) -> Match:
         raise Http404("No such match") from exc
 
 
+def access_match_public(user: AnyUser, match_id: int) -> Match:
+    """A match of a published round (anyone), or of a draft (its referees only: 404)."""
+    match = _match_by_id(match_id)
+    if not can_see_round(user, match.round):
+        raise Http404("No such match")
+    return match
+
+
 def access_match_for_battle_start(user: AnyUser, match_id: int) -> Match:
     """A referee of the tournament, or one of the match's players, may start play."""
-    match = _match_by_id(match_id)
+    match = access_match_public(user, match_id)
     if match.is_bye:
         raise Http404("A bye has no battles")
     if can_referee(user, match.round.tournament) or player_entry_in_match(user, match):
@@ -202,11 +169,6 @@ def access_round_id_for_referee(user: AnyUser, round_id: int):
     if not can_referee(user, round_.tournament):
         raise PermissionDenied
     return round_
-
-
-def access_match_public(match_id: int) -> Match:
-    """Matches (and their battles) are public read-only."""
-    return _match_by_id(match_id)
 
 
 # --- Result entry (referees, organisers and the two players of a match) ------------------
@@ -242,8 +204,8 @@ def access_match_for_result_entry(user: AnyUser, slug: str, match_id: int) -> tu
     if role == Role.PUBLIC:
         if player_entry_in_match(user, match) is None:
             raise PermissionDenied
-        if match.round.status == Round.Status.DRAFT:
-            raise PermissionDenied
+        if not lifecycle.is_public(match.round.status):
+            raise Http404("No such match")  # a draft pairing is not shown to players
         role = Role.PLAYER
     if match.is_bye:
         raise Http404("A bye has no result")
@@ -253,20 +215,26 @@ def access_match_for_result_entry(user: AnyUser, slug: str, match_id: int) -> tu
 def can_confirm(user: AnyUser, role: Role, version: ResultVersion) -> bool:
     """A different person confirms; players confirm only a plain pending entry.
 
-    A disputed match is for a referee to settle (DESIGN.md §3).
+    A disputed match and a correction are for a referee (or the organiser) to confirm
+    (DESIGN.md §3, §7a).
     """
     if not user.is_authenticated or version.entered_by_id == user.pk:
         return False
     if role in (Role.ORGANISER, Role.REFEREE):
         return version.status in (ResultVersion.Status.PENDING, ResultVersion.Status.DISPUTED)
-    return role == Role.PLAYER and version.status == ResultVersion.Status.PENDING
+    return (
+        role == Role.PLAYER
+        and version.status == ResultVersion.Status.PENDING
+        and version.kind == ResultVersion.Kind.ENTRY
+    )
 
 
 def can_correct(role: Role) -> bool:
     return role in (Role.ORGANISER, Role.REFEREE)
 
 
-def can_mark_final(role: Role) -> bool:
+def can_decide(role: Role) -> bool:
+    """An organiser's final decision, the one result that stands without a second person."""
     return role == Role.ORGANISER
 
 
@@ -278,10 +246,17 @@ def access_version_for_confirm(
         version = match.versions.get(pk=version_id)
     except ResultVersion.DoesNotExist as exc:
         raise Http404("No such result version for this match") from exc
-    # A repeated click by the person who just confirmed it is let through; results.py
-    # answers it with the version already confirmed.
-    repeat = version.status == ResultVersion.Status.CONFIRMED and version.confirmed_by_id == user.pk
-    if not (can_confirm(user, role, version) or repeat):
+    if version.status not in (ResultVersion.Status.PENDING, ResultVersion.Status.DISPUTED):
+        # Confirmed or superseded meanwhile (a repeated click, or another confirmer won
+        # the race): let results.py answer with the current state ("changed meanwhile"),
+        # provided this role could have confirmed such a version at all.
+        if version.entered_by_id == user.pk or not (
+            role in (Role.ORGANISER, Role.REFEREE)
+            or (role == Role.PLAYER and version.kind == ResultVersion.Kind.ENTRY)
+        ):
+            raise PermissionDenied
+        return match, version, role
+    if not can_confirm(user, role, version):
         raise PermissionDenied
     return match, version, role
 
@@ -289,6 +264,13 @@ def access_version_for_confirm(
 def access_match_for_correction(user: AnyUser, slug: str, match_id: int) -> tuple[Match, Role]:
     match, role = access_match_for_result_entry(user, slug, match_id)
     if not can_correct(role):
+        raise PermissionDenied
+    return match, role
+
+
+def access_match_for_decision(user: AnyUser, slug: str, match_id: int) -> tuple[Match, Role]:
+    match, role = access_match_for_result_entry(user, slug, match_id)
+    if not can_decide(role):
         raise PermissionDenied
     return match, role
 

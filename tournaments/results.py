@@ -1,19 +1,28 @@
-"""Result workflow: entering, confirming, disputing and correcting match results.
+"""Result workflow: entering, confirming, disputing, correcting and deciding match results.
 
 Terminology and invariants:
-- *Survivors* are ``(battle1_dwarfs, battle1_trolls, battle2_dwarfs, battle2_trolls)``;
-  player A commands the dwarfs in battle 1 and the trolls in battle 2.
+- A result is a ``Survivors`` value (``tournaments.survivors``); player A commands the
+  dwarfs in battle 1 and the trolls in battle 2.
 - Every write creates a new ``ResultVersion``; a version's numbers are never edited.
   Only its workflow ``status`` moves on (pending → confirmed / disputed / superseded).
-- A pending entry becomes final only when a **different** person confirms it. Two
-  different entries that disagree make the match *disputed* until a referee confirms
-  one of them or enters a final correction.
-- Every write compare-and-sets ``Match.lock_version``: a writer states the version it
-  saw, and loses (``StaleResultError``) if someone else wrote in between. A repeat of
-  the very same entry by the same person (a double-clicked submit) returns the version
+- **Two people stand behind every confirmed result** (DESIGN.md §7a). An *entry* or a
+  *correction* is pending until a **different** person confirms it (or enters the same
+  numbers independently). Two different open statements that disagree are *disputed*
+  until a referee confirms one of them. A correction leaves the confirmed result in
+  place until it is itself confirmed.
+- The only version that stands alone is an organiser's *decision*: explicit, with a
+  reason, and marked ``kind=decision`` in the history. Results that are final on their
+  source's own authority — engine-verified online play and the organiser's CSV import —
+  are recorded through ``record_final_result``.
+- Results are written only in rounds whose lifecycle allows it (``lifecycle.check_results``:
+  never in a draft) and only for the players who played: a caller that knows who played
+  (a battle remembers its players) passes ``players`` and the write is refused if the
+  match's pairing no longer names them.
+- Every write locks the match's round row (so an organiser cannot unpublish the round
+  under it) and compare-and-sets ``Match.lock_version``: a writer states the version it
+  saw, and loses (``StaleResultError``) if someone else wrote in between. A repeat of the
+  very same write by the same person (a double-clicked submit) returns the version
   already saved instead of creating a second one.
-- Final-on-authority results (organiser "final", CSV import, engine-verified online
-  play) are recorded as confirmed versions like any other.
 
 Who may call which function is decided in ``tournaments/permissions.py``; these
 functions enforce only the invariants that must hold whoever calls them.
@@ -29,13 +38,14 @@ from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .models import MAX_DWARFS, MAX_TROLLS, Match, ResultVersion
+from . import lifecycle
+from .models import Match, ResultVersion, Round
+from .survivors import Survivors, SurvivorsError
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
 
-Survivors = tuple[int, int, int, int]
-SURVIVOR_FIELDS = ("battle1_dwarfs", "battle1_trolls", "battle2_dwarfs", "battle2_trolls")
+OPEN = (ResultVersion.Status.PENDING, ResultVersion.Status.DISPUTED)
 
 
 class ResultError(ValueError):
@@ -52,70 +62,85 @@ class StaleResultError(ResultError):
         self.match = match
 
 
-def validate_survivors(survivors: Sequence[object]) -> Survivors:
-    """Return the survivors as ints, or raise ResultError naming the bad field.
+def validate_survivors(survivors: Sequence[object] | Survivors) -> Survivors:
+    """The survivors as a ``Survivors`` value, or ResultError naming the bad field.
 
-    >>> validate_survivors(["30", 2, 12, "8"])
+    >>> validate_survivors(["30", 2, 12, "8"]).as_tuple()
     (30, 2, 12, 8)
     """
-    if len(survivors) != 4:
-        raise ResultError(_("Four survivor counts are needed (two per battle)."))
-    values = []
-    for field, raw in zip(SURVIVOR_FIELDS, survivors, strict=True):
-        limit = MAX_DWARFS if field.endswith("dwarfs") else MAX_TROLLS
-        try:
-            value = int(str(raw).strip())
-        except ValueError:
-            raise ResultError(
-                _("%(field)s must be a whole number, not %(value)r.")
-                % {"field": field, "value": raw}
-            ) from None
-        if not 0 <= value <= limit:
-            raise ResultError(
-                _("%(field)s must be between 0 and %(limit)d, not %(value)d.")
-                % {"field": field, "limit": limit, "value": value}
-            )
-        values.append(value)
-    return (values[0], values[1], values[2], values[3])
+    try:
+        return Survivors.parse(survivors)
+    except SurvivorsError as exc:
+        raise ResultError(str(exc)) from None
 
 
-def _claim(match: Match, expected_lock_version: int | None) -> Match:
-    """Compare-and-set the match's lock version; returns the locked, fresh match."""
+def round_facts(round_: Round) -> lifecycle.RoundFacts:
+    """The lifecycle facts of ``round_`` that result writes need (status and number)."""
+    return lifecycle.RoundFacts(number=round_.number, status=round_.status)
+
+
+def _claim(
+    match: Match, expected_lock_version: int | None, players: tuple[int, int] | None = None
+) -> Match:
+    """Lock the round, compare-and-set the match; returns the locked, fresh match.
+
+    The round lock comes first (the order every writer uses), so that an organiser's
+    unpublish, which takes the same lock, sees this write or happens before it.
+    """
+    round_ = Round.objects.select_for_update().get(pk=match.round_id)
+    try:
+        lifecycle.check_results(round_facts(round_))
+    except lifecycle.LifecycleError as exc:
+        raise ResultError(str(exc)) from None
     qs = Match.objects.filter(pk=match.pk)
     if expected_lock_version is not None:
         qs = qs.filter(lock_version=expected_lock_version)
     if qs.update(lock_version=F("lock_version") + 1) != 1:
         raise StaleResultError(Match.objects.get(pk=match.pk))
     # The UPDATE holds the row lock until commit, so this read is consistent.
-    return Match.objects.select_related("round__tournament").get(pk=match.pk)
+    match = Match.objects.select_related("round__tournament").get(pk=match.pk)
+    if match.is_bye:
+        raise ResultError(_("A bye has no result to enter."))
+    if players is not None and (match.player_a_id, match.player_b_id) != players:
+        raise ResultError(
+            _(
+                "The pairing of this match changed after its battles were played; "
+                "the result is not recorded for players who did not play it."
+            )
+        )
+    return match
 
 
 def _new_version(
-    match: Match, survivors: Survivors, *, by, source: str, status: str, reason: str
+    match: Match,
+    survivors: Survivors,
+    *,
+    by,
+    source: str,
+    status: str,
+    kind: str = ResultVersion.Kind.ENTRY,
+    reason: str = "",
 ) -> ResultVersion:
     number = (match.versions.aggregate(n=Max("number"))["n"] or 0) + 1
-    now = timezone.now()
     confirmed = status == ResultVersion.Status.CONFIRMED
     return ResultVersion.objects.create(
         match=match,
         number=number,
-        battle1_dwarfs=survivors[0],
-        battle1_trolls=survivors[1],
-        battle2_dwarfs=survivors[2],
-        battle2_trolls=survivors[3],
+        **survivors.as_dict(),
         source=source,
+        kind=kind,
         status=status,
         reason=reason,
         entered_by=by,
         confirmed_by=by if confirmed else None,
-        confirmed_at=now if confirmed else None,
+        confirmed_at=timezone.now() if confirmed else None,
     )
 
 
 def _make_final(match: Match, version: ResultVersion) -> None:
-    match.versions.filter(
-        status__in=[ResultVersion.Status.PENDING, ResultVersion.Status.DISPUTED]
-    ).exclude(pk=version.pk).update(status=ResultVersion.Status.SUPERSEDED)
+    match.versions.filter(status__in=OPEN).exclude(pk=version.pk).update(
+        status=ResultVersion.Status.SUPERSEDED
+    )
     if match.confirmed_version_id and match.confirmed_version_id != version.pk:
         ResultVersion.objects.filter(pk=match.confirmed_version_id).update(
             status=ResultVersion.Status.SUPERSEDED
@@ -125,113 +150,86 @@ def _make_final(match: Match, version: ResultVersion) -> None:
     match.save(update_fields=["confirmed_version", "result_status"])
 
 
-def _record_final(
-    match: Match, survivors: Survivors, *, by, source: str, reason: str
-) -> ResultVersion:
-    """A confirmed version on its source's own authority, made the match's result."""
-    version = _new_version(
-        match,
-        survivors,
-        by=by,
-        source=source,
-        status=ResultVersion.Status.CONFIRMED,
-        reason=reason,
-    )
+def _confirm(match: Match, version: ResultVersion, by) -> ResultVersion:
+    version.status = ResultVersion.Status.CONFIRMED
+    version.confirmed_by = by
+    version.confirmed_at = timezone.now()
+    version.save(update_fields=["status", "confirmed_by", "confirmed_at"])
     _make_final(match, version)
     return version
 
 
-def _repeat_of_last(match: Match, survivors: Survivors, by) -> ResultVersion | None:
-    """The caller's own latest entry if it already says exactly this (double submit)."""
+def _repeat_of_last(
+    match: Match, survivors: Survivors, by, reason: str = ""
+) -> ResultVersion | None:
+    """The caller's own latest write if it already says exactly this (double submit)."""
     last = match.versions.order_by("-number").first()
     if (
         last is not None
         and last.entered_by_id == getattr(by, "pk", None)
         and last.survivors == survivors
+        and last.reason == reason
     ):
         return last
     return None
 
 
+def _state_open(match: Match, values: Survivors, *, by, source: str, kind: str, reason: str):
+    """A new open statement: confirm an agreeing one by someone else, else pend or dispute."""
+    open_versions = list(match.versions.filter(status__in=OPEN, kind=kind))
+    others = [v for v in open_versions if v.entered_by_id != by.pk]
+    agreeing = [v for v in others if v.survivors == values]
+    if agreeing:
+        # A second, independent statement of the same numbers confirms the first.
+        return _confirm(match, agreeing[-1], by)
+    # The caller's own earlier open statement is replaced by this one.
+    match.versions.filter(pk__in=[v.pk for v in open_versions if v.entered_by_id == by.pk]).update(
+        status=ResultVersion.Status.SUPERSEDED
+    )
+    status = ResultVersion.Status.DISPUTED if others else ResultVersion.Status.PENDING
+    version = _new_version(
+        match, values, by=by, source=source, status=status, kind=kind, reason=reason
+    )
+    if others:
+        match.versions.filter(pk__in=[v.pk for v in others]).update(
+            status=ResultVersion.Status.DISPUTED
+        )
+    if kind == ResultVersion.Kind.ENTRY:
+        match.result_status = Match.ResultStatus.DISPUTED if others else Match.ResultStatus.ENTERED
+        match.save(update_fields=["result_status"])
+    return version
+
+
 def enter_result(
     match: Match,
     *,
-    survivors: Sequence[object],
+    survivors: Sequence[object] | Survivors,
     by: AbstractBaseUser,
     expected_lock_version: int | None,
     source: str = ResultVersion.Source.REFEREE,
-    final: bool = False,
-    reason: str = "",
+    players: tuple[int, int] | None = None,
 ) -> ResultVersion:
-    """Enter the survivors of both battles.
+    """Enter the survivors of both battles, to be confirmed by a different person.
 
-    Without ``final`` the version awaits confirmation by a different person; if a
-    different person already entered the same numbers, this entry confirms theirs;
-    if they entered different numbers, the match becomes disputed.
-    ``final=True`` (organisers only, checked by the caller) confirms at once.
+    If a different person already entered the same numbers, this entry confirms
+    theirs; if they entered different numbers, the match becomes disputed.
     """
     values = validate_survivors(survivors)
-    if match.is_bye:
-        raise ResultError(_("A bye has no result to enter."))
     with transaction.atomic():
         try:
-            match = _claim(match, expected_lock_version)
+            match = _claim(match, expected_lock_version, players)
         except StaleResultError as stale:
             repeat = _repeat_of_last(stale.match, values, by)
             if repeat is not None:
                 return repeat
             raise
-        if final:
-            return _record_final(match, values, by=by, source=source, reason=reason)
         if match.result_status == Match.ResultStatus.CONFIRMED:
             raise ResultError(
                 _("This result is already confirmed; a referee can correct it with a reason.")
             )
-        open_versions = list(
-            match.versions.filter(
-                status__in=[ResultVersion.Status.PENDING, ResultVersion.Status.DISPUTED]
-            )
+        return _state_open(
+            match, values, by=by, source=source, kind=ResultVersion.Kind.ENTRY, reason=""
         )
-        others = [v for v in open_versions if v.entered_by_id != by.pk]
-        agreeing = [v for v in others if v.survivors == values]
-        if agreeing:
-            # A second, independent entry with the same numbers confirms the first.
-            version = agreeing[-1]
-            version.status = ResultVersion.Status.CONFIRMED
-            version.confirmed_by = by
-            version.confirmed_at = timezone.now()
-            version.save(update_fields=["status", "confirmed_by", "confirmed_at"])
-            _make_final(match, version)
-            return version
-        # The caller's own earlier open entry is replaced by this one.
-        match.versions.filter(
-            pk__in=[v.pk for v in open_versions if v.entered_by_id == by.pk]
-        ).update(status=ResultVersion.Status.SUPERSEDED)
-        if others:
-            version = _new_version(
-                match,
-                values,
-                by=by,
-                source=source,
-                status=ResultVersion.Status.DISPUTED,
-                reason=reason,
-            )
-            match.versions.filter(pk__in=[v.pk for v in others]).update(
-                status=ResultVersion.Status.DISPUTED
-            )
-            match.result_status = Match.ResultStatus.DISPUTED
-        else:
-            version = _new_version(
-                match,
-                values,
-                by=by,
-                source=source,
-                status=ResultVersion.Status.PENDING,
-                reason=reason,
-            )
-            match.result_status = Match.ResultStatus.ENTERED
-        match.save(update_fields=["result_status"])
-        return version
 
 
 def confirm_result(
@@ -252,45 +250,83 @@ def confirm_result(
             version = match.versions.get(pk=version_id)
         except ResultVersion.DoesNotExist:
             raise ResultError(_("That result version does not belong to this match.")) from None
-        if version.status not in (ResultVersion.Status.PENDING, ResultVersion.Status.DISPUTED):
+        if version.status not in OPEN:
             raise ResultError(_("Only a result awaiting confirmation can be confirmed."))
         if version.entered_by_id == by.pk:
             raise ResultError(_("A result must be confirmed by someone other than who entered it."))
-        version.status = ResultVersion.Status.CONFIRMED
-        version.confirmed_by = by
-        version.confirmed_at = timezone.now()
-        version.save(update_fields=["status", "confirmed_by", "confirmed_at"])
-        _make_final(match, version)
-        return version
+        return _confirm(match, version, by)
 
 
 def correct_result(
     match: Match,
     *,
-    survivors: Sequence[object],
+    survivors: Sequence[object] | Survivors,
     by: AbstractBaseUser,
     reason: str,
     expected_lock_version: int | None,
+    source: str = ResultVersion.Source.REFEREE,
 ) -> ResultVersion:
-    """Replace a confirmed result with a new confirmed version (referees, with a reason)."""
+    """Propose a correction of a confirmed result (referees, with a reason).
+
+    The correction is pending: the confirmed result stays in the standings until a
+    different referee or the organiser confirms the correction.
+    """
     values = validate_survivors(survivors)
-    if not reason.strip():
+    reason = reason.strip()
+    if not reason:
         raise ResultError(_("A correction needs a reason."))
     with transaction.atomic():
         try:
             match = _claim(match, expected_lock_version)
         except StaleResultError as stale:
-            repeat = _repeat_of_last(stale.match, values, by)
-            if repeat is not None and repeat.reason == reason.strip():
+            repeat = _repeat_of_last(stale.match, values, by, reason)
+            if repeat is not None:
+                return repeat
+            raise
+        if match.result_status != Match.ResultStatus.CONFIRMED:
+            raise ResultError(
+                _("There is no confirmed result to correct yet; enter the result instead.")
+            )
+        if match.confirmed_version.survivors == values:
+            raise ResultError(_("The correction is the same as the confirmed result."))
+        return _state_open(
+            match, values, by=by, source=source, kind=ResultVersion.Kind.CORRECTION, reason=reason
+        )
+
+
+def decide_result(
+    match: Match,
+    *,
+    survivors: Sequence[object] | Survivors,
+    by: AbstractBaseUser,
+    reason: str,
+    expected_lock_version: int | None,
+) -> ResultVersion:
+    """An organiser's final decision: confirmed at once, alone, and marked so.
+
+    The only result that needs no second person; it needs a reason instead, shown in
+    the history. Callers check that ``by`` organises the tournament.
+    """
+    values = validate_survivors(survivors)
+    reason = reason.strip()
+    if not reason:
+        raise ResultError(_("A final decision needs a reason."))
+    with transaction.atomic():
+        try:
+            match = _claim(match, expected_lock_version)
+        except StaleResultError as stale:
+            repeat = _repeat_of_last(stale.match, values, by, reason)
+            if repeat is not None:
                 return repeat
             raise
         version = _new_version(
             match,
             values,
             by=by,
-            source=ResultVersion.Source.REFEREE,
+            source=ResultVersion.Source.ORGANISER,
             status=ResultVersion.Status.CONFIRMED,
-            reason=reason.strip(),
+            kind=ResultVersion.Kind.DECISION,
+            reason=reason,
         )
         _make_final(match, version)
         return version
@@ -299,15 +335,29 @@ def correct_result(
 def record_final_result(
     match: Match,
     *,
-    survivors: Sequence[object],
+    survivors: Sequence[object] | Survivors,
     by: AbstractBaseUser | None,
     source: str,
     reason: str = "",
+    players: tuple[int, int] | None = None,
 ) -> ResultVersion:
-    """Record a result that is final on its source's authority (import, engine, organiser)."""
+    """Record a result final on its source's authority (engine-verified play, CSV import).
+
+    ``players`` is ``(player A's entry id, player B's entry id)`` as they were when the
+    battles were played; the write is refused if the pairing changed since.
+    """
+    if source not in (ResultVersion.Source.ENGINE, ResultVersion.Source.IMPORT):
+        raise ValueError(f"a {source} result needs a second person or a decision")
     values = validate_survivors(survivors)
-    if match.is_bye:
-        raise ResultError(_("A bye has no result to enter."))
     with transaction.atomic():
-        match = _claim(match, None)
-        return _record_final(match, values, by=by, source=source, reason=reason)
+        match = _claim(match, None, players)
+        version = _new_version(
+            match,
+            values,
+            by=by,
+            source=source,
+            status=ResultVersion.Status.CONFIRMED,
+            reason=reason,
+        )
+        _make_final(match, version)
+        return version

@@ -28,7 +28,8 @@ from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .models import Entry, ForbiddenPair, Match, Round, Tournament
+from . import lifecycle
+from .models import Entry, ForbiddenPair, Match, ResultVersion, Round, Tournament
 from .pairing import (
     History,
     Pairing,
@@ -46,7 +47,7 @@ from .standings import EntrantRecord, MatchRecord, StandingRow, compute_standing
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
 
-COUNTED = (Round.Status.PUBLISHED, Round.Status.FINISHED)
+COUNTED = lifecycle.PUBLIC
 # The stable export columns (API, export_standings); README "CSV formats".
 STANDINGS_FIELDS = (
     "rank",
@@ -353,15 +354,36 @@ def pair_next_round(tournament: Tournament, *, by: AbstractBaseUser | None) -> R
         return round_
 
 
+def _facts(round_: Round) -> lifecycle.RoundFacts:
+    """The lifecycle facts of ``round_``; call with the round row locked."""
+    return lifecycle.RoundFacts(
+        number=round_.number,
+        status=round_.status,
+        has_play=round_.matches.filter(play_started_at__isnull=False).exists()
+        or ResultVersion.objects.filter(match__round=round_).exists(),
+        is_last=not Round.objects.filter(
+            tournament_id=round_.tournament_id, number__gt=round_.number
+        ).exists(),
+    )
+
+
+def _transition(round_: Round, step) -> Round:
+    """Lock the tournament and the round, apply a lifecycle step, save the new status."""
+    _locked(round_.tournament)
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    try:
+        round_.status = step(_facts(round_))
+    except lifecycle.LifecycleError as exc:
+        raise RoundError(str(exc)) from None
+    round_.published_at = timezone.now() if round_.status == Round.Status.PUBLISHED else None
+    round_.save(update_fields=["status", "published_at"])
+    return round_
+
+
 def publish_round(round_: Round) -> Round:
     with transaction.atomic():
-        tournament = _locked(round_.tournament)
-        round_ = Round.objects.select_for_update().get(pk=round_.pk)
-        if round_.status != Round.Status.DRAFT:
-            raise RoundError(_("Only a draft round can be published."))
-        round_.status = Round.Status.PUBLISHED
-        round_.published_at = timezone.now()
-        round_.save(update_fields=["status", "published_at"])
+        round_ = _transition(round_, lifecycle.publish)
+        tournament = round_.tournament
         if tournament.status == Tournament.Status.SETUP:
             tournament.status = Tournament.Status.RUNNING
             tournament.save(update_fields=["status"])
@@ -369,28 +391,19 @@ def publish_round(round_: Round) -> Round:
 
 
 def unpublish_round(round_: Round) -> Round:
-    """Take a round back to draft; only while no result has been entered in it."""
+    """Take a round back to draft; refused once play has begun in it (lifecycle)."""
     with transaction.atomic():
-        _locked(round_.tournament)
-        round_ = Round.objects.select_for_update().get(pk=round_.pk)
-        if round_.status != Round.Status.PUBLISHED:
-            raise RoundError(_("Only a published round can be unpublished."))
-        if round_.tournament.round_set.filter(number__gt=round_.number).exists():
-            raise RoundError(_("A later round exists; only the last round can be unpublished."))
-        if round_.matches.filter(versions__isnull=False).exists():
-            raise RoundError(_("Results have been entered in this round; it stays published."))
-        round_.status = Round.Status.DRAFT
-        round_.published_at = None
-        round_.save(update_fields=["status", "published_at"])
-        return round_
+        return _transition(round_, lifecycle.unpublish)
 
 
 def discard_draft(round_: Round) -> None:
     with transaction.atomic():
         _locked(round_.tournament)
         round_ = Round.objects.select_for_update().get(pk=round_.pk)
-        if round_.status != Round.Status.DRAFT:
-            raise RoundError(_("Only a draft round can be discarded."))
+        try:
+            lifecycle.check_editable(_facts(round_))
+        except lifecycle.LifecycleError as exc:
+            raise RoundError(str(exc)) from None
         round_.delete()
         # The previous round is the last one again, so it is no longer "finished".
         Round.objects.filter(tournament_id=round_.tournament_id, number=round_.number - 1).update(
@@ -398,13 +411,38 @@ def discard_draft(round_: Round) -> None:
         )
 
 
+def begin_play(match: Match, *, players: tuple[int, int]) -> Match:
+    """Freeze ``match`` for play: the one way ``games`` tells a tournament a battle starts.
+
+    Locks the round (the same lock as unpublish and result writes), checks that the
+    round may be played and that ``players`` (A, B) are still the match's players, and
+    marks the match as started. Call inside the transaction that creates the battles.
+    """
+    round_ = Round.objects.select_for_update().get(pk=match.round_id)
+    try:
+        lifecycle.check_playable(lifecycle.RoundFacts(number=round_.number, status=round_.status))
+    except lifecycle.LifecycleError as exc:
+        raise RoundError(str(exc)) from None
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    if match.is_bye:
+        raise RoundError(_("A bye has no battles."))
+    if (match.player_a_id, match.player_b_id) != players:
+        raise RoundError(_("The pairing of this match changed; reload the page."))
+    if match.play_started_at is None:
+        match.play_started_at = timezone.now()
+        match.save(update_fields=["play_started_at"])
+    return match
+
+
 # ---------------------------------------------------------------- manual edits
 
 
 def _draft(round_: Round) -> Round:
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
-    if round_.status != Round.Status.DRAFT:
-        raise RoundError(_("Only a draft round can be edited; unpublish it first."))
+    try:
+        lifecycle.check_editable(_facts(round_))
+    except lifecycle.LifecycleError as exc:
+        raise RoundError(str(exc)) from None
     return round_
 
 

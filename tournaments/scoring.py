@@ -13,18 +13,27 @@ Terminology
 
 Invariants
 ----------
-- Pure: no Django imports. ``MatchScore`` is immutable and always seen from A's side:
-  ``differential == sum(a_points) - sum(b_points)``.
-- Out-of-range survivor counts raise ``ValueError`` naming the offending field.
+- No database: plain values in, a ``MatchScore`` out. ``MatchScore`` is immutable and
+  always seen from A's side: ``differential == sum(a_points) - sum(b_points)``.
+- The survivor limits and the troll value live in ``tournaments.survivors``; out-of-range
+  counts raise ``SurvivorsError`` (a ``ValueError``) naming the offending field.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-MAX_DWARFS = 32
-MAX_TROLLS = 8
-TROLL_POINTS = 4
+from .survivors import MAX_DWARFS, MAX_TROLLS, TROLL_POINTS, Survivors
+
+__all__ = [
+    "MAX_DWARFS",
+    "MAX_TROLLS",
+    "TROLL_POINTS",
+    "MatchScore",
+    "PointsScheme",
+    "score",
+    "score_match",
+]
 
 
 @dataclass(frozen=True)
@@ -48,14 +57,6 @@ class PointsScheme:
     loss: int = 0
 
 
-def _check(name: str, value: int, maximum: int) -> None:
-    # bool is an int subclass; a True survivor count is a caller bug worth catching.
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
-    if not 0 <= value <= maximum:
-        raise ValueError(f"{name} must be between 0 and {maximum}, got {value}")
-
-
 def score_match(b1_dwarfs: int, b1_trolls: int, b2_dwarfs: int, b2_trolls: int) -> MatchScore:
     """Score a match from the survivors of both battles.
 
@@ -66,12 +67,13 @@ def score_match(b1_dwarfs: int, b1_trolls: int, b2_dwarfs: int, b2_trolls: int) 
     >>> s.a_points, s.b_points, s.differential, s.outcome
     ((5, 12), (8, 10), -1, 'b')
     """
-    _check("b1_dwarfs", b1_dwarfs, MAX_DWARFS)
-    _check("b1_trolls", b1_trolls, MAX_TROLLS)
-    _check("b2_dwarfs", b2_dwarfs, MAX_DWARFS)
-    _check("b2_trolls", b2_trolls, MAX_TROLLS)
-    a_points = (b1_dwarfs, TROLL_POINTS * b2_trolls)
-    b_points = (TROLL_POINTS * b1_trolls, b2_dwarfs)
+    return score(Survivors(b1_dwarfs, b1_trolls, b2_dwarfs, b2_trolls))
+
+
+def score(survivors: Survivors) -> MatchScore:
+    """Score a match from a ``Survivors`` value (see ``score_match``)."""
+    a_points = survivors.points_of("a")
+    b_points = survivors.points_of("b")
     differential = sum(a_points) - sum(b_points)
     won_a = sum(1 for x, y in zip(a_points, b_points, strict=True) if x > y)
     won_b = sum(1 for x, y in zip(a_points, b_points, strict=True) if y > x)

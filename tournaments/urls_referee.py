@@ -30,4 +30,9 @@ urlpatterns = [
         views.result_correct,
         name="referee_result_correct",
     ),
+    path(
+        "t/<slug:slug>/matches/<int:match_id>/decide",
+        views.result_decide,
+        name="referee_result_decide",
+    ),
 ]

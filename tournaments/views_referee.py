@@ -22,10 +22,11 @@ from django_htmx.http import trigger_client_event
 
 from thud_site.http import HtmxHttpRequest
 
-from . import permissions, results
+from . import lifecycle, permissions, results
 from .forms_results import (
     ConfirmForm,
     CorrectionForm,
+    DecisionForm,
     ResultForm,
     SurvivorsForm,
     initial_from,
@@ -90,7 +91,7 @@ def result_preview(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpRe
 @require_POST
 def result_enter(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpResponse:
     match, role = permissions.access_match_for_result_entry(request.user, slug, match_id)
-    form = ResultForm(request.POST, can_mark_final=permissions.can_mark_final(role))
+    form = ResultForm(request.POST)
     if not form.is_valid():
         return _panel(request, match, role, entry_form=form, status=422)
     try:
@@ -100,7 +101,6 @@ def result_enter(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpResp
             by=request.user,
             expected_lock_version=form.cleaned_data["lock_version"],
             source=SOURCE_BY_ROLE[role],
-            final=form.cleaned_data.get("final", False),
         )
     except results.StaleResultError as stale:
         return _panel(request, stale.match, role, conflict=True, status=409)
@@ -153,7 +153,30 @@ def result_correct(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpRe
     except results.ResultError as error:
         form.add_error(None, str(error))
         return _panel(request, match, role, correction_form=form, status=422)
-    return _done(request, slug, match_id, _("Result corrected."))
+    return _done(request, slug, match_id, _("Correction saved; another referee must confirm it."))
+
+
+@login_required
+@require_POST
+def result_decide(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpResponse:
+    match, role = permissions.access_match_for_decision(request.user, slug, match_id)
+    form = DecisionForm(request.POST)
+    if not form.is_valid():
+        return _panel(request, match, role, decision_form=form, status=422)
+    try:
+        results.decide_result(
+            match,
+            survivors=form.survivors(),
+            by=request.user,
+            reason=form.cleaned_data["reason"],
+            expected_lock_version=form.cleaned_data["lock_version"],
+        )
+    except results.StaleResultError as stale:
+        return _panel(request, stale.match, role, conflict=True, status=409)
+    except results.ResultError as error:
+        form.add_error(None, str(error))
+        return _panel(request, match, role, decision_form=form, status=422)
+    return _done(request, slug, match_id, _("Final decision recorded."))
 
 
 def _done(request: HtmxHttpRequest, slug: str, match_id: int, notice: str) -> HttpResponse:
@@ -176,6 +199,7 @@ def _panel(
     *,
     entry_form: ResultForm | None = None,
     correction_form: CorrectionForm | None = None,
+    decision_form: DecisionForm | None = None,
     conflict: bool = False,
     error: str = "",
     notice: str = "",
@@ -188,13 +212,15 @@ def _panel(
     # After a conflict show what is stored now; otherwise start from the caller's own entry.
     shown = latest if conflict else (own[-1] if own else None)
     confirmed = match.result_status == Match.ResultStatus.CONFIRMED
-    if entry_form is None and not confirmed and correction_form is None:
-        entry_form = ResultForm(
-            initial=initial_from(shown, match.lock_version),
-            can_mark_final=permissions.can_mark_final(role),
-        )
-    if correction_form is None and confirmed and permissions.can_correct(role):
-        correction_form = CorrectionForm(initial=initial_from(latest, match.lock_version))
+    # Nothing is entered in a draft round (tournaments.lifecycle); its referees only look.
+    writable = lifecycle.is_public(match.round.status)
+    if writable and entry_form is None and not confirmed and correction_form is None:
+        entry_form = ResultForm(initial=initial_from(shown, match.lock_version))
+    if writable and correction_form is None and confirmed and permissions.can_correct(role):
+        current = match.confirmed_version
+        correction_form = CorrectionForm(initial=initial_from(current, match.lock_version))
+    if writable and decision_form is None and permissions.can_decide(role):
+        decision_form = DecisionForm(initial=initial_from(latest, match.lock_version))
     preview_url = reverse("referee_result_preview", args=[match.round.tournament.slug, match.pk])
     for form in (entry_form, correction_form):
         if form is not None:
@@ -206,6 +232,8 @@ def _panel(
         "tournament": match.round.tournament,
         "entry_form": entry_form,
         "correction_form": correction_form,
+        "decision_form": decision_form,
+        "writable": writable,
         "preview": shown_form.preview() if shown_form is not None else None,
         "versions": [
             {

@@ -37,7 +37,7 @@ def make_match(
     fields = {"variant": variant} | SCALED | tournament_fields
     t = Tournament.objects.create(name=f"T{n}", slug=f"t{n}", owner=owner, **fields)
     t.referees.add(referee)
-    rnd = Round.objects.create(tournament=t, number=1)
+    rnd = Round.objects.create(tournament=t, number=1, status=Round.Status.PUBLISHED)
     matches = []
     for table in range(1, tables + 1):
         entries = []

@@ -172,7 +172,7 @@ def test_agreement_ends_battle_one_starts_battle_two_and_both_record_the_result(
     battles.accept_end(b2.pk, side="dwarf")
     match = Match.objects.get(pk=match.pk)
     assert match.result_status == Match.ResultStatus.CONFIRMED
-    assert match.confirmed_version.survivors == (32, 8, 32, 8)
+    assert match.confirmed_version.survivors.as_tuple() == (32, 8, 32, 8)
     assert match.confirmed_version.source == "engine"
 
 

@@ -142,7 +142,7 @@ def test_import_results_records_confirmed_import_versions(tmp_path, round_one):
     versions = ResultVersion.objects.all()
     assert {v.source for v in versions} == {ResultVersion.Source.IMPORT}
     assert {v.status for v in versions} == {ResultVersion.Status.CONFIRMED}
-    assert round_one.matches.get(table=1).confirmed_version.survivors == (10, 1, 5, 2)
+    assert round_one.matches.get(table=1).confirmed_version.survivors.as_tuple() == (10, 1, 5, 2)
 
 
 @pytest.mark.parametrize(

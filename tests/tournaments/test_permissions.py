@@ -50,9 +50,9 @@ def test_nobody_confirms_their_own_version():
     assert not permissions.can_confirm(AnonymousUser(), Role.PUBLIC, v)
 
 
-def test_only_organisers_mark_final_and_referees_correct():
-    assert permissions.can_mark_final(Role.ORGANISER)
-    assert not permissions.can_mark_final(Role.REFEREE)
+def test_only_organisers_decide_and_referees_correct():
+    assert permissions.can_decide(Role.ORGANISER)
+    assert not permissions.can_decide(Role.REFEREE)
     assert permissions.can_correct(Role.REFEREE)
     assert not permissions.can_correct(Role.PLAYER)
 

@@ -9,6 +9,7 @@ from tournaments.results import (
     StaleResultError,
     confirm_result,
     correct_result,
+    decide_result,
     enter_result,
     record_final_result,
     validate_survivors,
@@ -76,10 +77,10 @@ def test_double_submit_creates_one_version():
 @pytest.mark.parametrize(
     ("survivors", "field"),
     [
-        ((33, 0, 0, 0), "battle1_dwarfs"),
-        ((0, 9, 0, 0), "battle1_trolls"),
-        ((0, 0, -1, 0), "battle2_dwarfs"),
-        ((0, 0, 0, "x"), "battle2_trolls"),
+        ((33, 0, 0, 0), "Battle 1 surviving dwarfs"),
+        ((0, 9, 0, 0), "Battle 1 surviving trolls"),
+        ((0, 0, -1, 0), "Battle 2 surviving dwarfs"),
+        ((0, 0, 0, "x"), "Battle 2 surviving trolls"),
     ],
 )
 def test_out_of_range_survivors_are_refused_naming_the_field(survivors, field):
@@ -90,8 +91,8 @@ def test_out_of_range_survivors_are_refused_naming_the_field(survivors, field):
     assert fresh(match).lock_version == 0
 
 
-def test_confirmed_result_needs_a_correction_with_reason():
-    match, ref1, ref2 = MatchFactory(), UserFactory(), UserFactory()
+def test_confirmed_result_needs_a_correction_with_reason_confirmed_by_someone_else():
+    match, ref1, ref2, ref3 = MatchFactory(), UserFactory(), UserFactory(), UserFactory()
     v = record_final_result(match, survivors=(5, 2, 5, 1), by=ref1, source="import")
     with pytest.raises(ResultError, match="already confirmed"):
         enter_result(match, survivors=(1, 1, 1, 1), by=ref2, expected_lock_version=1)
@@ -100,26 +101,38 @@ def test_confirmed_result_needs_a_correction_with_reason():
     c = correct_result(
         match, survivors=(1, 1, 1, 1), by=ref2, reason="slip misread", expected_lock_version=1
     )
+    # The correction waits: the confirmed result stays in force until someone else agrees.
+    assert c.status == ResultVersion.Status.PENDING
+    assert c.kind == ResultVersion.Kind.CORRECTION
+    assert fresh(match).confirmed_version_id == v.pk
+    with pytest.raises(ResultError, match="someone other"):
+        confirm_result(match, version_id=c.pk, by=ref2, expected_lock_version=2)
+    confirm_result(match, version_id=c.pk, by=ref3, expected_lock_version=2)
     m = fresh(match)
     assert m.confirmed_version_id == c.pk
+    c.refresh_from_db()
+    assert (c.entered_by_id, c.confirmed_by_id) == (ref2.pk, ref3.pk)
     v.refresh_from_db()
     assert v.status == ResultVersion.Status.SUPERSEDED
     assert [x.number for x in m.versions.all()] == [1, 2]
 
 
-def test_final_entry_by_organiser_is_confirmed_at_once():
+def test_organisers_final_decision_stands_alone_with_a_reason_and_is_marked():
     match, org = MatchFactory(), UserFactory()
-    v = enter_result(
+    with pytest.raises(ResultError, match="reason"):
+        decide_result(match, survivors=(5, 2, 5, 1), by=org, reason="", expected_lock_version=0)
+    v = decide_result(
         match,
         survivors=(5, 2, 5, 1),
         by=org,
+        reason="players agreed at the desk",
         expected_lock_version=0,
-        source="organiser",
-        final=True,
     )
     assert v.status == ResultVersion.Status.CONFIRMED
+    assert v.kind == ResultVersion.Kind.DECISION and v.stands_alone
+    assert v.entered_by_id == v.confirmed_by_id == org.pk
     assert fresh(match).is_finished
 
 
 def test_validate_survivors_accepts_strings():
-    assert validate_survivors(["32", "8", "0", "0"]) == (32, 8, 0, 0)
+    assert validate_survivors(["32", "8", "0", "0"]).as_tuple() == (32, 8, 0, 0)

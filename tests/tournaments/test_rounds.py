@@ -93,7 +93,7 @@ def test_unpublish_only_while_no_result_is_entered():
     publish_round(r)
     m = r.matches.first()
     enter_result(m, survivors=(1, 1, 1, 1), by=UserFactory(), expected_lock_version=0)
-    with pytest.raises(RoundError, match="Results have been entered"):
+    with pytest.raises(RoundError, match="pairings are frozen"):
         unpublish_round(r)
     r.refresh_from_db()
     assert r.status == Round.Status.PUBLISHED

@@ -5,6 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tournaments.scoring import MAX_DWARFS, MAX_TROLLS, MatchScore, PointsScheme, score_match
+from tournaments.survivors import SurvivorsError
 
 
 def test_dwarf_player_scores_survivors_and_troll_player_four_per_troll():
@@ -54,18 +55,19 @@ def test_maximum_values_are_accepted():
 @pytest.mark.parametrize(
     ("args", "field"),
     [
-        ((33, 0, 0, 0), "b1_dwarfs"),
-        ((-1, 0, 0, 0), "b1_dwarfs"),
-        ((0, 9, 0, 0), "b1_trolls"),
-        ((0, 0, 40, 0), "b2_dwarfs"),
-        ((0, 0, 0, -2), "b2_trolls"),
-        ((0, 0, 0, 1.5), "b2_trolls"),
-        ((True, 0, 0, 0), "b1_dwarfs"),
+        ((33, 0, 0, 0), "battle1_dwarfs"),
+        ((-1, 0, 0, 0), "battle1_dwarfs"),
+        ((0, 9, 0, 0), "battle1_trolls"),
+        ((0, 0, 40, 0), "battle2_dwarfs"),
+        ((0, 0, 0, -2), "battle2_trolls"),
+        ((0, 0, 0, 1.5), "battle2_trolls"),
+        ((True, 0, 0, 0), "battle1_dwarfs"),
     ],
 )
 def test_out_of_range_survivors_raise_naming_the_field(args, field):
-    with pytest.raises(ValueError, match=field):
+    with pytest.raises(SurvivorsError) as raised:
         score_match(*args)
+    assert raised.value.field == field
 
 
 def test_default_points_scheme_is_two_one_zero():

@@ -210,7 +210,7 @@ def test_unknown_keys_and_entrants_are_rejected():
         compute_standings(entrants(2), [], order=("match_points", "elo"))
     with pytest.raises(ValueError, match="unknown entrant 9"):
         compute_standings(entrants(2), [m(1, 1, 9)])
-    with pytest.raises(ValueError, match="b1_trolls"):
+    with pytest.raises(ValueError, match="Battle 1 surviving trolls"):
         compute_standings(entrants(2), [m(1, 1, 2, (0, 9, 0, 0))])
 
 

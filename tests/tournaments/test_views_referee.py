@@ -11,7 +11,7 @@ from tests.factories import (
     UserFactory,
 )
 from tournaments.models import Match, ResultVersion, Round
-from tournaments.results import enter_result
+from tournaments.results import confirm_result, enter_result
 
 pytestmark = pytest.mark.django_db
 
@@ -58,6 +58,12 @@ def url(name, match):
 
 def fresh(match):
     return Match.objects.get(pk=match.pk)
+
+
+def confirmed(match, values=(1, 1, 1, 1)):
+    """A result entered by one person and confirmed by another (lock version 2)."""
+    v = enter_result(match, survivors=values, by=UserFactory(), expected_lock_version=None)
+    return confirm_result(match, version_id=v.pk, by=UserFactory(), expected_lock_version=None)
 
 
 # --- round view -----------------------------------------------------------------------
@@ -128,7 +134,7 @@ def test_htmx_entry_answers_the_panel_fragment(client, match, referee):
     assert m.result_status == Match.ResultStatus.ENTERED
     version = m.versions.get()
     assert version.entered_by == referee and version.source == ResultVersion.Source.REFEREE
-    assert version.survivors == (20, 2, 15, 3)
+    assert version.survivors.as_tuple() == (20, 2, 15, 3)
     assert "HX-Trigger" not in response  # not confirmed yet: standings unchanged
 
 
@@ -372,13 +378,13 @@ def test_player_cannot_act_on_another_match(client, match):
 
 def test_player_cannot_use_the_round_view_or_correct(client, match, referee):
     a, b = players_of(match)
-    enter_result(match, survivors=(1, 1, 1, 1), by=referee, expected_lock_version=0, final=True)
+    confirmed(match)
     client.force_login(a)
     assert (
         client.get(reverse("referee_round", args=[match.round.tournament.slug, 1])).status_code
         == 403
     )
-    data = survivors(lock_version=1, reason="mine")
+    data = survivors(lock_version=2, reason="mine")
     assert client.post(url("referee_result_correct", match), data).status_code == 403
     assert fresh(match).versions.count() == 1
 
@@ -401,7 +407,7 @@ def test_player_cannot_see_a_draft_round_match(client):
     match = MatchFactory(round=RoundFactory(status=Round.Status.DRAFT))
     a, _b = players_of(match)
     client.force_login(a)
-    assert client.get(url("referee_match", match)).status_code == 403
+    assert client.get(url("referee_match", match)).status_code == 404
 
 
 def test_player_lists_their_matches(client, match):
@@ -422,59 +428,66 @@ def test_player_cannot_mark_a_result_final(client, match):
 # --- organisers and corrections -------------------------------------------------------
 
 
-def test_organiser_marks_a_result_final(client, match):
+def test_organiser_records_a_final_decision_with_a_reason(client, match):
     client.force_login(match.round.tournament.owner)
-    response = client.post(
-        url("referee_result", match), survivors(lock_version=0, final="on"), **HX
-    )
+    page = client.get(url("referee_match", match)).content.decode()
+    assert url("referee_result_decide", match) in page
+    refused = client.post(url("referee_result_decide", match), survivors(lock_version=0), **HX)
+    assert refused.status_code == 422 and fresh(match).versions.count() == 0
+    data = survivors(lock_version=0, reason="slip lost; both players agreed")
+    response = client.post(url("referee_result_decide", match), data, **HX)
     assert "standings-changed" in response["HX-Trigger"]
     v = fresh(match).confirmed_version
     assert v.source == ResultVersion.Source.ORGANISER and v.status == ResultVersion.Status.CONFIRMED
+    assert v.kind == ResultVersion.Kind.DECISION and v.reason.startswith("slip lost")
+    assert "Organiser&#x27;s final decision" in response.content.decode()
 
 
-def test_referee_cannot_mark_a_result_final(client, match, referee):
+def test_referee_cannot_record_a_final_decision(client, match, referee):
     client.force_login(referee)
-    client.post(url("referee_result", match), survivors(lock_version=0, final="on"), **HX)
-    assert fresh(match).result_status == Match.ResultStatus.ENTERED
+    assert (
+        url("referee_result_decide", match)
+        not in client.get(url("referee_match", match)).content.decode()
+    )
+    data = survivors(lock_version=0, reason="I say so")
+    assert client.post(url("referee_result_decide", match), data, **HX).status_code == 403
+    assert fresh(match).versions.count() == 0
 
 
 @pytest.mark.parametrize("htmx", [True, False])
-def test_referee_corrects_a_confirmed_result_with_a_reason(client, match, referee, htmx):
-    enter_result(
-        match,
-        survivors=(1, 1, 1, 1),
-        by=match.round.tournament.owner,
-        expected_lock_version=0,
-        final=True,
-    )
+def test_referee_correction_waits_for_a_second_referee(client, match, referee, referee2, htmx):
+    original = confirmed(match)
     client.force_login(referee)
     assert (
         "Correct the confirmed result" in client.get(url("referee_match", match)).content.decode()
     )
-    data = survivors(2, 1, 1, 1, lock_version=1, reason="slip misread")
+    data = survivors(2, 1, 1, 1, lock_version=2, reason="slip misread")
     response = client.post(url("referee_result_correct", match), data, **(HX if htmx else {}))
     assert response.status_code == (200 if htmx else 302)
     m = fresh(match)
-    assert (
-        m.confirmed_version.survivors == (2, 1, 1, 1)
-        and m.confirmed_version.reason == "slip misread"
-    )
-    assert m.versions.count() == 2
+    correction = m.versions.get(number=2)
+    assert correction.status == ResultVersion.Status.PENDING and correction.reason == "slip misread"
+    assert m.confirmed_version_id == original.pk  # still the standing result
+    # The referee who proposed it cannot confirm it; a second referee can.
     page = client.get(url("referee_match", match)).content.decode()
-    assert "Reason: slip misread" in page and "Superseded" in page
+    assert "Confirm version 2" not in page
+    client.force_login(referee2)
+    page = client.get(url("referee_match", match)).content.decode()
+    assert "Confirm version 2" in page and "Reason: slip misread" in page
+    client.post(
+        url("referee_result_confirm", match), {"version_id": correction.pk, "lock_version": 3}
+    )
+    m = fresh(match)
+    assert m.confirmed_version_id == correction.pk
+    assert m.confirmed_version.confirmed_by_id == referee2.pk
+    assert m.versions.get(pk=original.pk).status == ResultVersion.Status.SUPERSEDED
 
 
 def test_correction_without_reason_is_refused_beside_the_field(client, match, referee):
-    enter_result(
-        match,
-        survivors=(1, 1, 1, 1),
-        by=match.round.tournament.owner,
-        expected_lock_version=0,
-        final=True,
-    )
+    confirmed(match)
     client.force_login(referee)
     response = client.post(
-        url("referee_result_correct", match), survivors(lock_version=1, reason=""), **HX
+        url("referee_result_correct", match), survivors(lock_version=2, reason=""), **HX
     )
     assert response.status_code == 422
     assert "This field is required" in response.content.decode()
@@ -489,3 +502,54 @@ def test_bye_has_no_result_page(client, referee, match):
 
 def test_unused_player_factory_is_available():
     assert PlayerFactory.build().name.startswith("Player")
+
+
+# --- issue 9: two people for every confirmed result ------------------------------------
+
+
+def test_correction_of_an_unconfirmed_match_confirms_nothing(client, match, referee):
+    """Finding 1: the correction endpoint used to record a confirmed result alone."""
+    client.force_login(referee)
+    data = survivors(lock_version=0, reason="quicker this way")
+    response = client.post(url("referee_result_correct", match), data, **HX)
+    assert response.status_code == 422
+    assert "no confirmed result to correct" in response.content.decode()
+    m = fresh(match)
+    assert m.versions.count() == 0 and m.confirmed_version is None
+    assert m.result_status == Match.ResultStatus.AWAITING
+
+
+def test_losing_confirmer_gets_the_changed_meanwhile_panel_not_a_403(
+    client, match, referee, referee2
+):
+    v = enter_result(match, survivors=(20, 2, 15, 3), by=UserFactory(), expected_lock_version=0)
+    confirm_result(match, version_id=v.pk, by=referee2, expected_lock_version=1)
+    client.force_login(referee)  # saw the page before referee2 confirmed
+    response = client.post(
+        url("referee_result_confirm", match), {"version_id": v.pk, "lock_version": 1}, **HX
+    )
+    assert response.status_code == 409
+    assert "changed by someone else meanwhile" in response.content.decode()
+    assert fresh(match).confirmed_version.confirmed_by_id == referee2.pk
+
+
+def test_author_of_a_result_still_cannot_confirm_it_after_it_changed(client, match, referee):
+    v = enter_result(match, survivors=(20, 2, 15, 3), by=referee, expected_lock_version=0)
+    confirm_result(match, version_id=v.pk, by=UserFactory(), expected_lock_version=1)
+    client.force_login(referee)
+    response = client.post(
+        url("referee_result_confirm", match), {"version_id": v.pk, "lock_version": 1}
+    )
+    assert response.status_code == 403
+
+
+def test_referee_cannot_enter_a_result_in_a_draft_round(client, referee, match):
+    """Finding 2: results could be entered in a draft round."""
+    Round.objects.filter(pk=match.round_id).update(status=Round.Status.DRAFT)
+    client.force_login(referee)
+    page = client.get(url("referee_match", match)).content.decode()
+    assert "nothing can be entered" in page and url("referee_result", match) not in page
+    response = client.post(url("referee_result", match), survivors(lock_version=0), **HX)
+    assert response.status_code == 422
+    assert "not published yet" in response.content.decode()
+    assert fresh(match).versions.count() == 0

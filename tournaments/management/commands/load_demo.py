@@ -8,8 +8,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from tournaments.models import Entry, Player, ResultVersion, Tournament
-from tournaments.results import record_final_result
+from tournaments.models import Entry, Player, Tournament
+from tournaments.results import confirm_result, enter_result
 from tournaments.rounds import pair_next_round, publish_round
 
 DEMO_PASSWORD = "thud-demo"  # noqa: S105 - a published demo login, never used in production
@@ -70,8 +70,12 @@ class Command(BaseCommand):
             for match, survivors in zip(
                 round_.matches.filter(player_b__isnull=False), demo_results, strict=False
             ):
-                record_final_result(
-                    match, survivors=survivors, by=organiser, source=ResultVersion.Source.ORGANISER
+                # Two people for every result: one referee enters, the other confirms.
+                version = enter_result(
+                    match, survivors=survivors, by=referees[0], expected_lock_version=None
+                )
+                confirm_result(
+                    match, version_id=version.pk, by=referees[1], expected_lock_version=None
                 )
         self._quickfire_demo(organiser, referees)
         verb = "Created" if created else "Kept"

@@ -1,0 +1,94 @@
+"""Who may see and act on a battle, built on the tournament's role checks.
+
+The gates fetch and check in one call, like ``tournaments/permissions.py``: they raise
+``Http404`` for a battle that does not exist *or may not be seen* (a draft round's
+battles are invisible to everyone but its referees) and ``PermissionDenied`` for one
+that exists but is not yours to act on. Views call a gate first and only then touch
+the battle (settle its clock, apply a move), so an unknown id is a 404, never a 500.
+
+``tournaments`` never imports ``games``: the match and round gates live there and are
+re-exported here, so the battle views need one permissions module.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+
+from tournaments.permissions import (
+    access_match_for_battle_start,
+    access_match_id_for_referee,
+    access_match_public,
+    access_round_id_for_referee,
+    can_referee,
+    can_see_round,
+    player_entry_in_match,
+)
+
+from .models import Battle
+
+if TYPE_CHECKING:
+    from tournaments.permissions import AnyUser
+
+__all__ = [
+    "access_battle_for_player",
+    "access_battle_for_referee",
+    "access_battle_public",
+    "access_match_for_battle_start",
+    "access_match_id_for_referee",
+    "access_match_public",
+    "access_round_id_for_referee",
+    "battle_side_of",
+    "can_referee",
+    "player_entry_in_match",
+]
+
+
+def _battle(battle_id: int) -> Battle:
+    try:
+        return Battle.objects.select_related(
+            "match__round__tournament",
+            "dwarfs__player",
+            "trolls__player",
+            "match__player_a__player",
+            "match__player_b__player",
+        ).get(pk=battle_id)
+    except Battle.DoesNotExist as exc:
+        raise Http404("No such battle") from exc
+
+
+def access_battle_public(user: AnyUser, battle_id: int) -> Battle:
+    """Battles of published rounds are watchable by anyone (spectators are read-only)."""
+    battle = _battle(battle_id)
+    if not can_see_round(user, battle.match.round):
+        raise Http404("No such battle")
+    return battle
+
+
+def battle_side_of(user: AnyUser, battle: Battle) -> str | None:
+    """The side ("dwarf"/"troll") ``user`` commands in ``battle``, or None."""
+    if not user.is_authenticated:
+        return None
+    if battle.dwarfs.player.user_id == user.pk:
+        return "dwarf"
+    if battle.trolls.player.user_id == user.pk:
+        return "troll"
+    return None
+
+
+def access_battle_for_player(user: AnyUser, battle_id: int) -> tuple[Battle, str]:
+    """The battle and the side the user plays in it; only its two players pass."""
+    battle = access_battle_public(user, battle_id)
+    side = battle_side_of(user, battle)
+    if side is None:
+        raise PermissionDenied
+    return battle, side
+
+
+def access_battle_for_referee(user: AnyUser, battle_id: int) -> Battle:
+    battle = _battle(battle_id)
+    if not can_referee(user, battle.match.round.tournament):
+        raise PermissionDenied
+    return battle
