@@ -6,6 +6,8 @@ Environment variables:
     DATABASE_URL       e.g. postgres://user@127.0.0.1:5432/thud; default SQLite (WAL) in db.sqlite3
     REDIS_URL          broker, pub/sub and cache; default redis://127.0.0.1:6379/0
     ALLOWED_HOSTS      comma-separated; default localhost names
+    THUD_CLIENT_IP_HEADER, THUD_TRUSTED_PROXY_COUNT  where the login limit finds the
+                       client's address behind a reverse proxy (default REMOTE_ADDR)
 """
 
 from __future__ import annotations
@@ -126,6 +128,13 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# The login limit keys on the client's address (tournaments/forms_accounts.py). Behind a
+# reverse proxy REMOTE_ADDR is the proxy's, so name the META key of the header it sets
+# (e.g. HTTP_X_FORWARDED_FOR or HTTP_X_REAL_IP) and how many proxies append to it. Only
+# set this behind a proxy that overwrites or appends to the header: otherwise clients
+# choose their own address.
+THUD_CLIENT_IP_HEADER = os.environ.get("THUD_CLIENT_IP_HEADER", "REMOTE_ADDR")
+THUD_TRUSTED_PROXY_COUNT = max(1, int(os.environ.get("THUD_TRUSTED_PROXY_COUNT", "1")))
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
