@@ -6,6 +6,12 @@ Environment variables:
     DATABASE_URL       e.g. postgres://user@127.0.0.1:5432/thud; default SQLite (WAL) in db.sqlite3
     REDIS_URL          broker, pub/sub and cache; default redis://127.0.0.1:6379/0
     ALLOWED_HOSTS      comma-separated; default localhost names
+    DJANGO_HTTPS       "1" in production over https (secure cookies, redirect, HSTS);
+                       tuned by DJANGO_HSTS_SECONDS / _INCLUDE_SUBDOMAINS / _PRELOAD
+    DJANGO_SECURE_PROXY_SSL_HEADER  e.g. HTTP_X_FORWARDED_PROTO behind a TLS proxy
+    CSRF_TRUSTED_ORIGINS  comma-separated origins with scheme
+    THUD_CLIENT_IP_HEADER, THUD_TRUSTED_PROXY_COUNT  where the login limit finds the
+                       client's address behind a reverse proxy (default REMOTE_ADDR)
 """
 
 from __future__ import annotations
@@ -41,6 +47,34 @@ ALLOWED_HOSTS = [
     h.strip()
     for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",")
     if h.strip()
+]
+
+# Production over HTTPS (DJANGO_HTTPS=1): secure cookies, redirect to https and HSTS, so
+# `manage.py check --deploy` passes. Off by default because `make run` serves plain http.
+# HSTS is sticky in browsers: roll out with a small DJANGO_HSTS_SECONDS first.
+HTTPS = env_bool("DJANGO_HTTPS")
+SECURE_SSL_REDIRECT = HTTPS
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000")) if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS and env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = HTTPS and env_bool("DJANGO_HSTS_PRELOAD", True)
+# Behind a TLS-terminating proxy every request reaches Django as http, and the redirect
+# above would loop: name the META key of the header the proxy sets (and overwrites), e.g.
+# HTTP_X_FORWARDED_PROTO, optionally with its https value as HTTP_X_FORWARDED_SSL=on.
+_proxy_ssl_header = os.environ.get("DJANGO_SECURE_PROXY_SSL_HEADER", "").strip()
+if _proxy_ssl_header:
+    _header_name, _sep, _header_value = _proxy_ssl_header.partition("=")
+    SECURE_PROXY_SSL_HEADER: tuple[str, str] | None = (
+        _header_name.strip(),
+        _header_value.strip() or "https",
+    )
+else:
+    SECURE_PROXY_SSL_HEADER = None
+# Origins (with scheme) allowed to POST besides the site's own host, e.g. when the
+# public name differs from what the proxy passes on: https://thud.example.org
+CSRF_TRUSTED_ORIGINS = [
+    o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
 ]
 
 INSTALLED_APPS = [
@@ -126,6 +160,13 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# The login limit keys on the client's address (tournaments/forms_accounts.py). Behind a
+# reverse proxy REMOTE_ADDR is the proxy's, so name the META key of the header it sets
+# (e.g. HTTP_X_FORWARDED_FOR or HTTP_X_REAL_IP) and how many proxies append to it. Only
+# set this behind a proxy that overwrites or appends to the header: otherwise clients
+# choose their own address.
+THUD_CLIENT_IP_HEADER = os.environ.get("THUD_CLIENT_IP_HEADER", "REMOTE_ADDR")
+THUD_TRUSTED_PROXY_COUNT = max(1, int(os.environ.get("THUD_TRUSTED_PROXY_COUNT", "1")))
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

@@ -13,6 +13,11 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
+from tournaments.forms_accounts import RateLimitedAdminAuthenticationForm
+
+# The admin's login guards the most powerful accounts: it shares the site login's limiter.
+admin.site.login_form = RateLimitedAdminAuthenticationForm
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("tournaments.urls_accounts")),

@@ -1,9 +1,17 @@
-"""Account forms: a rate-limited login, self-registration and player claims.
+"""Account forms: rate-limited logins (site and admin), self-registration and player claims.
 
-The login limit counts failed attempts per (username, client address) in the cache
-(Redis), in a fixed window that starts with the first failure: after
-``LOGIN_MAX_FAILURES`` failures even the right password is refused until the window
-ends, so guessing a password costs hours, not seconds. A success clears the count.
+The login limit counts attempts per (username, client address) in the cache (Redis), in a
+fixed window that starts with the first attempt. Each attempt is counted *before* its
+password is checked, with one atomic increment, so parallel guesses cannot all read "below
+the limit" and slip through together: at most ``LOGIN_MAX_FAILURES`` passwords are ever
+checked per window. Beyond that even the right password is refused, unchecked, until the
+window ends, so guessing a password costs hours, not seconds. A success clears the count.
+
+The site's login page and the admin's login share one limiter (same key), so the two pages
+do not give a guesser two budgets.
+
+The client address is ``REMOTE_ADDR`` unless ``THUD_CLIENT_IP_HEADER`` names a header that a
+trusted reverse proxy sets (see ``client_address``).
 """
 
 from __future__ import annotations
@@ -11,6 +19,8 @@ from __future__ import annotations
 import hashlib
 
 from django import forms
+from django.conf import settings
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
@@ -24,37 +34,80 @@ LOGIN_MAX_FAILURES = 5
 LOGIN_WINDOW_S = 300
 
 
-def _failures_key(username: str, request: HttpRequest | None) -> str:
-    # REMOTE_ADDR only: X-Forwarded-For is client-controlled unless a proxy rewrites it.
-    address = request.META.get("REMOTE_ADDR", "") if request is not None else ""
+def client_address(request: HttpRequest | None) -> str:
+    """The address the login limit is keyed on.
+
+    ``THUD_CLIENT_IP_HEADER`` is a ``request.META`` name (``REMOTE_ADDR`` by default). A
+    forwarding header such as ``HTTP_X_FORWARDED_FOR`` is a list the client may pre-fill
+    with anything; each proxy appends the address it saw. So we count
+    ``THUD_TRUSTED_PROXY_COUNT`` entries from the right: that entry was written by our
+    outermost trusted proxy, everything left of it is the client's word.
+    """
+    if request is None:
+        return ""
+    header = settings.THUD_CLIENT_IP_HEADER
+    value = request.META.get(header, "")
+    if header == "REMOTE_ADDR" or not value:
+        # A request that bypassed the proxy has no header: fall back to the socket.
+        return value or request.META.get("REMOTE_ADDR", "")
+    entries = [e.strip() for e in value.split(",") if e.strip()]
+    if not entries:
+        return request.META.get("REMOTE_ADDR", "")
+    # Fewer entries than proxies: every entry came from a proxy, the leftmost is the client.
+    return entries[-min(settings.THUD_TRUSTED_PROXY_COUNT, len(entries))]
+
+
+def _attempts_key(username: str, request: HttpRequest | None) -> str:
+    address = client_address(request)
     digest = hashlib.sha256(f"{username.strip().lower()}|{address}".encode()).hexdigest()
     return f"login-failures:{digest}"
 
 
-class RateLimitedAuthenticationForm(AuthenticationForm):
-    error_messages = {
-        **AuthenticationForm.error_messages,
-        "rate_limited": _(
-            "Too many failed log-in attempts for this account from your address. "
-            "Try again in 5 minutes."
-        ),
-    }
+def _count_attempt(key: str) -> int:
+    """Count one attempt atomically and return the count, this attempt included."""
+    cache.add(key, 0, LOGIN_WINDOW_S)  # opens the window; a no-op if one is open
+    try:
+        attempts = cache.incr(key)
+    except ValueError:  # the window ended between add and incr: this attempt opens a new one
+        cache.add(key, 0, LOGIN_WINDOW_S)
+        attempts = cache.incr(key)
+    if attempts == 1:
+        # Redis's backend checks EXISTS, then INCR: if the key expired in between, INCR
+        # recreates it without an expiry, and the account would be locked for good.
+        cache.touch(key, LOGIN_WINDOW_S)
+    return attempts
+
+
+class LoginLimitMixin:
+    """Counts the attempt, then checks the password only while under the limit."""
+
+    rate_limited_message = _(
+        "Too many failed log-in attempts for this account from your address. "
+        "Try again in 5 minutes."
+    )
 
     def clean(self):
-        key = _failures_key(self.cleaned_data.get("username") or "", self.request)
-        if cache.get(key, 0) >= LOGIN_MAX_FAILURES:
-            raise ValidationError(self.error_messages["rate_limited"], code="rate_limited")
-        try:
-            cleaned = super().clean()
-        except ValidationError:
-            cache.add(key, 0, LOGIN_WINDOW_S)  # starts the window on the first failure
-            try:
-                cache.incr(key)
-            except ValueError:  # expired between add and incr
-                cache.set(key, 1, LOGIN_WINDOW_S)
-            raise
+        username = self.cleaned_data.get("username")
+        password = self.cleaned_data.get("password")
+        if username is None or not password:
+            # A field is missing: AuthenticationForm checks no password, nothing to count.
+            return super().clean()
+        key = _attempts_key(username, self.request)
+        if _count_attempt(key) > LOGIN_MAX_FAILURES:
+            raise ValidationError(self.rate_limited_message, code="rate_limited")
+        cleaned = super().clean()  # a wrong password raises and leaves the attempt counted
+        # The right password within the limit proves the owner is here: forget the
+        # mistakes. (Past the limit we never get here, so a success cannot reopen it.)
         cache.delete(key)
         return cleaned
+
+
+class RateLimitedAuthenticationForm(LoginLimitMixin, AuthenticationForm):
+    pass
+
+
+class RateLimitedAdminAuthenticationForm(LoginLimitMixin, AdminAuthenticationForm):
+    pass
 
 
 def claimable_players() -> QuerySet[Player]:

@@ -1,8 +1,16 @@
 from __future__ import annotations
 
+import os
+import threading
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.backends import ModelBackend
 from django.core import mail
+from django.db import connections
+from django.test import Client
 from django.urls import reverse
 
 from tests.factories import PASSWORD, EntryFactory, PlayerFactory, TournamentFactory, UserFactory
@@ -26,9 +34,55 @@ def local_cache(settings):
     cache.clear()
 
 
-def login(client, username, password, addr="10.0.0.1"):
+class CountingBackend(ModelBackend):
+    """Django's own backend, counting how often a password is actually checked.
+
+    The limiter's job is to stop guesses before they reach the backend, so the count
+    is what the login-limit tests assert on; authentication itself is unchanged.
+    """
+
+    calls = 0
+    lock = threading.Lock()
+
+    def authenticate(self, request, username=None, password=None, **kwargs):
+        with CountingBackend.lock:
+            CountingBackend.calls += 1
+        return super().authenticate(request, username=username, password=password, **kwargs)
+
+
+@pytest.fixture
+def counting_backend(settings):
+    settings.AUTHENTICATION_BACKENDS = [f"{__name__}.CountingBackend"]
+    CountingBackend.calls = 0
+    return CountingBackend
+
+
+@pytest.fixture
+def redis_cache(settings):
+    # The real Redis cache, so the race is against Redis's INCR, not a lock in LocMemCache.
+    # A fresh key prefix per test keeps counts apart; the keys expire with the window.
+    prefix = os.environ.get("THUD_CACHE_PREFIX", "thud")
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": settings.REDIS_URL,
+            "KEY_PREFIX": f"{prefix}-test-login-{uuid.uuid4().hex}",
+        }
+    }
+
+
+def login(client, username, password, addr="10.0.0.1", url_name="login", **headers):
     return client.post(
-        reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=addr
+        reverse(url_name),
+        {"username": username, "password": password},
+        REMOTE_ADDR=addr,
+        **headers,
+    )
+
+
+def is_rate_limited(response) -> bool:
+    return response.status_code == 200 and "Too many failed log-in attempts" in (
+        response.content.decode()
     )
 
 
@@ -60,6 +114,84 @@ def test_a_success_clears_the_failure_count(client):
     for _ in range(LOGIN_MAX_FAILURES - 1):
         login(client, user.username, "wrong")
     assert login(client, user.username, PASSWORD).status_code == 302
+
+
+@pytest.mark.django_db(transaction=True)  # the threads' own connections must see the user
+def test_parallel_wrong_logins_reach_the_password_check_at_most_the_limit(
+    counting_backend, redis_cache
+):
+    user = UserFactory()
+    attempts = 40
+    barrier = threading.Barrier(attempts)
+
+    def guess(i: int) -> int:
+        try:
+            barrier.wait()  # release all guesses at once, as an attacker would
+            return login(Client(), user.username, f"wrong-{i}").status_code
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=attempts) as pool:
+        statuses = list(pool.map(guess, range(attempts)))
+
+    assert statuses == [200] * attempts
+    assert counting_backend.calls == LOGIN_MAX_FAILURES
+    # The limit is reached, so even the right password is refused without a check.
+    client = Client()
+    assert is_rate_limited(login(client, user.username, PASSWORD))
+    assert "_auth_user_id" not in client.session
+    assert counting_backend.calls == LOGIN_MAX_FAILURES
+
+
+def test_admin_login_shares_the_limit_with_the_site_login(client, counting_backend):
+    staff = UserFactory(is_staff=True, is_superuser=True)
+    # Guesses split between the two login pages count against one budget.
+    for _ in range(LOGIN_MAX_FAILURES - 2):
+        login(client, staff.username, "wrong")
+    for _ in range(2):
+        login(client, staff.username, "wrong", url_name="admin:login")
+    response = login(client, staff.username, PASSWORD, url_name="admin:login")
+    assert is_rate_limited(response)
+    assert "_auth_user_id" not in client.session
+    assert counting_backend.calls == LOGIN_MAX_FAILURES
+
+
+def test_admin_login_alone_is_limited(client, counting_backend):
+    staff = UserFactory(is_staff=True, is_superuser=True)
+    for _ in range(LOGIN_MAX_FAILURES + 3):
+        login(client, staff.username, "wrong", url_name="admin:login")
+    assert counting_backend.calls == LOGIN_MAX_FAILURES
+    assert is_rate_limited(login(client, staff.username, PASSWORD, url_name="admin:login"))
+    assert "_auth_user_id" not in client.session
+
+
+def test_behind_a_trusted_proxy_each_forwarded_address_has_its_own_limit(client, settings):
+    settings.THUD_CLIENT_IP_HEADER = "HTTP_X_FORWARDED_FOR"
+    settings.THUD_TRUSTED_PROXY_COUNT = 1
+    proxy = "10.0.0.254"  # every request arrives from the proxy
+    user = UserFactory()
+    for i in range(LOGIN_MAX_FAILURES):
+        # The client forges a different first entry each time; the proxy appends the
+        # address it saw, and only that one counts.
+        login(
+            client,
+            user.username,
+            "wrong",
+            addr=proxy,
+            HTTP_X_FORWARDED_FOR=f"1.2.3.{i}, 203.0.113.1",
+        )
+    blocked = login(client, user.username, PASSWORD, addr=proxy, HTTP_X_FORWARDED_FOR="203.0.113.1")
+    assert is_rate_limited(blocked)
+    other = login(client, user.username, PASSWORD, addr=proxy, HTTP_X_FORWARDED_FOR="203.0.113.2")
+    assert other.status_code == 302
+
+
+def test_without_a_configured_header_a_spoofed_forwarded_for_is_ignored(client):
+    user = UserFactory()
+    for i in range(LOGIN_MAX_FAILURES):
+        login(client, user.username, "wrong", HTTP_X_FORWARDED_FOR=f"198.51.100.{i}")
+    response = login(client, user.username, PASSWORD, HTTP_X_FORWARDED_FOR="198.51.100.99")
+    assert is_rate_limited(response)
 
 
 def test_login_keeps_csrf_protection():
