@@ -14,8 +14,14 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import MatchFactory, UserFactory
-from tournaments.models import Match
-from tournaments.results import StaleResultError, enter_result
+from tournaments.models import Match, ResultVersion
+from tournaments.results import (
+    ResultError,
+    StaleResultError,
+    confirm_result,
+    correct_result,
+    enter_result,
+)
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -103,3 +109,83 @@ def test_double_submitted_post_creates_one_version():
     assert outcomes == [200, 200]
     m = Match.objects.get(pk=match.pk)
     assert m.versions.count() == 1 and m.lock_version == 1
+
+
+# --- issue 9: 20 writers on one match; exactly one valid outcome, history complete -----
+
+
+def _history_is_complete(match_id: int) -> Match:
+    """Numbers 1..n without gaps, one confirmed version in force, two people behind it."""
+    m = Match.objects.select_related("confirmed_version").get(pk=match_id)
+    versions = list(m.versions.order_by("number"))
+    assert [v.number for v in versions] == list(range(1, len(versions) + 1))
+    confirmed = [v for v in versions if v.status == ResultVersion.Status.CONFIRMED]
+    assert [v.pk for v in confirmed] == [m.confirmed_version_id]
+    for v in versions:
+        if v.confirmed_by_id is not None and v.kind != ResultVersion.Kind.DECISION:
+            assert v.confirmed_by_id != v.entered_by_id, v
+    return m
+
+
+def test_twenty_referees_correcting_and_confirming_at_once_leave_one_outcome():
+    match = MatchFactory()
+    first = enter_result(match, survivors=(20, 2, 15, 3), by=UserFactory(), expected_lock_version=0)
+    confirm_result(match, version_id=first.pk, by=UserFactory(), expected_lock_version=1)
+    proposer = UserFactory()
+    pending = correct_result(
+        match, survivors=(21, 2, 15, 3), by=proposer, reason="slip", expected_lock_version=2
+    )
+    seen = Match.objects.get(pk=match.pk).lock_version
+    referees = [UserFactory() for _ in range(20)]
+
+    def confirm(by):
+        return lambda: confirm_result(
+            Match.objects.get(pk=match.pk), version_id=pending.pk, by=by, expected_lock_version=seen
+        )
+
+    def correct(by, dwarfs):
+        return lambda: correct_result(
+            Match.objects.get(pk=match.pk),
+            survivors=(dwarfs, 2, 15, 3),
+            by=by,
+            reason="recount",
+            expected_lock_version=seen,
+        )
+
+    calls = [confirm(r) if i % 2 else correct(r, i) for i, r in enumerate(referees)]
+    outcomes = race(*calls)
+    winners = [o for o in outcomes if isinstance(o, ResultVersion)]
+    assert len(winners) == 1, outcomes
+    assert all(isinstance(o, StaleResultError) for o in outcomes if o is not winners[0])
+    m = _history_is_complete(match.pk)
+    assert m.lock_version == seen + 1
+    if winners[0].pk == pending.pk:  # a confirmer won: the correction is in force
+        assert m.confirmed_version_id == pending.pk
+    else:  # a second correction won: it disputes the first, the old result stays
+        assert m.confirmed_version_id == first.pk
+        assert winners[0].status == ResultVersion.Status.DISPUTED
+
+
+def test_twenty_confirmers_without_compare_and_set_confirm_exactly_once():
+    match = MatchFactory()
+    v = enter_result(match, survivors=(20, 2, 15, 3), by=UserFactory(), expected_lock_version=0)
+    referees = [UserFactory() for _ in range(20)]
+    outcomes = race(
+        *[
+            (
+                lambda by=r: confirm_result(
+                    Match.objects.get(pk=match.pk),
+                    version_id=v.pk,
+                    by=by,
+                    expected_lock_version=None,
+                )
+            )
+            for r in referees
+        ]
+    )
+    confirmed = [o for o in outcomes if isinstance(o, ResultVersion)]
+    refused = [o for o in outcomes if isinstance(o, ResultError)]
+    assert len(confirmed) == 1 and len(refused) == 19, outcomes
+    m = _history_is_complete(match.pk)
+    assert m.confirmed_version_id == v.pk and m.versions.count() == 1
+    assert m.confirmed_version.confirmed_by_id in {r.pk for r in referees}
