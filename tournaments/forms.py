@@ -7,6 +7,17 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
+from .imports import (
+    INITIAL_POINTS_MAX,
+    MAX_FILE_BYTES,
+    RATING_MAX,
+    RATING_MIN,
+    TEXT_MAX_LENGTH,
+    CsvImportError,
+    limits_text,
+    read_bounded,
+    text_problem,
+)
 from .models import Entry, Round, Tournament
 
 
@@ -42,26 +53,59 @@ class TournamentForm(forms.ModelForm):
 
 
 class PlayerForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=120)
-    club = forms.CharField(label=_("Club"), max_length=120, required=False)
-    country = forms.CharField(label=_("Country"), max_length=64, required=False)
-    rating = forms.IntegerField(label=_("Rating"), required=False)
+    """One player; the limits are those of a CSV import (``tournaments.imports``)."""
+
+    name = forms.CharField(label=_("Name"), max_length=TEXT_MAX_LENGTH["name"])
+    club = forms.CharField(label=_("Club"), max_length=TEXT_MAX_LENGTH["club"], required=False)
+    country = forms.CharField(
+        label=_("Country"), max_length=TEXT_MAX_LENGTH["country"], required=False
+    )
+    rating = forms.IntegerField(
+        label=_("Rating"), required=False, min_value=RATING_MIN, max_value=RATING_MAX
+    )
     late_from_round = forms.IntegerField(
         label=_("Late entry at round"), required=False, min_value=2
     )
     initial_points = forms.IntegerField(
-        label=_("Match points on entry"), required=False, min_value=0, initial=0
+        label=_("Match points on entry"),
+        required=False,
+        min_value=0,
+        max_value=INITIAL_POINTS_MAX,
+        initial=0,
     )
 
     def __init__(self, *args, tournament: Tournament, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.tournament = tournament
+        self.fields["late_from_round"].widget.attrs["max"] = tournament.rounds
+
+    def _text(self, field: str) -> str:
+        value = self.cleaned_data[field]
+        problem = text_problem(field, value)
+        if problem:
+            raise forms.ValidationError(problem)
+        return value
 
     def clean_name(self) -> str:
-        name = self.cleaned_data["name"].strip()
+        name = self._text("name")
         if self.tournament.entries.filter(player__name__iexact=name).exists():
             raise forms.ValidationError(_("%(name)s is already entered.") % {"name": name})
         return name
+
+    def clean_club(self) -> str:
+        return self._text("club")
+
+    def clean_country(self) -> str:
+        return self._text("country")
+
+    def clean_late_from_round(self) -> int | None:
+        late = self.cleaned_data["late_from_round"]
+        if late is not None and late > self.tournament.rounds:
+            raise forms.ValidationError(
+                _("The tournament has %(n)d rounds; a late entry joins at round %(n)d at most.")
+                % {"n": self.tournament.rounds}
+            )
+        return late
 
     def clean(self):
         data = super().clean()
@@ -74,11 +118,16 @@ class CsvUploadForm(forms.Form):
     file = forms.FileField(label=_("CSV file (name,club,country,rating)"))
 
     def clean_file(self) -> str:
-        raw = self.cleaned_data["file"].read()
+        upload = self.cleaned_data["file"]
+        # Refuse an oversized upload by its size, without reading it.
+        if upload.size > MAX_FILE_BYTES:
+            raise forms.ValidationError(
+                _("The file is too large: %(limits)s.") % {"limits": limits_text()}
+            )
         try:
-            return raw.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise forms.ValidationError(_("The file is not UTF-8 text.")) from None
+            return read_bounded(upload)
+        except CsvImportError as exc:
+            raise forms.ValidationError(str(exc)) from None
 
 
 class RefereeForm(forms.Form):

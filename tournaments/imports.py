@@ -1,9 +1,19 @@
-"""CSV imports of players and results (README "CSV formats").
+"""CSV imports of players and results (README "CSV formats"), and entering one player.
 
 Invariants:
-- A file is parsed and validated completely before anything is written; any problem
-  raises ``CsvImportError`` naming the line (1 = the header) and nothing changes.
-- The writes of one import happen in one ``transaction.atomic()``.
+- A file is bounded before it is parsed: at most ``MAX_FILE_BYTES`` and ``MAX_ROWS``
+  data rows. Parsing streams row by row and stops at the first problem.
+- Parsing is strict (RFC 4180): a quote that is never closed, or text after a closing
+  quote, is an error, and every row has exactly as many cells as the header.
+- A file is parsed and validated completely before anything is written: lengths against
+  the model's ``max_length``, no control characters, whole numbers in their ranges. Any
+  problem raises ``CsvImportError`` naming the line (1 = the header) and nothing changes.
+- The writes of one import happen in one short ``transaction.atomic()``: players and
+  entries with ``bulk_create``; results one by one through ``record_final_result``.
+- A Player is reused only when the tournament's own organiser has entered that very
+  Player before (same name and club, exactly one such Player); otherwise a new Player
+  is created. Reusing a namesake from another organiser's tournament would let that
+  organiser decide claims on, and so hand out, a player they never entered.
 - Result rows state survivors; battle 1 has player A on the dwarfs. Each row becomes a
   confirmed ``ResultVersion`` with source ``import`` via ``record_final_result``.
 """
@@ -12,7 +22,11 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import BinaryIO
 
 from django.db import transaction
 from django.db.models import Max
@@ -30,6 +44,20 @@ RESULT_COLUMNS = (
     "battle2_dwarfs",
     "battle2_trolls",
 )
+
+# Bounds of one file (players and results alike). 5,000 rows write in well under two
+# seconds (bench/imports.py); a 100,000-line file once held a transaction for minutes.
+MAX_FILE_BYTES = 2_000_000
+MAX_ROWS = 5_000
+
+# A sensible Elo range, well inside the IntegerField.
+RATING_MIN, RATING_MAX = 0, 4000
+INITIAL_POINTS_MAX = 1000
+TEXT_MAX_LENGTH = {
+    field: Player._meta.get_field(field).max_length for field in ("name", "club", "country")
+}
+
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 
 
 class CsvImportError(ValueError):
@@ -53,57 +81,159 @@ class ResultRow:
     survivors: tuple[int, int, int, int]
 
 
+def limits_text() -> str:
+    return _("at most %(bytes)s bytes (2 MB) and %(rows)s rows") % {
+        "bytes": f"{MAX_FILE_BYTES:,}",
+        "rows": f"{MAX_ROWS:,}",
+    }
+
+
+def read_bounded(stream: BinaryIO) -> str:
+    """The text of an uploaded or opened file, refusing it unread beyond the size cap."""
+    raw = stream.read(MAX_FILE_BYTES + 1)
+    if len(raw) > MAX_FILE_BYTES:
+        raise CsvImportError(_("The file is too large: %(limits)s.") % {"limits": limits_text()})
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise CsvImportError(_("The file is not UTF-8 text.")) from None
+
+
+def control_character(text: str) -> str | None:
+    """The first control character (NUL, tab, line break, …) in ``text``, or None.
+
+    >>> control_character("Vimes"), control_character("Vi\\x00mes")
+    (None, '\\x00')
+    """
+    return next((c for c in text if unicodedata.category(c) == "Cc"), None)
+
+
+def text_problem(field: str, value: str) -> str | None:
+    """Why ``value`` cannot be stored in Player.``field``, or None (forms use it too)."""
+    limit = TEXT_MAX_LENGTH[field]
+    if len(value) > limit:
+        return _("%(field)s is longer than %(limit)d characters") % {"field": field, "limit": limit}
+    bad = control_character(value)
+    if bad is not None:
+        return _("%(field)s contains a control character (U+%(code)04X)") % {
+            "field": field,
+            "code": ord(bad),
+        }
+    return None
+
+
 def _line_error(line: int, message: str) -> CsvImportError:
     return CsvImportError(_("Line %(line)d: %(problem)s") % {"line": line, "problem": message})
 
 
-def _rows(text: str, columns: tuple[str, ...]):
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-    header = [h.strip().lower() for h in (reader.fieldnames or [])]
-    missing = [c for c in columns if c not in header]
-    if missing:
-        raise _line_error(1, _("missing column(s): %(columns)s") % {"columns": ", ".join(missing)})
-    reader.fieldnames = header
-    for row in reader:
-        # DictReader puts extra cells under None; blank lines are skipped by csv already.
-        yield reader.line_num, {k: (v or "").strip() for k, v in row.items() if k is not None}
+def _rows(text: str, columns: tuple[str, ...]) -> Iterator[tuple[int, dict[str, str]]]:
+    """(line where the row starts, cells by column) for each data row, strictly parsed."""
+    if len(text.encode("utf-8")) > MAX_FILE_BYTES:
+        raise CsvImportError(_("The file is too large: %(limits)s.") % {"limits": limits_text()})
+    reader = csv.reader(io.StringIO(text.lstrip("\ufeff")), strict=True)
+    header: list[str] | None = None
+    count = 0
+    while True:
+        start = reader.line_num + 1
+        try:
+            cells = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            if "end of data" in str(exc):
+                problem = _("a quote opened here is never closed (it runs to the end of the file)")
+                raise _line_error(start, problem) from None
+            raise _line_error(start, _("malformed CSV: %(error)s") % {"error": exc}) from None
+        if not cells:
+            continue  # a blank line
+        if header is None:
+            header = [h.strip().lower() for h in cells]
+            missing = [c for c in columns if c not in header]
+            if missing:
+                problem = _("missing column(s): %(columns)s") % {"columns": ", ".join(missing)}
+                raise _line_error(start, problem)
+            continue
+        if len(cells) != len(header):
+            raise _line_error(
+                start,
+                _("%(found)d cells where the header has %(expected)d")
+                % {"found": len(cells), "expected": len(header)},
+            )
+        count += 1
+        if count > MAX_ROWS:
+            raise _line_error(
+                start, _("too many rows; a file holds %(limits)s") % {"limits": limits_text()}
+            )
+        yield start, {h: cell.strip() for h, cell in zip(header, cells, strict=True)}
+    if header is None:
+        raise _line_error(1, _("missing column(s): %(columns)s") % {"columns": ", ".join(columns)})
 
 
-def _int(line: int, column: str, raw: str, low: int | None = None, high: int | None = None) -> int:
-    try:
-        value = int(raw)
-    except ValueError:
+def _int(line: int, column: str, raw: str, low: int, high: int) -> int:
+    if not _WHOLE_NUMBER.fullmatch(raw):
         raise _line_error(
             line,
             _("%(column)s must be a whole number, not %(value)r")
-            % {"column": column, "value": raw},
-        ) from None
-    if (low is not None and value < low) or (high is not None and value > high):
+            % {"column": column, "value": raw[:20]},
+        )
+    # Too many digits is out of range whatever they say (and int() refuses 4,300+).
+    if len(raw.lstrip("+-0")) > 9 or not low <= int(raw) <= high:
         raise _line_error(
             line,
-            _("%(column)s must be between %(low)d and %(high)d, not %(value)d")
-            % {"column": column, "low": low, "high": high, "value": value},
+            _("%(column)s must be between %(low)d and %(high)d, not %(value)s")
+            % {"column": column, "low": low, "high": high, "value": raw[:20]},
         )
-    return value
+    return int(raw)
 
 
 def parse_players(text: str) -> list[PlayerRow]:
     rows: list[PlayerRow] = []
     seen: set[str] = set()
     for line, row in _rows(text, PLAYER_COLUMNS):
+        for field in TEXT_MAX_LENGTH:
+            problem = text_problem(field, row[field])
+            if problem:
+                raise _line_error(line, problem)
         name = row["name"]
         if not name:
             raise _line_error(line, _("the name is empty"))
         if name.casefold() in seen:
             raise _line_error(line, _("%(name)s appears twice in the file") % {"name": name})
         seen.add(name.casefold())
-        rating = _int(line, "rating", row["rating"]) if row["rating"] else None
+        raw = row["rating"]
+        rating = _int(line, "rating", raw, RATING_MIN, RATING_MAX) if raw else None
         rows.append(PlayerRow(line, name, row["club"], row["country"], rating))
     return rows
 
 
+def _own_players(tournament: Tournament, names: set[str]) -> dict[tuple[str, str], Player]:
+    """Players with these names that the tournament's organiser has entered before.
+
+    Keyed by (name, club); a key matching several Players is left out (ambiguous).
+    """
+    if tournament.owner_id is None or not names:
+        return {}
+    found: dict[tuple[str, str], Player] = {}
+    ambiguous: set[tuple[str, str]] = set()
+    candidates = Player.objects.filter(
+        name__in=names, entries__tournament__owner_id=tournament.owner_id
+    ).distinct()
+    for player in candidates:
+        key = (player.name, player.club)
+        if key in found and found[key].pk != player.pk:
+            ambiguous.add(key)
+        found[key] = player
+    return {key: player for key, player in found.items() if key not in ambiguous}
+
+
+def _next_seed(tournament: Tournament) -> int:
+    # The tournament row lock serialises seed allocation between concurrent entries.
+    Tournament.objects.select_for_update().get(pk=tournament.pk)
+    return (Entry.objects.filter(tournament=tournament).aggregate(m=Max("seed"))["m"] or 0) + 1
+
+
 def import_players(tournament: Tournament, rows: list[PlayerRow]) -> list[Entry]:
-    """Enter each row's player (reusing a Player with the same name and club)."""
+    """Enter each row's player with the next seeds, in file order (bulk writes)."""
     entered = {
         name.casefold()
         for name in Entry.objects.filter(tournament=tournament).values_list(
@@ -115,18 +245,20 @@ def import_players(tournament: Tournament, rows: list[PlayerRow]) -> list[Entry]
             raise _line_error(
                 row.line, _("%(name)s is already entered in this tournament") % {"name": row.name}
             )
+    own = _own_players(tournament, {row.name for row in rows})
+    players = [
+        own.get((row.name, row.club))
+        or Player(name=row.name, club=row.club, country=row.country, rating=row.rating)
+        for row in rows
+    ]
     with transaction.atomic():
-        seed = Entry.objects.filter(tournament=tournament).aggregate(m=Max("seed"))["m"] or 0
-        entries = []
-        for row in rows:
-            player, _created = Player.objects.get_or_create(
-                name=row.name,
-                club=row.club,
-                defaults={"country": row.country, "rating": row.rating},
-            )
-            seed += 1
-            entries.append(Entry.objects.create(tournament=tournament, player=player, seed=seed))
-        return entries
+        Player.objects.bulk_create([p for p in players if p.pk is None], batch_size=1000)
+        seed = _next_seed(tournament)
+        entries = [
+            Entry(tournament=tournament, player=player, seed=seed + i)
+            for i, player in enumerate(players)
+        ]
+        return Entry.objects.bulk_create(entries, batch_size=1000)
 
 
 def parse_results(text: str) -> list[ResultRow]:
@@ -151,10 +283,17 @@ def parse_results(text: str) -> list[ResultRow]:
 
 
 def import_results(tournament: Tournament, rows: list[ResultRow]) -> int:
-    """Record every row as a final result; returns the number recorded."""
+    """Record every row as a final result; returns the number recorded.
+
+    The matches are read in one query; each row then goes through
+    ``record_final_result`` (the one place that writes results) in one transaction.
+    """
+    wanted = {row.round for row in rows}
     matches = {
         (m.round.number, m.table): m
-        for m in Match.objects.filter(round__tournament=tournament).select_related("round")
+        for m in Match.objects.filter(
+            round__tournament=tournament, round__number__in=wanted
+        ).select_related("round")
     }
     todo = []
     for row in rows:
@@ -186,16 +325,32 @@ def enter_player(
     late_from_round: int | None = None,
     initial_points: int = 0,
 ) -> Entry:
-    """Enter one player (the organiser's form), with the next seed."""
+    """Enter one player (the organiser's form), with the next seed.
+
+    Reuses a Player only as ``import_players`` does: one its organiser entered before.
+    """
+    player = _own_players(tournament, {name}).get((name, club))
     with transaction.atomic():
-        player, _created = Player.objects.get_or_create(
-            name=name, club=club, defaults={"country": country, "rating": rating}
-        )
-        seed = Entry.objects.filter(tournament=tournament).aggregate(m=Max("seed"))["m"] or 0
+        if player is None:
+            player = Player.objects.create(name=name, club=club, country=country, rating=rating)
         return Entry.objects.create(
             tournament=tournament,
             player=player,
-            seed=seed + 1,
+            seed=_next_seed(tournament),
             late_from_round=late_from_round,
             initial_points=initial_points,
         )
+
+
+def namesake_elsewhere(entry: Entry) -> bool:
+    """Whether ``entry`` got a new Player although another organiser has entered a
+    Player with the same name and club (the form says so: suggest, never merge)."""
+    if entry.player.entries.exclude(pk=entry.pk).exists():
+        return False  # an own Player, reused
+    return (
+        Player.objects.filter(name__iexact=entry.player.name, club__iexact=entry.player.club)
+        .exclude(pk=entry.player_id)
+        .exclude(entries__tournament__owner_id=entry.tournament.owner_id)
+        .filter(entries__isnull=False)
+        .exists()
+    )

@@ -18,7 +18,7 @@ from django.db import models
 from django.http import Http404
 
 from . import lifecycle
-from .models import Match, PlayerClaim, ResultVersion, Round, Tournament
+from .models import Entry, Match, PlayerClaim, ResultVersion, Round, Tournament
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -293,13 +293,26 @@ def matches_of_player(user: AnyUser) -> models.QuerySet[Match]:
 
 
 def claims_for_organiser(user: AnyUser) -> models.QuerySet[PlayerClaim]:
-    """Pending claims on players entered in a tournament ``user`` organises."""
+    """Pending claims ``user`` decides: on players entered **only** in their tournaments.
+
+    The rule is "every entry of the player is in a tournament ``user`` owns" (and there
+    is at least one). Being one of several organisers who entered a Player is not
+    enough: an organiser who entered (or, before imports stopped reusing namesakes,
+    silently adopted) someone else's Player must not be able to link it to an account
+    that then confirms results in the other organiser's tournament. Entries added
+    after a claim was made can therefore only take the decision away from an
+    organiser, never hand it to a new one. Players shared between organisers, or
+    entered in a tournament without an owner, are left to superusers, who see all.
+    """
     if not user.is_authenticated:
         return PlayerClaim.objects.none()
     claims = PlayerClaim.objects.filter(status=PlayerClaim.Status.PENDING)
     if not user.is_superuser:
-        claims = claims.filter(player__entries__tournament__owner=user)
-    return claims.select_related("user", "player").distinct().order_by("created_at")
+        entries = Entry.objects.filter(player=models.OuterRef("player"))
+        # exclude(owner=user) keeps tournaments without an owner: they count as foreign.
+        foreign = entries.exclude(tournament__owner=user)
+        claims = claims.filter(models.Exists(entries)).exclude(models.Exists(foreign))
+    return claims.select_related("user", "player").order_by("created_at")
 
 
 def access_claim_for_organiser(user: AnyUser, claim_id: int) -> PlayerClaim:

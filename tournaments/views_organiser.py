@@ -30,7 +30,13 @@ from .forms import (
     TournamentForm,
     TwoEntriesForm,
 )
-from .imports import CsvImportError, enter_player, import_players, parse_players
+from .imports import (
+    CsvImportError,
+    enter_player,
+    import_players,
+    namesake_elsewhere,
+    parse_players,
+)
 from .models import ForbiddenPair, Round, Tournament
 
 Notes = list[tuple[int, str]]
@@ -153,7 +159,14 @@ def add_player(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     data = {k: v for k, v in form.cleaned_data.items() if v not in (None, "")}
     entry = enter_player(t, **data)
     note = _("%(name)s entered with seed %(seed)d.") % {"name": entry.player, "seed": entry.seed}
-    return _players_fragment(request, t, [(messages.SUCCESS, note)])
+    notes = [(messages.SUCCESS, note)]
+    if namesake_elsewhere(entry):
+        elsewhere = _(
+            "A player with this name and club already exists in another organiser's "
+            "tournament; a new player was created."
+        )
+        notes.append((messages.INFO, elsewhere))
+    return _players_fragment(request, t, notes)
 
 
 @login_required

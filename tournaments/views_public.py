@@ -2,11 +2,16 @@
 
 Standings and pairings refresh themselves: their tables are named partials that htmx
 re-fetches every few seconds and whenever a ``standings-changed`` event fires.
+
+Lists that grow with the field (players, pairings, standings) show ``PAGE_SIZE`` rows a
+page (``?page=N``; a bad or out-of-range N shows the first or last page), so a huge
+field costs each request one page, not the whole list.
 """
 
 from __future__ import annotations
 
 from django.core.cache import cache
+from django.core.paginator import Page, Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -25,9 +30,10 @@ from .rounds import (
     entry_matches,
     load_standings,
     match_score,
-    public_matches,
     standings_fingerprint,
 )
+
+PAGE_SIZE = 100
 
 TIEBREAK_LABELS = {
     "match_points": _("Match points"),
@@ -41,6 +47,11 @@ TIEBREAK_LABELS = {
 
 def _published_rounds(tournament: Tournament) -> list[Round]:
     return list(tournament.round_set.filter(status__in=COUNTED).order_by("number"))
+
+
+def _page_of(request: HtmxHttpRequest, rows) -> Page:
+    """The requested page of ``rows`` (a queryset is sliced in SQL)."""
+    return Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
 
 
 def _page(request: HtmxHttpRequest, template: str, partial: str, context: dict) -> HttpResponse:
@@ -83,10 +94,11 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 @require_GET
 def tournament(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     t = permissions.access_tournament_public(slug)
+    entries = t.entries.select_related("player").order_by("seed", "player__name", "pk")
     context = {
         "tournament": t,
         "rounds": _published_rounds(t),
-        "entries": t.entries.select_related("player").order_by("seed", "player__name"),
+        "page": _page_of(request, entries),
         "can_organise": permissions.can_organise(request.user, t),
     }
     return render(request, "tournaments/tournament.html", context)
@@ -95,25 +107,34 @@ def tournament(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_GET
 def round_pairings(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     t = permissions.access_tournament_public(slug)
-    round_, matches = public_matches(t, number)
+    rounds = _published_rounds(t)
+    # rounds.public_matches would load every match of the round; page in SQL instead.
+    round_ = next((r for r in rounds if r.number == number), None)
+    if round_ is None:
+        raise Http404(_("No such published round"))
+    matches = round_.matches.select_related(
+        "player_a__player", "player_b__player", "confirmed_version"
+    ).order_by("table")
+    page = _page_of(request, matches)
     context = {
         "tournament": t,
         "round": round_,
-        "rounds": _published_rounds(t),
-        "rows": [(m, match_score(m)) for m in matches],
+        "rounds": rounds,
+        "page": page,
+        "rows": [(m, match_score(m)) for m in page],
     }
     return _page(request, "tournaments/round_pairings.html", "pairings-table", context)
 
 
-def _standing_lines(t: Tournament) -> list[tuple]:
-    """(row, player page URL, label of the rule that separated it) for each standings row.
+def _standing_lines(t: Tournament, rows) -> list[tuple]:
+    """(row, player page URL, label of the rule that separated it) for each of ``rows``.
 
     Worked out here once rather than per row in the template (a reverse() and a loop
     over the labels per row doubled the render time for 200 players).
     """
     prefix = reverse("player", args=[t.slug, 0]).removesuffix("0/")
     lines = []
-    for row in load_standings(t):
+    for row in rows:
         rule = row.separated_by
         label = TIEBREAK_LABELS[rule] if rule and rule != "match_points" else ""
         lines.append((row, f"{prefix}{row.entry_id}/", label))
@@ -124,14 +145,19 @@ STANDINGS_CACHE_S = 60
 
 
 def _standings_table(request: HtmxHttpRequest, t: Tournament) -> str:
-    """The rendered standings table, from the cache when its inputs are unchanged.
+    """The rendered page of the standings table, from the cache when its inputs are unchanged.
 
-    When a new result invalidates it, one request renders while concurrent ones get
-    the previous table (one result behind at most; their next poll brings the new one)
-    instead of every polling phone rendering 200 rows at the same moment.
+    Ranks need the whole field, so a miss computes all the standings and renders one
+    page; each page is cached under its own key. When a new result invalidates a page,
+    one request renders it while concurrent ones get the previous one (one result
+    behind at most; their next poll brings the new one) instead of every polling phone
+    rendering at the same moment.
     """
+    # The page number is resolved against the entry count first (one small query), so
+    # "?page=x", "?page=1" and no page share one cache key.
+    number = _page_of(request, range(t.entries.count())).number
     # The creation time keeps scopes apart across databases that reuse primary keys.
-    scope = f"standings-table:{t.pk}:{t.created_at.timestamp()}:{get_language()}"
+    scope = f"standings-table:{t.pk}:{t.created_at.timestamp()}:{get_language()}:{number}"
     key = f"{scope}:{standings_fingerprint(t)}"
     table = cache.get(key)
     if table is not None:
@@ -139,7 +165,9 @@ def _standings_table(request: HtmxHttpRequest, t: Tournament) -> str:
     previous = cache.get(f"{scope}:latest")
     if previous is not None and not cache.add(f"{scope}:rendering", 1, 5):
         return previous
-    context = {"tournament": t, "rows": _standing_lines(t), "labels": TIEBREAK_LABELS}
+    page = Paginator(load_standings(t), PAGE_SIZE).get_page(number)
+    rows = _standing_lines(t, page.object_list)
+    context = {"tournament": t, "page": page, "rows": rows, "labels": TIEBREAK_LABELS}
     table = render_to_string("tournaments/standings.html#standings-table", context, request=request)
     cache.set_many({key: table, f"{scope}:latest": table}, STANDINGS_CACHE_S)
     cache.delete(f"{scope}:rendering")

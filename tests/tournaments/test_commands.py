@@ -4,10 +4,12 @@ import json
 from io import StringIO
 
 import pytest
-from django.core.management import call_command
+from django.core.management import ManagementUtility, call_command
 from django.core.management.base import CommandError
+from django.db import connections
 
 from tests.factories import TournamentFactory, UserFactory, tournament_with_players
+from tournaments.imports import MAX_FILE_BYTES, MAX_ROWS
 from tournaments.models import Entry, Player, ResultVersion, Round, Tournament
 from tournaments.rounds import pair_next_round, publish_round
 
@@ -94,6 +96,53 @@ def test_import_players_bad_file_names_the_line_and_changes_nothing(tmp_path, te
     assert Player.objects.count() == 1 and Entry.objects.count() == 1
 
 
+def cli(monkeypatch, *args) -> int:
+    """Run a command as ``manage.py`` would (messages on stderr); its exit code."""
+    # run_from_argv closes every connection at the end, the test's own included.
+    monkeypatch.setattr(connections, "close_all", lambda: None)
+    with pytest.raises(SystemExit) as exit_:
+        ManagementUtility(["manage.py", *args]).execute()
+    return exit_.value.code
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        ("Vimes,W,AM," + "1" + "0" * 30, "Line 2: rating must be between 0 and 4000"),
+        ("x" * 5000 + ",W,AM,", "Line 2: name is longer than 120 characters"),
+        ("Vi\x00mes,W,AM,", "Line 2: name contains a control character (U+0000)"),
+        ('"Lord Vetinari,Palace,GB,2000', "Line 2: a quote opened here is never closed"),
+    ],
+)
+def test_import_players_bad_row_is_a_message_and_an_exit_code_not_a_traceback(
+    tmp_path, capsys, monkeypatch, row, message
+):
+    t = TournamentFactory()
+    path = write(tmp_path, f"name,club,country,rating\n{row}\n")
+    assert cli(monkeypatch, "import_players", t.slug, path) == 1
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert not Player.objects.exists()
+
+
+def test_import_players_refuses_a_file_over_the_size_cap(tmp_path):
+    t = TournamentFactory()
+    notes = "n" * 500  # an extra column, ignored, but it counts towards the size
+    rows = "".join(f"P{i},Club,GB,1500,{notes}\n" for i in range(MAX_FILE_BYTES // 500))
+    path = write(tmp_path, "name,club,country,rating,notes\n" + rows)
+    with pytest.raises(CommandError, match="too large: at most 2,000,000 bytes"):
+        run("import_players", t.slug, path)
+    assert not Player.objects.exists()
+
+
+def test_import_players_refuses_more_rows_than_the_cap(tmp_path):
+    t = TournamentFactory()
+    rows = "".join(f"P{i},,,\n" for i in range(MAX_ROWS + 1))
+    with pytest.raises(CommandError, match="Line 5002: too many rows"):
+        run("import_players", t.slug, write(tmp_path, "name,club,country,rating\n" + rows))
+    assert not Player.objects.exists()
+
+
 def test_commands_refuse_an_unknown_slug(tmp_path):
     path = write(tmp_path, "name,club,country,rating\n")
     for command in ("import_players", "import_results"):
@@ -148,7 +197,8 @@ def test_import_results_records_confirmed_import_versions(tmp_path, round_one):
 @pytest.mark.parametrize(
     ("rows", "message"),
     [
-        ("1,1,10,1,5\n", "Line 2: battle2_trolls must be a whole number"),
+        ("1,1,10,1,5\n", "Line 2: 5 cells where the header has 6"),
+        ("1,1,10,1,5,\n", "Line 2: battle2_trolls must be a whole number"),
         ("1,1,10,1,5,2\n1,2,x,1,5,2\n", "Line 3: battle1_dwarfs must be a whole number"),
         ("1,1,33,1,5,2\n", "Line 2: battle1_dwarfs must be between 0 and 32"),
         ("1,1,3,9,5,2\n", "Line 2: battle1_trolls must be between 0 and 8"),
@@ -168,6 +218,13 @@ def test_import_results_bad_file_names_the_line_and_changes_nothing(
 def test_import_results_refuses_a_missing_column(tmp_path, round_one):
     path = write(tmp_path, "round,table,battle1_dwarfs\n1,1,3\n")
     with pytest.raises(CommandError, match="Line 1: missing column"):
+        run("import_results", round_one.tournament.slug, path)
+    assert not ResultVersion.objects.exists()
+
+
+def test_import_results_refuses_a_file_over_the_size_cap(tmp_path, round_one):
+    path = write(tmp_path, HEADER + "1,1,10,1,5,2\n" * (MAX_FILE_BYTES // 13 + 1))
+    with pytest.raises(CommandError, match="too large"):
         run("import_results", round_one.tournament.slug, path)
     assert not ResultVersion.objects.exists()
 

@@ -139,6 +139,74 @@ def test_csv_upload_bad_file_names_the_line_and_changes_nothing(organiser, tourn
     assert tournament.entries.count() == 4
 
 
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"name": "Nobby", "rating": "1" + "0" * 30}, "less than or equal to 4000"),
+        ({"name": "Nobby", "rating": "-1"}, "greater than or equal to 0"),
+        ({"name": "No\x07bby"}, "name contains a control character (U+0007)"),
+        ({"name": "Nobby", "club": "Wa\ttch"}, "club contains a control character"),
+    ],
+)
+def test_add_player_out_of_range_shows_the_error_and_changes_nothing(
+    organiser, tournament, data, message
+):
+    response = organiser.post(url(tournament, "players/add/"), data, **HTMX)
+    assert response.status_code == 200 and message in response.content.decode()
+    assert tournament.entries.count() == 4 and Player.objects.count() == 4
+
+
+@pytest.mark.parametrize(
+    ("late", "points", "message"),
+    [(4, 0, "The tournament has 3 rounds"), (3, 1001, "less than or equal to 1000")],
+)
+def test_add_player_late_entry_joins_by_the_last_round_with_1000_points_at_most(
+    organiser, tournament, late, points, message
+):
+    data = {"name": "Nobby", "late_from_round": late, "initial_points": points}
+    refused = organiser.post(url(tournament, "players/add/"), data, **HTMX)
+    assert message in refused.content.decode()
+    assert not tournament.entries.filter(player__name="Nobby").exists()
+    data = {"name": "Nobby", "late_from_round": 3, "initial_points": 1000}
+    organiser.post(url(tournament, "players/add/"), data)
+    assert tournament.entries.get(player__name="Nobby").initial_points == 1000
+
+
+def test_add_player_reuses_only_the_organisers_own_players(organiser, tournament):
+    owner = tournament.owner
+    own = EntryFactory(tournament__owner=owner, player__name="Vimes", player__club="Watch")
+    theirs = EntryFactory(player__name="Angua", player__club="Watch")
+    add = url(tournament, "players/add/")
+    reused = organiser.post(add, {"name": "Vimes", "club": "Watch"}, **HTMX).content.decode()
+    assert tournament.entries.get(player__name="Vimes").player_id == own.player_id
+    assert "another organiser" not in reused
+    new = organiser.post(add, {"name": "Angua", "club": "Watch"}, **HTMX).content.decode()
+    assert tournament.entries.get(player__name="Angua").player_id != theirs.player_id
+    assert "already exists in another organiser&#x27;s tournament" in new
+    assert "a new player was created" in new
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"name,club,country,rating\n" + b"x" * 2_000_001, "too large: at most 2,000,000"),
+        (
+            b'name,club,country,rating\nVimes,W,AM,1\n"Lord Vetinari,Palace,GB,2000\n',
+            "Line 3: a quote opened here is never closed",
+        ),
+        (b"name,club,country,rating\nVimes,W,AM," + b"9" * 30 + b"\n", "between 0 and 4000"),
+        (b"name,club,country,rating\nVi\x00mes,W,AM,\n", "control character (U+0000)"),
+    ],
+)
+def test_csv_upload_refused_shows_the_error_and_changes_nothing(
+    organiser, tournament, content, message
+):
+    file = SimpleUploadedFile("players.csv", content, content_type="text/csv")
+    response = organiser.post(url(tournament, "players/upload/"), {"file": file}, **HTMX)
+    assert response.status_code == 200 and message in response.content.decode()
+    assert tournament.entries.count() == 4 and Player.objects.count() == 4
+
+
 def test_check_in_htmx_and_plain(organiser, tournament):
     entry = tournament.entries.first()
     fragment = organiser.post(url(tournament, f"players/{entry.pk}/check-in/"), **HTMX)

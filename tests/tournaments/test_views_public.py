@@ -5,9 +5,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import TournamentFactory, tournament_with_players
-from tournaments.models import Tournament
+from tournaments.models import Entry, Match, Player, Round, Tournament
 from tournaments.results import record_final_result
 from tournaments.rounds import pair_next_round, publish_round, standings_fingerprint
+from tournaments.views_public import PAGE_SIZE
 
 pytestmark = pytest.mark.django_db
 
@@ -164,3 +165,64 @@ def test_quickfire_pairings_link_each_match_to_its_battles(client):
 def test_classic_pairings_have_no_battle_links(client):
     t = started(4)
     assert "/battles/match/" not in client.get(f"/t/{t.slug}/rounds/1/").content.decode()
+
+
+# ---------------------------------------------------------------- pagination
+
+
+@pytest.fixture
+def big() -> Tournament:
+    """202 players (seeds 1–202, named P001…P202) and a published round of 101 matches."""
+    t = TournamentFactory(rounds=3)
+    players = Player.objects.bulk_create(Player(name=f"P{i:03d}") for i in range(1, 203))
+    entries = Entry.objects.bulk_create(
+        Entry(tournament=t, player=p, seed=i) for i, p in enumerate(players, start=1)
+    )
+    round_ = Round.objects.create(tournament=t, number=1, status=Round.Status.PUBLISHED)
+    Match.objects.bulk_create(
+        Match(round=round_, table=k + 1, player_a=entries[2 * k], player_b=entries[2 * k + 1])
+        for k in range(101)
+    )
+    return t
+
+
+def player_links(t: Tournament, body: str) -> int:
+    return body.count(f'href="/t/{t.slug}/players/')
+
+
+def test_tournament_page_lists_players_a_page_at_a_time(client, big):
+    def players(query: str = "") -> str:
+        body = client.get(f"/t/{big.slug}/{query}").content.decode()
+        return body.split('<div class="table-wrap">')[1]  # after the per-request CSRF token
+
+    page1 = players()
+    assert player_links(big, page1) == PAGE_SIZE
+    assert "P001" in page1 and "P101" not in page1 and 'href="?page=2"' in page1
+    page3 = players("?page=3")
+    assert player_links(big, page3) == 2 and "P202" in page3
+    assert players("?page=abc") == page1
+    assert players("?page=999") == page3
+
+
+def test_round_pairings_are_paginated_and_poll_their_own_page(client, big):
+    url = f"/t/{big.slug}/rounds/1/"
+    page1 = client.get(url).content.decode()
+    assert player_links(big, page1) == 2 * PAGE_SIZE and "<td>101</td>" not in page1
+    page2 = client.get(f"{url}?page=2", **HTMX).content.decode()
+    assert player_links(big, page2) == 2 and "<td>101</td>" in page2
+    assert f'hx-get="{url}?page=2"' in page2
+    assert client.get(f"{url}?page=-1", **HTMX).content.decode() == page2
+
+
+def test_standings_are_paginated_and_each_page_is_cached_apart(client, big):
+    url = f"/t/{big.slug}/standings/"
+    page1 = client.get(url, **HTMX).content.decode()
+    assert player_links(big, page1) == PAGE_SIZE and "P001" in page1 and "P101" not in page1
+    page2 = client.get(f"{url}?page=2", **HTMX).content.decode()
+    assert player_links(big, page2) == PAGE_SIZE and "P101" in page2 and "P001" not in page2
+    assert f'hx-get="{url}?page=2"' in page2
+    assert client.get(f"{url}?page=x", **HTMX).content.decode() == page1
+    page3 = client.get(f"{url}?page=99", **HTMX).content.decode()
+    assert player_links(big, page3) == 2 and "P202" in page3
+    full = client.get(f"{url}?page=2").content.decode()
+    assert "<html" in full and "P101" in full and 'href="?page=3"' in full

@@ -1,12 +1,15 @@
-"""manage.py export_standings SLUG --format csv|json (stable columns, README)."""
+"""manage.py export_standings SLUG --format csv|json (stable columns, README).
+
+CSV cells that a spreadsheet would run as a formula are neutralised (``csv_safe``).
+"""
 
 from __future__ import annotations
 
-import csv
 import json
 
 from django.core.management.base import BaseCommand
 
+from tournaments import csv_safe
 from tournaments.rounds import STANDINGS_FIELDS, load_standings, standings_json
 
 from .import_players import get_tournament
@@ -24,6 +27,6 @@ class Command(BaseCommand):
         if options["format"] == "json":
             self.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2))
             return
-        writer = csv.DictWriter(self.stdout, fieldnames=STANDINGS_FIELDS, lineterminator="\n")
+        writer = csv_safe.DictWriter(self.stdout, fieldnames=STANDINGS_FIELDS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)

@@ -1,12 +1,24 @@
-"""manage.py import_players SLUG FILE.csv — columns name,club,country,rating."""
+"""manage.py import_players SLUG FILE.csv — columns name,club,country,rating.
+
+Bad input (an unknown slug, an unreadable or oversized file, a bad row) ends with a
+one-line message on stderr and a non-zero exit (``CommandError``), never a traceback.
+"""
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import DatabaseError
 
-from tournaments.imports import CsvImportError, import_players, parse_players
+from tournaments.imports import (
+    MAX_FILE_BYTES,
+    MAX_ROWS,
+    CsvImportError,
+    import_players,
+    parse_players,
+    read_bounded,
+)
 from tournaments.models import Tournament
 
 
@@ -18,14 +30,32 @@ def get_tournament(slug: str) -> Tournament:
 
 
 def read_text(path: str) -> str:
+    """The file's text, read no further than the import size cap."""
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        with open(path, "rb") as stream:
+            return read_bounded(stream)
+    except OSError as exc:
         raise CommandError(f"Cannot read {path}: {exc}") from None
+    except CsvImportError as exc:
+        raise CommandError(f"{path}: {exc}") from None
+
+
+def run_import(path: str, work: Callable[[str], int]) -> int:
+    """``work(text)`` on the file's text; every expected failure becomes a CommandError."""
+    text = read_text(path)
+    try:
+        return work(text)
+    except CsvImportError as exc:
+        raise CommandError(f"{path}: {exc}") from None
+    except DatabaseError as exc:  # validated rows should never get here; say so plainly
+        raise CommandError(f"{path}: the database refused the import: {exc}") from None
 
 
 class Command(BaseCommand):
-    help = "Enter the players of a CSV file (header: name,club,country,rating) in a tournament."
+    help = (
+        "Enter the players of a CSV file (header: name,club,country,rating) in a tournament. "
+        f"At most {MAX_FILE_BYTES:,} bytes and {MAX_ROWS:,} rows per file."
+    )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("slug")
@@ -33,8 +63,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         tournament = get_tournament(options["slug"])
-        try:
-            entries = import_players(tournament, parse_players(read_text(options["file"])))
-        except CsvImportError as exc:
-            raise CommandError(f"{options['file']}: {exc}") from None
-        self.stdout.write(f"Imported {len(entries)} players into {tournament.slug!r}.")
+        count = run_import(
+            options["file"], lambda text: len(import_players(tournament, parse_players(text)))
+        )
+        self.stdout.write(f"Imported {count} players into {tournament.slug!r}.")

@@ -1,19 +1,23 @@
 """manage.py import_results SLUG FILE.csv — columns round,table,battle1_dwarfs,...
 
-Battle 1 has player A on the dwarfs. Every row is validated before anything is written.
+Battle 1 has player A on the dwarfs. Every row is validated before anything is written;
+bad input ends with a message on stderr and a non-zero exit, never a traceback.
 """
 
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
-from tournaments.imports import CsvImportError, import_results, parse_results
+from tournaments.imports import MAX_FILE_BYTES, MAX_ROWS, import_results, parse_results
 
-from .import_players import get_tournament, read_text
+from .import_players import get_tournament, run_import
 
 
 class Command(BaseCommand):
-    help = "Record final match results from a CSV file (survivors of both battles)."
+    help = (
+        "Record final match results from a CSV file (survivors of both battles). "
+        f"At most {MAX_FILE_BYTES:,} bytes and {MAX_ROWS:,} rows per file."
+    )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("slug")
@@ -21,8 +25,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         tournament = get_tournament(options["slug"])
-        try:
-            count = import_results(tournament, parse_results(read_text(options["file"])))
-        except CsvImportError as exc:
-            raise CommandError(f"{options['file']}: {exc}") from None
+        count = run_import(
+            options["file"], lambda text: import_results(tournament, parse_results(text))
+        )
         self.stdout.write(f"Recorded {count} results in {tournament.slug!r}.")
