@@ -9,13 +9,13 @@ Invariants:
   the model's ``max_length``, no control characters, whole numbers in their ranges. Any
   problem raises ``CsvImportError`` naming the line (1 = the header) and nothing changes.
 - The writes of one import happen in one short ``transaction.atomic()``: players and
-  entries with ``bulk_create``; results one by one through ``record_final_result``.
+  entries with ``bulk_create``; results through ``record_final_results`` (bulk).
 - A Player is reused only when the tournament's own organiser has entered that very
   Player before (same name and club, exactly one such Player); otherwise a new Player
   is created. Reusing a namesake from another organiser's tournament would let that
   organiser decide claims on, and so hand out, a player they never entered.
 - Result rows state survivors; battle 1 has player A on the dwarfs. Each row becomes a
-  confirmed ``ResultVersion`` with source ``import`` via ``record_final_result``.
+  confirmed ``ResultVersion`` with source ``import`` via ``record_final_results``.
 """
 
 from __future__ import annotations
@@ -32,8 +32,9 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from .models import MAX_DWARFS, MAX_TROLLS, Entry, Match, Player, ResultVersion, Tournament
-from .results import record_final_result
+from .models import Entry, Match, Player, ResultVersion, Tournament
+from .results import ResultError, record_final_results
+from .survivors import Survivors, limit_of
 
 PLAYER_COLUMNS = ("name", "club", "country", "rating")
 RESULT_COLUMNS = (
@@ -268,8 +269,7 @@ def parse_results(text: str) -> list[ResultRow]:
         number = _int(line, "round", row["round"], 1, 10_000)
         table = _int(line, "table", row["table"], 1, 10_000)
         survivors = tuple(
-            _int(line, column, row[column], 0, MAX_DWARFS if "dwarfs" in column else MAX_TROLLS)
-            for column in RESULT_COLUMNS[2:]
+            _int(line, column, row[column], 0, limit_of(column)) for column in RESULT_COLUMNS[2:]
         )
         if (number, table) in seen:
             raise _line_error(
@@ -285,8 +285,8 @@ def parse_results(text: str) -> list[ResultRow]:
 def import_results(tournament: Tournament, rows: list[ResultRow]) -> int:
     """Record every row as a final result; returns the number recorded.
 
-    The matches are read in one query; each row then goes through
-    ``record_final_result`` (the one place that writes results) in one transaction.
+    The matches are read in one query and the results written by
+    ``record_final_results`` with a constant number of queries, in one short transaction.
     """
     wanted = {row.round for row in rows}
     matches = {
@@ -307,11 +307,13 @@ def import_results(tournament: Tournament, rows: list[ResultRow]) -> int:
         if match.is_bye:
             raise _line_error(row.line, _("table %(table)d is a bye") % {"table": row.table})
         todo.append((match, row))
-    with transaction.atomic():
-        for match, row in todo:
-            record_final_result(
-                match, survivors=row.survivors, by=None, source=ResultVersion.Source.IMPORT
-            )
+    try:
+        record_final_results(
+            [(match, Survivors.parse(row.survivors)) for match, row in todo],
+            source=ResultVersion.Source.IMPORT,
+        )
+    except ResultError as exc:
+        raise CsvImportError(str(exc)) from None
     return len(todo)
 
 

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from django.db import transaction
-from django.db.models import F, Max
+from django.db.models import F, Max, OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -361,3 +361,72 @@ def record_final_result(
         )
         _make_final(match, version)
         return version
+
+
+def record_final_results(
+    items: Sequence[tuple[Match, Survivors]], *, source: str, by: AbstractBaseUser | None = None
+) -> list[ResultVersion]:
+    """``record_final_result`` for many matches at once (the organiser's CSV import).
+
+    The same invariants with a constant number of queries: the rounds are locked and
+    checked, the matches locked in id order, every open or confirmed version of them
+    superseded, the new confirmed versions created in bulk and the matches pointed at
+    them with their lock versions bumped. Each match at most once.
+    """
+    if source != ResultVersion.Source.IMPORT:
+        raise ValueError(f"a bulk {source} result needs a second person or a decision")
+    ids = [match.pk for match, _values in items]
+    if len(set(ids)) != len(ids):
+        raise ValueError("each match at most once")
+    with transaction.atomic():
+        for round_ in (
+            Round.objects.select_for_update()
+            .filter(pk__in={match.round_id for match, _values in items})
+            .order_by("pk")
+        ):
+            try:
+                lifecycle.check_results(round_facts(round_))
+            except lifecycle.LifecycleError as exc:
+                raise ResultError(str(exc)) from None
+        locked = Match.objects.select_for_update().filter(pk__in=ids).order_by("pk")
+        if any(b is None for b in locked.values_list("player_b_id", flat=True)):
+            raise ResultError(_("A bye has no result to enter."))
+        last_numbers = dict(
+            ResultVersion.objects.filter(match_id__in=ids)
+            .values("match_id")
+            .annotate(n=Max("number"))
+            .values_list("match_id", "n")
+        )
+        ResultVersion.objects.filter(match_id__in=ids).filter(
+            status__in=(*OPEN, ResultVersion.Status.CONFIRMED)
+        ).update(status=ResultVersion.Status.SUPERSEDED)
+        now = timezone.now()
+        versions = ResultVersion.objects.bulk_create(
+            [
+                ResultVersion(
+                    match_id=match.pk,
+                    number=last_numbers.get(match.pk, 0) + 1,
+                    **validate_survivors(values).as_dict(),
+                    source=source,
+                    kind=ResultVersion.Kind.ENTRY,
+                    status=ResultVersion.Status.CONFIRMED,
+                    entered_by=by,
+                    confirmed_by=by,
+                    confirmed_at=now,
+                )
+                for match, values in items
+            ],
+            batch_size=1000,
+        )
+        # One statement, not a CASE per row: after the supersede above, each match's only
+        # confirmed version is the one just created.
+        Match.objects.filter(pk__in=ids).update(
+            confirmed_version=Subquery(
+                ResultVersion.objects.filter(
+                    match=OuterRef("pk"), status=ResultVersion.Status.CONFIRMED
+                ).values("pk")[:1]
+            ),
+            result_status=Match.ResultStatus.CONFIRMED,
+            lock_version=F("lock_version") + 1,
+        )
+        return versions

@@ -136,3 +136,49 @@ def test_organisers_final_decision_stands_alone_with_a_reason_and_is_marked():
 
 def test_validate_survivors_accepts_strings():
     assert validate_survivors(["32", "8", "0", "0"]).as_tuple() == (32, 8, 0, 0)
+
+
+def test_bulk_final_results_end_like_one_by_one():
+    """record_final_results (CSV import) leaves what record_final_result would."""
+    from tests.factories import RoundFactory
+    from tournaments.results import record_final_results
+    from tournaments.survivors import Survivors
+
+    round_ = RoundFactory()
+    one, two = MatchFactory(round=round_, table=1), MatchFactory(round=round_, table=2)
+    bulk_one, bulk_two = MatchFactory(round=round_, table=3), MatchFactory(round=round_, table=4)
+    for single, bulk in ((one, bulk_one), (two, bulk_two)):
+        for m in (single, bulk):  # a pending entry and an earlier import on each
+            enter_result(m, survivors=(1, 1, 1, 1), by=UserFactory(), expected_lock_version=0)
+    record_final_result(one, survivors=(20, 3, 11, 6), by=None, source="import")
+    record_final_result(two, survivors=(0, 8, 32, 0), by=None, source="import")
+    record_final_results(
+        [(bulk_one, Survivors(20, 3, 11, 6)), (bulk_two, Survivors(0, 8, 32, 0))],
+        source="import",
+    )
+
+    def state(m):
+        m = fresh(m)
+        return (
+            m.result_status,
+            m.lock_version,
+            m.confirmed_version.survivors,
+            [(v.number, v.status, v.source) for v in m.versions.all()],
+        )
+
+    assert state(bulk_one) == state(one) and state(bulk_two) == state(two)
+
+
+def test_bulk_final_results_refuse_a_draft_round_and_write_nothing():
+    from tests.factories import RoundFactory
+    from tournaments.models import Round
+    from tournaments.results import record_final_results
+    from tournaments.survivors import Survivors
+
+    published = MatchFactory()
+    draft = MatchFactory(round=RoundFactory(status=Round.Status.DRAFT))
+    with pytest.raises(ResultError, match="not published"):
+        record_final_results(
+            [(published, Survivors(1, 1, 1, 1)), (draft, Survivors(1, 1, 1, 1))], source="import"
+        )
+    assert not ResultVersion.objects.exists()
