@@ -15,10 +15,13 @@ from django.urls import include, path
 
 from tournaments.forms_accounts import RateLimitedAdminAuthenticationForm
 
+from . import home
+
 # The admin's login guards the most powerful accounts: it shares the site login's limiter.
 admin.site.login_form = RateLimitedAdminAuthenticationForm
 
 urlpatterns = [
+    path("", home.home, name="home"),
     path("admin/", admin.site.urls),
     path("accounts/", include("tournaments.urls_accounts")),
     path("api/", include("tournaments.urls_api")),

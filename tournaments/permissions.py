@@ -320,3 +320,29 @@ def access_claim_for_organiser(user: AnyUser, claim_id: int) -> PlayerClaim:
         return claims_for_organiser(user).get(pk=claim_id)
     except PlayerClaim.DoesNotExist as exc:
         raise Http404("No such pending claim for you") from exc
+
+
+# --- what a user's home page lists ---------------------------------------------------------
+
+
+def tournaments_organised_by(user: AnyUser) -> models.QuerySet[Tournament]:
+    """Tournaments ``user`` may organise (``can_organise``), newest first."""
+    if not user.is_authenticated:
+        return Tournament.objects.none()
+    qs = Tournament.objects.all()
+    if not user.is_superuser:
+        qs = qs.filter(owner=user)
+    return qs.order_by("-start_date", "name")
+
+
+def tournaments_refereed_by(user: AnyUser) -> models.QuerySet[Tournament]:
+    """Tournaments ``user`` referees by appointment or as their organiser (``can_referee``)."""
+    if not user.is_authenticated:
+        return Tournament.objects.none()
+    if user.is_superuser:
+        return Tournament.objects.order_by("-start_date", "name")
+    return (
+        Tournament.objects.filter(models.Q(owner=user) | models.Q(referees=user))
+        .distinct()
+        .order_by("-start_date", "name")
+    )

@@ -5,7 +5,6 @@ from django.urls import path
 from . import views_public
 
 urlpatterns = [
-    path("", views_public.home, name="home"),
     path("t/<slug:slug>/", views_public.tournament, name="tournament"),
     path("t/<slug:slug>/rounds/<int:number>/", views_public.round_pairings, name="round_pairings"),
     path("t/<slug:slug>/standings/", views_public.standings, name="standings"),

@@ -84,14 +84,6 @@ def _as_seen_by(entry_id: int, match) -> dict:
 
 
 @require_GET
-def home(request: HtmxHttpRequest) -> HttpResponse:
-    tournaments = Tournament.objects.order_by("-start_date", "name")
-    can_create = permissions.can_create_tournament(request.user)
-    context = {"tournaments": tournaments, "can_create": can_create}
-    return render(request, "tournaments/home.html", context)
-
-
-@require_GET
 def tournament(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     t = permissions.access_tournament_public(slug)
     entries = t.entries.select_related("player").order_by("seed", "player__name", "pk")

@@ -1,0 +1,152 @@
+"""The home page: each role finds its next task one tap from ``/``."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games import battles
+from games.models import Battle
+from tests.factories import MatchFactory, RoundFactory, TournamentFactory, UserFactory
+from tournaments.dashboards import TournamentFacts, next_action
+from tournaments.models import Match, Round, Tournament
+from tournaments.results import enter_result
+
+HOME = "/"
+
+
+# --- next_action: pure -------------------------------------------------------------
+
+
+def facts(**kw) -> TournamentFacts:
+    return TournamentFacts(**({"status": "running", "rounds_planned": 3, "players": 8} | kw))
+
+
+@pytest.mark.parametrize(
+    ("kw", "kind", "words"),
+    [
+        ({"status": "setup", "players": 1}, "players", "Add players"),
+        ({"status": "setup"}, "pair", "Pair round 1"),
+        ({"last_round": 1, "last_status": "draft"}, "publish", "publish round 1"),
+        (
+            {"last_round": 1, "last_status": "published", "disputed": 1, "entered": 2},
+            "results",
+            "1 disputed result in round 1",
+        ),
+        (
+            {"last_round": 1, "last_status": "published", "entered": 2},
+            "results",
+            "2 results to confirm in round 1",
+        ),
+        (
+            {"last_round": 2, "last_status": "published", "awaiting": 1},
+            "results",
+            "1 result awaited in round 2",
+        ),
+        ({"last_round": 2, "last_status": "published"}, "pair", "Pair round 3"),
+        ({"last_round": 3, "last_status": "published"}, "close", "Close the tournament"),
+        ({"status": "finished", "last_round": 3}, "done", "Finished"),
+    ],
+)
+def test_next_action_names_the_one_thing_to_do(kw, kind, words):
+    action = next_action(facts(**kw))
+    assert action.kind == kind and words in action.label
+
+
+# --- the page, per role --------------------------------------------------------------
+
+
+pytestmark_db = pytest.mark.django_db
+
+
+@pytestmark_db
+def test_public_home_lists_live_events_first(client):
+    TournamentFactory(name="Old Cup", status=Tournament.Status.FINISHED)
+    TournamentFactory(name="Live Open", status=Tournament.Status.RUNNING)
+    html = client.get(HOME).content.decode()
+    assert html.index("Live Open") < html.index("Old Cup")
+    assert "Refereeing" not in html and "Organising" not in html
+
+
+@pytestmark_db
+def test_organiser_sees_results_to_confirm_linked_to_the_round(client):
+    match = MatchFactory()
+    t = match.round.tournament
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.RUNNING)
+    enter_result(match, survivors=(20, 2, 15, 3), by=UserFactory(), expected_lock_version=0)
+    client.force_login(t.owner)
+    html = client.get(HOME).content.decode()
+    assert "1 result to confirm in round 1" in html
+    assert reverse("organiser_round", args=[t.slug, 1]) in html
+    assert reverse("pending_claims") in html  # the nav's claims queue
+
+
+@pytestmark_db
+def test_referee_sees_counts_and_battles_waiting_one_tap_away(client):
+    match = MatchFactory()
+    t = match.round.tournament
+    referee = UserFactory()
+    t.referees.add(referee)
+    MatchFactory(round=match.round)  # a second table, awaiting
+    enter_result(match, survivors=(20, 2, 15, 3), by=UserFactory(), expected_lock_version=0)
+    b1, _ = battles.create_battles(match, mode=Battle.Mode.OTB)
+    battles.start_battle(b1.pk)
+    battles.pause(b1.pk)
+    client.force_login(referee)
+    html = client.get(HOME).content.decode()
+    assert reverse("games:referee_clock", args=[b1.pk]) in html
+    assert "1 awaiting" in html and "1 to confirm" in html and "0 disputed" in html
+    assert reverse("referee_round", args=[t.slug, 1]) + "?status=entered" in html
+
+
+@pytestmark_db
+def test_player_sees_the_current_match_with_a_play_button_for_quickfire(client):
+    t = TournamentFactory(variant=Tournament.Variant.TIMED_24, status=Tournament.Status.RUNNING)
+    match = MatchFactory(round=RoundFactory(tournament=t))
+    user = UserFactory()
+    match.player_b.player.user = user
+    match.player_b.player.save()
+    client.force_login(user)
+    html = client.get(HOME).content.decode()
+    assert match.player_a.player.name in html
+    assert "you have the trolls in battle 1" in html
+    assert reverse("games:match", args=[match.pk]) in html
+    assert reverse("referee_my_matches") in html
+    assert reverse("player", args=[t.slug, match.player_b_id]) in html
+
+
+@pytestmark_db
+def test_player_in_a_classic_tournament_gets_no_play_button(client):
+    t = TournamentFactory(status=Tournament.Status.RUNNING)
+    match = MatchFactory(round=RoundFactory(tournament=t))
+    user = UserFactory()
+    match.player_a.player.user = user
+    match.player_a.player.save()
+    client.force_login(user)
+    html = client.get(HOME).content.decode()
+    assert "you have the dwarfs in battle 1" in html
+    assert reverse("games:match", args=[match.pk]) not in html
+
+
+@pytestmark_db
+def test_player_does_not_see_a_draft_pairing_at_home(client):
+    t = TournamentFactory(status=Tournament.Status.RUNNING)
+    match = MatchFactory(round=RoundFactory(tournament=t, status=Round.Status.DRAFT))
+    user = UserFactory()
+    match.player_a.player.user = user
+    match.player_a.player.save()
+    client.force_login(user)
+    html = client.get(HOME).content.decode()
+    assert match.player_b.player.name not in html
+    assert Match.objects.count() == 1
+
+
+@pytestmark_db
+def test_home_runs_a_constant_number_of_queries(client, django_assert_max_num_queries):
+    owner = UserFactory()
+    for _ in range(5):
+        t = TournamentFactory(owner=owner, status=Tournament.Status.RUNNING)
+        MatchFactory(round=RoundFactory(tournament=t))
+    client.force_login(owner)
+    with django_assert_max_num_queries(20):
+        client.get(HOME)
