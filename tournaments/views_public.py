@@ -45,6 +45,17 @@ TIEBREAK_LABELS = {
 }
 
 
+# One line each, shown on tap (a legend under the table) and on hover (header titles).
+TIEBREAK_HELP = {
+    "match_points": _("2 for a won match, 1 for a draw, 0 for a loss (a bye counts as a win)."),
+    "differential": _("Your points minus your opponents' points, summed over all battles."),
+    "buchholz": _("The sum of your opponents' match points: who had the harder draw."),
+    "sonneborn_berger": _("Opponents' match points, counted fully for a win and half for a draw."),
+    "battles_won": _("Battles in which you scored more than your opponent."),
+    "seed": _("The starting order: the last resort."),
+}
+
+
 def _published_rounds(tournament: Tournament) -> list[Round]:
     return list(tournament.round_set.filter(status__in=COUNTED).order_by("number"))
 
@@ -125,11 +136,14 @@ def _standing_lines(t: Tournament, rows) -> list[tuple]:
     over the labels per row doubled the render time for 200 players).
     """
     prefix = reverse("player", args=[t.slug, 0]).removesuffix("0/")
+    withdrawn = set(
+        t.entries.filter(withdrawn_from_round__isnull=False).values_list("pk", flat=True)
+    )
     lines = []
     for row in rows:
         rule = row.separated_by
         label = TIEBREAK_LABELS[rule] if rule and rule != "match_points" else ""
-        lines.append((row, f"{prefix}{row.entry_id}/", label))
+        lines.append((row, f"{prefix}{row.entry_id}/", label, row.entry_id in withdrawn))
     return lines
 
 
@@ -159,7 +173,13 @@ def _standings_table(request: HtmxHttpRequest, t: Tournament) -> str:
         return previous
     page = Paginator(load_standings(t), PAGE_SIZE).get_page(number)
     rows = _standing_lines(t, page.object_list)
-    context = {"tournament": t, "page": page, "rows": rows, "labels": TIEBREAK_LABELS}
+    context = {
+        "tournament": t,
+        "page": page,
+        "rows": rows,
+        "labels": TIEBREAK_LABELS,
+        "help": TIEBREAK_HELP,
+    }
     table = render_to_string("tournaments/standings.html#standings-table", context, request=request)
     cache.set_many({key: table, f"{scope}:latest": table}, STANDINGS_CACHE_S)
     cache.delete(f"{scope}:rendering")
@@ -178,9 +198,11 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if request.htmx:
         return HttpResponse(table)
     order = [TIEBREAK_LABELS[key] for key in t.tiebreak_order]
+    legend = [(TIEBREAK_LABELS[key], TIEBREAK_HELP[key]) for key in t.tiebreak_order]
     context = {
         "tournament": t,
         "order": order,
+        "legend": legend,
         "table": mark_safe(table),
     }  # rendered above by our template
     return render(request, "tournaments/standings.html", context)
