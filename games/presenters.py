@@ -4,8 +4,8 @@ Reads the stored position through the rules engine; decides nothing (legality is
 decided again by ``games.battles`` when a move is submitted).
 
 ``board_view`` is the one board renderer's input (``templates/games/_board.html``): plain
-rows of plain squares built from a :class:`~games.thud.Position`, used by the live board
-and anything that shows a position later (a printable diagram, a replay). It reads no
+rows of plain squares built from a :class:`~games.thud.Position`, used by the live board,
+the printable diagram and anything that shows a position later (a replay). It reads no
 database; ``board_context`` gathers what it needs from a battle.
 """
 
@@ -184,6 +184,19 @@ def board_context(
         "dwarf_points": battle.dwarf_count,
         "troll_points": 4 * battle.troll_count,
         **clock_context(battle),
+    }
+
+
+def diagram_context(battle: Battle) -> dict:
+    """The printable, read-only diagram of a battle's current position."""
+    position = position_of(battle)
+    moves = list(battle.moves.all())
+    return {
+        "battle": battle,
+        "board": board_view(position, last_move=last_move_of(moves, position)),
+        "plies": battle.ply,
+        "dwarf_points": battle.dwarf_count,
+        "troll_points": 4 * battle.troll_count,
     }
 
 
