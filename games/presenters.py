@@ -1,35 +1,126 @@
-"""Template context for the battle pages: board cells, targets, captures, move list.
+"""Template context for the battle pages: the board, targets, captures, move list.
 
 Reads the stored position through the rules engine; decides nothing (legality is
 decided again by ``games.battles`` when a move is submitted).
+
+``board_view`` is the one board renderer's input (``templates/games/_board.html``): plain
+rows of plain squares built from a :class:`~games.thud.Position`, used by the live board,
+the printable diagram and anything that shows a position later (a replay). It reads no
+database; ``board_context`` gathers what it needs from a battle.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
+
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from . import clock
+from . import clock, thud
 from .models import Battle
+from .models import Move as StoredMove
+from .thud.board import SIZE, STONE, on_board
+from .thud.notation import parse_move_text
 
-SIZE = 15
-
-
-def _engine():
-    from games import thud
-
-    return thud
+PIECE_NAMES = {"d": "dwarf", "T": "troll"}
 
 
-def position_of(battle: Battle):
-    thud = _engine()
+def position_of(battle: Battle) -> thud.Position:
     if battle.board:
         return thud.Position.from_diagram(battle.board)
     return thud.Position.initial()
 
 
+def last_move_of(moves: Sequence[StoredMove], position: thud.Position) -> thud.Move | None:
+    """The latest stored move that moved a piece, if ``position`` still shows it.
+
+    Forfeited turns and over-the-board plies carry no notation and are skipped, so after
+    a forfeit the move before it stays marked. A move whose piece is not on its
+    destination any more (the board was set by a referee) is not shown: a highlight that
+    disagrees with the board is worse than none.
+    """
+    for stored in reversed(moves):
+        if not stored.notation:
+            continue
+        try:
+            move = parse_move_text(stored.notation)
+        except ValueError:
+            return None
+        return move if position.piece_at(move.to_sq) == move.side.letter else None
+    return None
+
+
+def _square_label(piece: str, name: str) -> str:
+    if piece == "dwarf":
+        return _("dwarf on %(square)s") % {"square": name}
+    if piece == "troll":
+        return _("troll on %(square)s") % {"square": name}
+    if piece == "thudstone":
+        return _("Thudstone on %(square)s") % {"square": name}
+    return _("empty square %(square)s") % {"square": name}
+
+
+def board_view(
+    position: thud.Position,
+    *,
+    last_move: thud.Move | None = None,
+    selectable: Collection[thud.Square] = (),
+    targets: Collection[thud.Square] = (),
+    selected: thud.Square | None = None,
+) -> dict:
+    """Rows of squares for ``_board.html``, row 0 (rank 1) first, files ``A``..``P``.
+
+    Each square is a dict: ``on`` (part of the octagon), ``name`` (``"F1"``), ``piece``
+    (``"dwarf"``, ``"troll"``, ``"thudstone"`` or ``""``: the id of its symbol in
+    ``_pieces.svg.html``), ``label`` (its accessible name),
+    ``classes`` (CSS classes), and the flags ``selectable``, ``target``, ``selected``,
+    ``last_from``, ``last_to`` and ``captured``. ``selectable`` and ``targets`` say which
+    squares become buttons; the caller decides who may act.
+    """
+    captured = set(last_move.captures) if last_move else set()
+    rows = []
+    for r in range(SIZE):
+        squares = []
+        for c in range(SIZE):
+            sq = (r, c)
+            if not on_board(r, c):
+                squares.append({"on": False, "classes": "sq off"})
+                continue
+            letter = position.piece_at(sq)
+            piece = "thudstone" if sq == STONE else PIECE_NAMES.get(letter or "", "")
+            name = thud.format_square(sq)
+            flags = {
+                "selectable": sq in selectable,
+                "target": sq in targets,
+                "selected": sq == selected,
+                "last_from": last_move is not None and sq == last_move.from_sq,
+                "last_to": last_move is not None and sq == last_move.to_sq,
+                "captured": sq in captured,
+            }
+            classes = ["sq", "dark" if (r + c) % 2 else "light"]
+            if piece:
+                classes.append(f"has-{piece}")
+            classes += [flag.replace("_", "-") for flag, on in flags.items() if on]
+            squares.append(
+                {
+                    "on": True,
+                    "name": name,
+                    "piece": piece,
+                    "label": _square_label(piece, name),
+                    "classes": " ".join(classes),
+                    **flags,
+                }
+            )
+        rows.append({"rank": r + 1, "squares": squares})
+    return {
+        "files": list(thud.FILES),
+        "rows": rows,
+        "last_move": thud.format_move(last_move) if last_move else "",
+    }
+
+
 def candidate_moves(battle: Battle, from_text: str, to_text: str) -> list:
     """The legal moves from one square to another (several when captures are a choice)."""
-    thud = _engine()
     try:
         src, dst = thud.parse_square(from_text), thud.parse_square(to_text)
     except ValueError:
@@ -45,7 +136,7 @@ def candidate_moves(battle: Battle, from_text: str, to_text: str) -> list:
 def board_context(
     battle: Battle, side: str | None, *, selected: str = "", choice: list | None = None
 ) -> dict:
-    thud = _engine()
+    """The battle page's board panel for a viewer commanding ``side`` (None: spectator)."""
     position = position_of(battle)
     my_turn = (
         side is not None
@@ -54,43 +145,36 @@ def board_context(
         and battle.mode == Battle.Mode.ONLINE
     )
     selected = battle.touched_square or selected
+    selected_sq = None
     targets: set = set()
-    if my_turn and selected:
+    if selected:
         try:
-            targets = set(position.targets_from(thud.parse_square(selected), battle.capture_policy))
+            selected_sq = thud.parse_square(selected)
         except ValueError:
             selected = ""
-    mine = "d" if side == clock.DWARF else "T"
-    rows = []
-    for r in range(SIZE):
-        cells = []
-        for c in range(SIZE):
-            on = abs(r - 7) + abs(c - 7) <= 9
-            name = thud.format_square((r, c)) if on else ""
-            piece = position.piece_at((r, c)) if on else None
-            cells.append(
-                {
-                    "on": on,
-                    "name": name,
-                    "piece": piece,
-                    "stone": (r, c) == (7, 7),
-                    "selectable": my_turn and piece == mine and not battle.touched_square,
-                    "selected": on and name == selected,
-                    "target": (r, c) in targets,
-                }
-            )
-        rows.append(cells)
+    if my_turn and selected_sq is not None:
+        targets = set(position.targets_from(selected_sq, battle.capture_policy))
+    selectable: frozenset = frozenset()
+    if my_turn and not battle.touched_square:  # a touched piece is bound: no other choice
+        selectable = position.dwarfs if side == clock.DWARF else position.trolls
     capture_squares = []
     if choice:
         capture_squares = sorted(
             {thud.format_square(sq) for m in choice for sq in m.captures},
         )
     moves = list(battle.moves.all())
+    board = board_view(
+        position,
+        last_move=last_move_of(moves, position),
+        selectable=selectable,
+        targets=targets,
+        selected=selected_sq,
+    )
     return {
         "battle": battle,
         "side": side,
         "my_turn": my_turn,
-        "rows": rows,
+        "board": board,
         "selected": selected,
         "choice": choice,
         "choice_from": thud.format_square(choice[0].from_sq) if choice else "",
@@ -100,6 +184,19 @@ def board_context(
         "dwarf_points": battle.dwarf_count,
         "troll_points": 4 * battle.troll_count,
         **clock_context(battle),
+    }
+
+
+def diagram_context(battle: Battle) -> dict:
+    """The printable, read-only diagram of a battle's current position."""
+    position = position_of(battle)
+    moves = list(battle.moves.all())
+    return {
+        "battle": battle,
+        "board": board_view(position, last_move=last_move_of(moves, position)),
+        "plies": battle.ply,
+        "dwarf_points": battle.dwarf_count,
+        "troll_points": 4 * battle.troll_count,
     }
 
 

@@ -9,6 +9,7 @@ from . import views, views_referee
 app_name = "games"
 urlpatterns = [
     path("<int:battle_id>/", views.battle_page, name="battle"),
+    path("<int:battle_id>/diagram/", views.battle_diagram, name="diagram"),
     path("<int:battle_id>/events/", views.battle_events, name="events"),
     path("<int:battle_id>/touch/", views.touch, name="touch"),
     path("<int:battle_id>/move/", views.move, name="move"),

@@ -57,6 +57,13 @@ def battle_page(request: HtmxHttpRequest, battle_id: int):
     return render(request, template, context)
 
 
+@require_GET
+def battle_diagram(request: HtmxHttpRequest, battle_id: int):
+    """The current position as a read-only, printable diagram (the live board's renderer)."""
+    battle = settled(request, battle_id, permissions.access_battle_public)
+    return render(request, "games/diagram.html", presenters.diagram_context(battle))
+
+
 @require_POST
 def touch(request: HtmxHttpRequest, battle_id: int):
     battle, side = permissions.access_battle_for_player(request.user, battle_id)

@@ -72,7 +72,7 @@ def test_player_sees_own_pieces_selectable_and_targets_after_touch(client, onlin
         **HX,
     )
     assert r.status_code == 200
-    assert 'class="cell target' in r.content.decode()
+    assert 'name="to" value="F2"' in r.content.decode()  # F2 is a target button
     assert Battle.objects.get(pk=online.pk).touched_square == "F1"
 
 

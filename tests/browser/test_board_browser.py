@@ -1,0 +1,106 @@
+"""The online board in headless Chromium: it fits a 360 px phone without sideways scrolling,
+shows the octagon of 165 squares with the Thudstone in the middle, marks the last move and
+its capture, and a tap on a piece shows where it may go.
+
+Screenshots for a human to look at: test-output/board-phone.png, board-phone-touched.png,
+board-desktop.png and board-diagram-print.png.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import battles
+from games.models import Battle
+from tests.games.conftest import _fast_password_hasher, make_match  # noqa: F401 - fixture
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(180),
+]
+
+OUT = Path(__file__).resolve().parents[2] / "test-output"
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 900}
+WAIT_MS = 20_000
+
+
+def session_cookie(user, base: str) -> dict:
+    c = Client()
+    c.force_login(user)
+    return {"name": "sessionid", "value": c.cookies["sessionid"].value, "url": base}
+
+
+@pytest.fixture
+def battle_after_a_capture(db) -> Battle:
+    """An untimed online battle where the trolls just took a dwarf: dwarfs to move."""
+    match = make_match(variant="quickfire24")[0]
+    b1, _ = battles.create_battles(match, mode=Battle.Mode.ONLINE)
+    battle = battles.start_battle(b1.pk)
+    battle = battles.submit_move(
+        battle.pk, side="dwarf", version=battle.clock_version, notation="d F1-F6"
+    )
+    return battles.submit_move(
+        battle.pk, side="troll", version=battle.clock_version, notation="T G7-F7 xF6"
+    )
+
+
+def open_board(browser, base: str, battle: Battle, viewport: dict, **options):
+    context = browser.new_context(viewport=viewport, **options)
+    # The live stream is not under test here (the WSGI live server cannot serve it).
+    context.route("**/events/", lambda route: route.abort())
+    context.add_cookies([session_cookie(battle.dwarfs.player.user, base)])
+    page = context.new_page()
+    page.goto(base + reverse("games:battle", args=[battle.pk]))
+    page.wait_for_selector(".thud-board", timeout=WAIT_MS)
+    return page
+
+
+def test_board_fits_a_phone_and_shows_the_last_capture(
+    browser, live_server, battle_after_a_capture
+):
+    battle = battle_after_a_capture
+    OUT.mkdir(exist_ok=True)
+
+    desktop = open_board(browser, live_server.url, battle, DESKTOP)
+    assert desktop.locator(".thud-board .sq:not(.off)").count() == 165
+    assert desktop.locator(".thud-board .label.file.far").first.is_visible()
+    desktop.screenshot(path=str(OUT / "board-desktop.png"), full_page=True)
+    # The printable diagram draws the same board, read-only.
+    desktop.goto(live_server.url + reverse("games:diagram", args=[battle.pk]))
+    desktop.emulate_media(media="print")
+    assert desktop.locator(".thud-board .sq:not(.off)").count() == 165
+    assert desktop.locator(".thud-board button").count() == 0
+    desktop.screenshot(path=str(OUT / "board-diagram-print.png"), full_page=True)
+
+    phone = open_board(browser, live_server.url, battle, PHONE, is_mobile=True, has_touch=True)
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    board = phone.locator(".thud-board").bounding_box()
+    assert board["x"] >= 0 and board["x"] + board["width"] <= PHONE["width"]
+    stone = phone.locator('.thud-board [data-square="H8"]')
+    assert stone.locator("use").get_attribute("href") == "#thudstone"
+    square = stone.bounding_box()
+    assert square["width"] >= 20  # a tap target, not a speck
+    # The stone is the centre of the octagon: as far from A8 as from P8.
+    left = phone.locator('.thud-board [data-square="A8"]').bounding_box()
+    right = phone.locator('.thud-board [data-square="P8"]').bounding_box()
+    assert abs((square["x"] - left["x"]) - (right["x"] - square["x"])) < 1
+    # Last move T G7-F7 xF6: both ends and the captured square marked.
+    assert "last-from" in phone.locator('[data-square="G7"]').get_attribute("class")
+    assert "last-to" in phone.locator('[data-square="F7"]').get_attribute("class")
+    assert "captured" in phone.locator('[data-square="F6"]').get_attribute("class")
+    phone.screenshot(path=str(OUT / "board-phone.png"), full_page=True)
+
+    # Tap a dwarf: the board comes back (htmx) with its targets as buttons.
+    phone.locator('button.selectable[data-square="G1"]').tap()
+    phone.wait_for_selector('button.target[data-square="G6"]', timeout=WAIT_MS)
+    assert phone.locator('button.target[data-square="G6"]').get_attribute("aria-label") == (
+        "empty square G6"
+    )
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    phone.screenshot(path=str(OUT / "board-phone-touched.png"), full_page=True)
