@@ -177,5 +177,6 @@ def match_battles(request: HtmxHttpRequest, match_id: int):
         "battles": list(match.battles.all()),
         "can_start_online": (is_referee or is_player) and not match.is_bye,
         "can_referee": is_referee and not match.is_bye,
+        "is_player": is_player,
     }
     return render(request, "games/match.html", context)

@@ -80,6 +80,10 @@ def referee_action(request: HtmxHttpRequest, battle_id: int, action: str):
     }
     if action not in operations:
         return _respond(request, battle_id, error=_("Unknown action."))
+    if action in ("touched", "moved") and battle.mode != Battle.Mode.OTB:
+        # Online battles are moved by their players on the board; a referee "move" would
+        # pass a turn without a move on the board.
+        return _respond(request, battle_id, error=_("Online battles are moved by their players."))
     try:
         operations[action]()
     except battles.BattleError as exc:

@@ -301,3 +301,25 @@ def test_capturing_the_last_dwarf_ends_the_battle_and_starts_battle_two(client, 
     b = Battle.objects.get(pk=online.pk)
     assert (b.status, b.finished_reason, b.dwarf_count) == ("finished", "no_legal_move", 0)
     assert Battle.objects.get(match=b.match, number=2).status == "running"
+
+
+def test_referee_cannot_press_touched_or_moved_for_an_online_battle(client, online):
+    referee = online.match.round.tournament.referees.get()
+    client.force_login(referee)
+    page = client.get(reverse("games:referee_clock", args=[online.pk])).content.decode()
+    assert 'id="moved"' not in page and "the players move on their board" in page
+    for action in ("touched", "moved"):
+        response = client.post(
+            reverse("games:referee_action", args=[online.pk, action]),
+            {"version": online.clock_version},
+            **HX,
+        )
+        assert "moved by their players" in response.content.decode()
+    online.refresh_from_db()
+    assert online.ply == 0 and online.touched_square == ""
+
+
+def test_battle_page_links_back_to_its_match_and_tournament(client, online):
+    html = client.get(reverse("games:battle", args=[online.pk])).content.decode()
+    assert reverse("games:match", args=[online.match_id]) in html
+    assert reverse("tournament", args=[online.match.round.tournament.slug]) in html
