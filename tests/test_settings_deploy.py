@@ -29,7 +29,13 @@ PRODUCTION_VARIABLES = (
 
 
 def deploy_check(**env: str) -> subprocess.CompletedProcess[str]:
-    environment = {k: v for k, v in os.environ.items() if k not in PRODUCTION_VARIABLES}
+    # The browser tests set DJANGO_ALLOW_ASYNC_UNSAFE in this process (Playwright's loop);
+    # a production server never has it, and check --deploy rightly refuses it.
+    environment = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in PRODUCTION_VARIABLES and k != "DJANGO_ALLOW_ASYNC_UNSAFE"
+    }
     # A production-like key and no debug, so only the HTTPS settings are under test.
     environment |= {"DJANGO_SECRET_KEY": secrets.token_urlsafe(64), "DJANGO_DEBUG": "0"}
     environment |= env
