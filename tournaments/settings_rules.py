@@ -72,19 +72,19 @@ def locked_fields(facts: TournamentFacts) -> dict[str, str]:
     locked: dict[str, str] = {}
     if facts.play_started:
         locked["format"] = _(
-            "Rounds have been published: changing the format half-way would re-pair a "
+            "Rounds have been published, and changing the format half-way would re-pair a "
             "tournament in progress."
         )
         locked["variant"] = _(
-            "Rounds have been published: battles are played under this variant, and one "
+            "Rounds have been published, battles are played under this variant, and one "
             "tournament keeps one set of rules."
         )
         locked["capture_policy"] = _(
-            "Rounds have been published: battles are played under this capture policy, and "
+            "Rounds have been published, battles are played under this capture policy, and "
             "one tournament keeps one set of rules."
         )
         clock = _(
-            "Rounds have been published: clocks run with these settings, and every player "
+            "Rounds have been published, clocks run with these settings, and every player "
             "of one tournament is timed alike."
         )
         for field in CLOCK_FIELDS:
