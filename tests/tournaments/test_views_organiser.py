@@ -648,20 +648,22 @@ def test_bad_tiebreak_orders_are_refused_and_change_nothing(organiser, tournamen
 
 
 def test_a_co_organiser_runs_the_tournament_until_removed(client, tournament):
-    helper = UserFactory(username="magrat")
+    helper, other = UserFactory(username="magrat"), UserFactory(username="nanny")
     client.force_login(tournament.owner)
     client.post(url(tournament, "co-organisers/"), {"username": "magrat"})
-    assert list(tournament.co_organisers.all()) == [helper]
+    client.post(url(tournament, "co-organisers/"), {"username": "nanny"})
+    assert list(tournament.co_organisers.order_by("username")) == [helper, other]
     client.force_login(helper)
     assert client.get(url(tournament)).status_code == 200
     assert client.post(url(tournament, "rounds/generate/")).status_code == 302
     assert tournament.round_set.count() == 1
     client.force_login(tournament.owner)
     client.post(url(tournament, f"co-organisers/{helper.pk}/remove/"))
-    assert not tournament.co_organisers.exists()
+    assert list(tournament.co_organisers.all()) == [other]  # the other one stays
     client.force_login(helper)
     assert client.get(url(tournament)).status_code == 403
     assert client.post(url(tournament, "rounds/1/publish/")).status_code == 403
+    assert tournament.round_set.get().status == Round.Status.DRAFT
 
 
 def test_co_organisers_cannot_appoint_or_remove_co_organisers(client, tournament):
