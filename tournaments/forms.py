@@ -3,10 +3,14 @@ unless the whole form is valid."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils.text import format_lazy, slugify
 from django.utils.translation import gettext_lazy as _
 
+from . import settings_rules
 from .imports import (
     INITIAL_POINTS_MAX,
     MAX_FILE_BYTES,
@@ -20,8 +24,37 @@ from .imports import (
 )
 from .models import Entry, Round, Tournament
 
+PAIRING_SEED_HELP = _(
+    "A number that makes the random choices of pairing repeatable: the same players, "
+    "results and seed always give the same pairings. Any number will do."
+)
+# A date input speaks ISO 8601 whatever the page's language (not the locale's format).
+DATE_WIDGETS = {
+    "start_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    "end_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+}
 
-class TournamentForm(forms.ModelForm):
+
+class _TournamentChecks(forms.ModelForm):
+    """The checks the new-tournament and settings forms share."""
+
+    def clean(self):
+        data = super().clean()
+        start, end = data.get("start_date"), data.get("end_date")
+        if start and end and end < start:
+            self.add_error("end_date", _("The end date is before the start date."))
+        win, draw, loss = (data.get(f"points_{k}") for k in ("win", "draw", "loss"))
+        if None not in (win, draw, loss) and not win >= draw >= loss:
+            self.add_error(
+                "points_draw",
+                _("A win must be worth at least a draw, and a draw at least a loss."),
+            )
+        return data
+
+
+class TournamentForm(_TournamentChecks):
+    """A new tournament. Left empty, the slug is made from the name."""
+
     class Meta:
         model = Tournament
         fields = [
@@ -39,17 +72,213 @@ class TournamentForm(forms.ModelForm):
             "points_loss",
             "pairing_seed",
         ]
-        widgets = {
-            "start_date": forms.DateInput(attrs={"type": "date"}),
-            "end_date": forms.DateInput(attrs={"type": "date"}),
-        }
+        widgets = DATE_WIDGETS
+        help_texts = {"pairing_seed": PAIRING_SEED_HELP}
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        slug = self.fields["slug"]
+        slug.required = False
+        slug.help_text = _(
+            "The tournament's web address (letters, digits and hyphens). "
+            "Leave it empty to make it from the name."
+        )
+
+    def clean_slug(self) -> str:
+        slug = self.cleaned_data["slug"]
+        if slug and Tournament.objects.filter(slug=slug).exists():
+            raise forms.ValidationError(
+                _("The address %(slug)s is taken by another tournament; choose another.")
+                % {"slug": slug}
+            )
+        return slug
 
     def clean(self):
         data = super().clean()
-        start, end = data.get("start_date"), data.get("end_date")
-        if start and end and end < start:
-            self.add_error("end_date", _("The end date is before the start date."))
+        if not data.get("slug") and data.get("name") and "slug" not in self.errors:
+            slug = _free_slug(slugify(data["name"]))
+            if slug:
+                data["slug"] = slug
+            else:
+                self.add_error(
+                    "slug",
+                    _("No web address can be made from this name; please choose a slug."),
+                )
         return data
+
+
+def _free_slug(base: str) -> str:
+    """``base`` cut to the field's length, with -2, -3, … added when it is taken."""
+    max_length = Tournament._meta.get_field("slug").max_length
+    base = base[:max_length].strip("-")
+    if not base:
+        return ""
+    taken = set(
+        Tournament.objects.filter(slug__startswith=base[: max_length - 4]).values_list(
+            "slug", flat=True
+        )
+    )
+    slug, n = base, 1
+    while slug in taken:
+        n += 1
+        suffix = f"-{n}"
+        slug = base[: max_length - len(suffix)].rstrip("-") + suffix
+    return slug
+
+
+class _Seconds(forms.DecimalField):
+    """A clock duration typed in seconds and stored in milliseconds."""
+
+    def __init__(self, *, label, min_seconds: str, max_seconds: str, **kwargs) -> None:
+        super().__init__(
+            label=label,
+            min_value=Decimal(min_seconds),
+            max_value=Decimal(max_seconds),
+            decimal_places=3,  # whole milliseconds
+            max_digits=6,
+            **kwargs,
+        )
+        self.widget.attrs["step"] = "any"
+
+
+# Model field -> form field, where the form shows a field in other units.
+FORM_FIELD = {"think_ms": "think_s", "move_ms": "move_s"}
+
+
+class TournamentSettingsForm(_TournamentChecks):
+    """A tournament's settings once created; the fields ``locked`` names are shown
+    disabled with their reason, and a changed value posted for one anyway is refused."""
+
+    think_s = _Seconds(
+        label=_("Thinking time (seconds)"),
+        min_seconds="1",
+        max_seconds="600",
+        help_text=_("Per turn, before the move must be made."),
+    )
+    move_s = _Seconds(
+        label=_("Moving time (seconds)"),
+        min_seconds="1",
+        max_seconds="600",
+        help_text=_("After a touch, or after thinking time: the move must be completed."),
+    )
+    grace_ms = forms.IntegerField(
+        label=_("Grace (milliseconds)"),
+        min_value=0,
+        max_value=5_000,
+        help_text=_("Allowed for network delay before a late move counts as expired."),
+    )
+    max_consecutive_forfeits = forms.IntegerField(
+        label=_("Consecutive forfeits before a referee is called"),
+        min_value=1,
+        max_value=99,
+    )
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "name",
+            "venue",
+            "start_date",
+            "end_date",
+            "format",
+            "rounds",
+            "variant",
+            "capture_policy",
+            "points_win",
+            "points_draw",
+            "points_loss",
+            "commit_rule",
+            "move_unit",
+            "grace_ms",
+            "max_consecutive_forfeits",
+            "pairing_seed",
+        ]
+        widgets = DATE_WIDGETS
+        help_texts = {"pairing_seed": PAIRING_SEED_HELP}
+
+    # The order the fields appear in, by group (the template draws one fieldset each).
+    GROUPS = (
+        (_("Tournament"), ("name", "venue", "start_date", "end_date")),
+        (_("Format and rules"), ("format", "rounds", "variant", "capture_policy")),
+        (_("Match points"), ("points_win", "points_draw", "points_loss")),
+        (
+            _("Clock (timed variants)"),
+            (
+                "think_s",
+                "move_s",
+                "grace_ms",
+                "commit_rule",
+                "move_unit",
+                "max_consecutive_forfeits",
+            ),
+        ),
+    )
+
+    def __init__(self, *args, facts: settings_rules.TournamentFacts, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.facts = facts
+        self.fields["think_s"].initial = Decimal(self.instance.think_ms) / 1000
+        self.fields["move_s"].initial = Decimal(self.instance.move_ms) / 1000
+        self.fields["rounds"].widget.attrs["min"] = settings_rules.min_rounds(facts)
+        self.locked = {
+            FORM_FIELD.get(name, name): reason
+            for name, reason in settings_rules.locked_fields(facts).items()
+        }
+        for name, reason in self.locked.items():
+            field = self.fields[name]
+            field.disabled = True
+            field.help_text = format_lazy("{}: {}", _("Locked"), reason)
+
+    def fieldsets(self) -> list[tuple[str, list[forms.BoundField]]]:
+        return [(legend, [self[name] for name in names]) for legend, names in self.GROUPS]
+
+    def clean_rounds(self) -> int:
+        rounds = self.cleaned_data["rounds"]
+        try:
+            settings_rules.check_rounds(self.facts, rounds)
+        except settings_rules.SettingsError as exc:
+            raise forms.ValidationError(str(exc)) from None
+        return rounds
+
+    def clean(self):
+        data = super().clean()
+        # A disabled field silently keeps its value; a value posted for one anyway
+        # (an old page, a hand-made request) is refused aloud rather than ignored.
+        for name, reason in self.locked.items():
+            key = self.add_prefix(name)
+            if key not in self.data:
+                continue
+            field = self.fields[name]
+            try:
+                posted = field.clean(field.widget.value_from_datadict(self.data, self.files, key))
+            except forms.ValidationError:
+                posted = None
+            if posted != field.to_python(self.get_initial_for_field(field, name)):
+                self.add_error(
+                    name,
+                    format_lazy("{} {}", _("This setting can no longer change."), reason),
+                )
+        return data
+
+    def save(self, commit: bool = True) -> Tournament:
+        self.instance.think_ms = int(self.cleaned_data["think_s"] * 1000)
+        self.instance.move_ms = int(self.cleaned_data["move_s"] * 1000)
+        return super().save(commit=commit)
+
+
+class TiebreakOrderForm(forms.Form):
+    """The whole tiebreak order, one ``order`` value per key (the up/down buttons post it)."""
+
+    order = forms.Field(
+        widget=forms.MultipleHiddenInput,
+        error_messages={"required": _("Choose at least one tiebreak.")},
+    )
+
+    def clean_order(self) -> list[str]:
+        try:
+            return settings_rules.check_tiebreak_order(self.cleaned_data["order"])
+        except settings_rules.SettingsError as exc:
+            raise forms.ValidationError(str(exc)) from None
 
 
 class PlayerForm(forms.Form):
@@ -130,7 +359,9 @@ class CsvUploadForm(forms.Form):
             raise forms.ValidationError(str(exc)) from None
 
 
-class RefereeForm(forms.Form):
+class UsernameForm(forms.Form):
+    """A user picked by username: a referee, a co-organiser, an organiser."""
+
     username = forms.CharField(label=_("Username"), max_length=150)
 
     def clean_username(self):
@@ -139,6 +370,9 @@ class RefereeForm(forms.Form):
         if user is None:
             raise forms.ValidationError(_("No user named %(name)s.") % {"name": username})
         return user
+
+
+RefereeForm = UsernameForm
 
 
 class _EntryField(forms.ModelChoiceField):

@@ -142,6 +142,14 @@ class Tournament(models.Model):
         blank=True,
         related_name="refereed_tournaments",
     )
+    # Co-organisers organise the tournament like its owner; only the owner (or a
+    # superuser) appoints or removes them (tournaments.permissions).
+    co_organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("co-organisers"),
+        blank=True,
+        related_name="co_organised_tournaments",
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:

@@ -1,8 +1,10 @@
 """Every access decision in one place.
 
-Roles (DESIGN.md §6): the *organiser* owns a tournament (superusers organise every
-tournament), a *referee* is appointed per tournament (organisers referee their own),
-a *player* is a user linked to a Player, and the *public* reads published pages.
+Roles (DESIGN.md §6): the *organiser* owns a tournament or is one of its
+*co-organisers*, whom only the owner appoints (superusers organise every tournament);
+members of the "Organisers" group, which a superuser grants, may create tournaments;
+a *referee* is appointed per tournament (organisers referee their own), a *player* is
+a user linked to a Player, and the *public* reads published pages.
 
 Views never fetch a protected object directly: they call an ``access_*`` gate,
 which fetches and checks in one call and raises ``Http404`` (no such object) or
@@ -33,7 +35,23 @@ class Role(models.TextChoices):
     PUBLIC = "public"
 
 
+# Members may create tournaments; a superuser grants the role on /manage/organisers/.
+# The group is created by migration 0005_organisers_group.
+ORGANISERS_GROUP = "Organisers"
+
+
 def can_organise(user: AnyUser, tournament: Tournament) -> bool:
+    """The owner, a co-organiser, or a superuser."""
+    if not user.is_authenticated:
+        return False
+    if user.is_superuser or tournament.owner_id == user.pk:
+        return True
+    return tournament.co_organisers.filter(pk=user.pk).exists()
+
+
+def can_manage_co_organisers(user: AnyUser, tournament: Tournament) -> bool:
+    """Only the owner (or a superuser): co-organisers cannot appoint or remove each other,
+    so a removed co-organiser cannot be put back by another one."""
     if not user.is_authenticated:
         return False
     return bool(user.is_superuser) or tournament.owner_id == user.pk
@@ -48,7 +66,14 @@ def can_referee(user: AnyUser, tournament: Tournament) -> bool:
 
 
 def can_create_tournament(user: AnyUser) -> bool:
-    return bool(user.is_authenticated and (user.is_superuser or user.is_staff))
+    """Superusers, and the users a superuser made organisers (``is_staff`` is not enough)."""
+    if not user.is_authenticated:
+        return False
+    return bool(user.is_superuser) or user.groups.filter(name=ORGANISERS_GROUP).exists()
+
+
+def can_grant_organiser_role(user: AnyUser) -> bool:
+    return bool(user.is_authenticated and user.is_superuser)
 
 
 def player_entry_in_match(user: AnyUser, match: Match):
@@ -78,6 +103,20 @@ def access_tournament_for_organiser(user: AnyUser, slug: str) -> Tournament:
     if not can_organise(user, tournament):
         raise PermissionDenied
     return tournament
+
+
+def access_tournament_for_owner(user: AnyUser, slug: str) -> Tournament:
+    """Appointing and removing co-organisers: the owner or a superuser."""
+    tournament = get_tournament_or_404(slug)
+    if not can_manage_co_organisers(user, tournament):
+        raise PermissionDenied
+    return tournament
+
+
+def access_organiser_roles(user: AnyUser) -> None:
+    """The page that grants and revokes the organiser role: superusers only."""
+    if not can_grant_organiser_role(user):
+        raise PermissionDenied
 
 
 def access_tournament_for_referee(user: AnyUser, slug: str) -> Tournament:

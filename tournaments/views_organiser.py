@@ -1,8 +1,10 @@
-"""Organiser pages (``/manage/``): set up a tournament, enter players, run rounds.
+"""Organiser pages (``/manage/``): set up a tournament, change its settings, enter
+players, appoint referees and co-organisers, run rounds; and the superusers' page that
+grants the organiser role.
 
-Every view goes through a ``permissions.access_*_for_organiser`` gate. A POST sent by
-htmx gets the updated fragment back (with its notes); the same POST without htmx gets
-flash messages and a redirect.
+Every view goes through a ``permissions.access_*`` gate. A POST sent by htmx gets the
+updated fragment back (with its notes); the same POST without htmx gets flash messages
+and a redirect.
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -21,14 +25,16 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from thud_site.http import HtmxHttpRequest
 
-from . import permissions, rounds
+from . import lifecycle, permissions, rounds, settings_rules
 from .forms import (
     ByeForm,
     CsvUploadForm,
     PlayerForm,
-    RefereeForm,
+    TiebreakOrderForm,
     TournamentForm,
+    TournamentSettingsForm,
     TwoEntriesForm,
+    UsernameForm,
 )
 from .imports import (
     CsvImportError,
@@ -37,7 +43,8 @@ from .imports import (
     namesake_elsewhere,
     parse_players,
 )
-from .models import ForbiddenPair, Round, Tournament
+from .models import DEFAULT_TIEBREAKS, ForbiddenPair, Round, Tournament
+from .views_public import TIEBREAK_LABELS
 
 Notes = list[tuple[int, str]]
 
@@ -57,19 +64,37 @@ def _respond(
     return redirect(url)
 
 
+def settings_facts(t: Tournament) -> settings_rules.TournamentFacts:
+    """What the settings guards need; read with the tournament row locked when saving."""
+    statuses = dict(t.round_set.values_list("number", "status"))
+    drafts = [n for n, status in statuses.items() if status == Round.Status.DRAFT]
+    return settings_rules.TournamentFacts(
+        format=t.format,
+        rounds=t.rounds,
+        players=t.entries.count(),
+        last_round=max(statuses, default=0),
+        published=sum(1 for status in statuses.values() if lifecycle.is_public(status)),
+        draft_round=max(drafts, default=None),
+    )
+
+
 def dashboard_context(t: Tournament) -> dict:
+    rounds_ = list(t.round_set.order_by("number"))
     return {
         "tournament": t,
         "entries": t.entries.select_related("player").order_by("seed", "player__name"),
-        "rounds": t.round_set.order_by("number"),
+        "rounds": rounds_,
+        "draft_round": next((r for r in rounds_ if r.status == Round.Status.DRAFT), None),
         "referees": t.referees.order_by("username"),
+        "co_organisers": t.co_organisers.order_by("username"),
         "forbidden": ForbiddenPair.objects.filter(tournament=t).select_related(
             "entry_a__player", "entry_b__player"
         ),
         "next_round": rounds.next_round_number(t),
         "player_form": PlayerForm(tournament=t),
         "upload_form": CsvUploadForm(),
-        "referee_form": RefereeForm(),
+        "referee_form": UsernameForm(),
+        "co_organiser_form": UsernameForm(auto_id="id_co_%s"),  # ids unique on the page
         "pair_form": TwoEntriesForm(tournament=t),
     }
 
@@ -124,14 +149,23 @@ def new_tournament(request: HtmxHttpRequest) -> HttpResponse:
         messages.success(request, _("Tournament created."))
         return redirect(_dashboard_url(tournament))
     status = 400 if form.errors else 200
-    return render(request, "tournaments/organiser_new.html", {"form": form}, status=status)
+    context = {
+        "form": form,
+        "can_grant_organisers": permissions.can_grant_organiser_role(request.user),
+    }
+    return render(request, "tournaments/organiser_new.html", context, status=status)
 
 
 @login_required
 @require_GET
 def dashboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     t = permissions.access_tournament_for_organiser(request.user, slug)
-    return render(request, "tournaments/organiser_dashboard.html", dashboard_context(t))
+    context = dashboard_context(t) | {
+        "warnings": settings_rules.warnings(settings_facts(t)),
+        "can_manage_co_organisers": permissions.can_manage_co_organisers(request.user, t),
+        "can_grant_organisers": permissions.can_grant_organiser_role(request.user),
+    }
+    return render(request, "tournaments/organiser_dashboard.html", context)
 
 
 @login_required
@@ -144,6 +178,77 @@ def close(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     except rounds.RoundError as exc:
         messages.error(request, str(exc))
     return redirect(_dashboard_url(t))
+
+
+# ---------------------------------------------------------------- settings
+
+
+def _settings_url(t: Tournament) -> str:
+    return reverse("organiser_settings", args=[t.slug])
+
+
+def tiebreak_context(t: Tournament) -> dict:
+    """The tiebreak order, each row with the whole new order its up/down button posts."""
+    order = t.tiebreak_order
+    rows = [
+        {
+            "key": key,
+            "label": TIEBREAK_LABELS.get(key, key),
+            "up": settings_rules.moved(order, i, -1),
+            "down": settings_rules.moved(order, i, +1),
+        }
+        for i, key in enumerate(order)
+    ]
+    return {
+        "tournament": t,
+        "tiebreak_rows": rows,
+        "default_tiebreaks": DEFAULT_TIEBREAKS,
+        "is_default_order": order == DEFAULT_TIEBREAKS,
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_settings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    t = permissions.access_tournament_for_organiser(request.user, slug)
+    with transaction.atomic():
+        # The row lock orders this save after any pairing or publishing under way
+        # (rounds.py locks the tournament too), so the guards see every published round.
+        locked = Tournament.objects.select_for_update().get(pk=t.pk)
+        facts = settings_facts(locked)
+        form = TournamentSettingsForm(request.POST or None, instance=locked, facts=facts)
+        if request.method == "POST" and form.is_valid():
+            form.save()
+            messages.success(request, _("Settings saved."))
+            return redirect(_settings_url(t))
+    context = tiebreak_context(t) | {
+        "form": form,
+        "warnings": settings_rules.warnings(facts),
+        "play_started": facts.play_started,
+    }
+    status = 400 if form.errors else 200
+    return render(request, "tournaments/organiser_settings.html", context, status=status)
+
+
+@login_required
+@require_POST
+def tiebreak_order(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Save the whole posted order; allowed at any time (standings are recomputed)."""
+    t = permissions.access_tournament_for_organiser(request.user, slug)
+    form = TiebreakOrderForm(request.POST)
+    if form.is_valid():
+        t.tiebreaks = form.cleaned_data["order"]
+        t.save(update_fields=["tiebreaks"])
+        notes = [(messages.SUCCESS, _("Tiebreak order saved; the standings follow it now."))]
+    else:
+        notes = [(messages.ERROR, _form_errors(form))]
+    return _respond(
+        request,
+        _settings_url(t),
+        "tournaments/organiser_settings.html#tiebreak-order",
+        lambda: tiebreak_context(t),
+        notes,
+    )
 
 
 # ---------------------------------------------------------------- players
@@ -228,7 +333,7 @@ def forbid_pair(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def appoint_referee(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     t = permissions.access_tournament_for_organiser(request.user, slug)
-    form = RefereeForm(request.POST)
+    form = UsernameForm(request.POST)
     if form.is_valid():
         t.referees.add(form.cleaned_data["username"])
         messages.success(request, _("Referee appointed."))
@@ -244,6 +349,82 @@ def remove_referee(request: HtmxHttpRequest, slug: str, user_id: int) -> HttpRes
     t.referees.remove(get_object_or_404(get_user_model(), pk=user_id))
     messages.success(request, _("Referee removed."))
     return redirect(_dashboard_url(t))
+
+
+# ---------------------------------------------------------------- co-organisers
+
+
+@login_required
+@require_POST
+def appoint_co_organiser(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    t = permissions.access_tournament_for_owner(request.user, slug)
+    form = UsernameForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _form_errors(form))
+    elif form.cleaned_data["username"].pk == t.owner_id:
+        messages.error(request, _("The owner organises this tournament already."))
+    else:
+        user = form.cleaned_data["username"]
+        t.co_organisers.add(user)
+        messages.success(
+            request, _("%(name)s is now a co-organiser.") % {"name": user.get_username()}
+        )
+    return redirect(_dashboard_url(t))
+
+
+@login_required
+@require_POST
+def remove_co_organiser(request: HtmxHttpRequest, slug: str, user_id: int) -> HttpResponse:
+    t = permissions.access_tournament_for_owner(request.user, slug)
+    t.co_organisers.remove(get_object_or_404(get_user_model(), pk=user_id))
+    messages.success(request, _("Co-organiser removed."))
+    return redirect(_dashboard_url(t))
+
+
+# ---------------------------------------------------------------- the organiser role
+
+
+def _organisers_group() -> Group:
+    # Created by a migration; recreated here if someone deleted it in the admin.
+    return Group.objects.get_or_create(name=permissions.ORGANISERS_GROUP)[0]
+
+
+@login_required
+@require_GET
+def organiser_roles(request: HtmxHttpRequest) -> HttpResponse:
+    permissions.access_organiser_roles(request.user)
+    context = {
+        "organisers": _organisers_group().user_set.order_by("username"),
+        "superusers": get_user_model().objects.filter(is_superuser=True).order_by("username"),
+        "form": UsernameForm(),
+    }
+    return render(request, "tournaments/organiser_roles.html", context)
+
+
+@login_required
+@require_POST
+def grant_organiser_role(request: HtmxHttpRequest) -> HttpResponse:
+    permissions.access_organiser_roles(request.user)
+    form = UsernameForm(request.POST)
+    if form.is_valid():
+        user = form.cleaned_data["username"]
+        _organisers_group().user_set.add(user)
+        note = _("%(name)s may now create tournaments.") % {"name": user.get_username()}
+        messages.success(request, note)
+    else:
+        messages.error(request, _form_errors(form))
+    return redirect("organiser_roles")
+
+
+@login_required
+@require_POST
+def revoke_organiser_role(request: HtmxHttpRequest, user_id: int) -> HttpResponse:
+    permissions.access_organiser_roles(request.user)
+    user = get_object_or_404(get_user_model(), pk=user_id)
+    _organisers_group().user_set.remove(user)
+    note = _("%(name)s may no longer create tournaments.") % {"name": user.get_username()}
+    messages.success(request, note)
+    return redirect("organiser_roles")
 
 
 # ---------------------------------------------------------------- rounds

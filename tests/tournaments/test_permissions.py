@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, Group
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
@@ -65,3 +65,39 @@ def test_round_gate_refuses_referee_of_another_tournament():
     with pytest.raises(PermissionDenied):
         permissions.access_round_for_referee(ref, slug(match), 1)
     assert permissions.access_round_for_referee(match.round.tournament.owner, slug(match), 1)
+
+
+def test_co_organisers_organise_and_referee_but_do_not_appoint_co_organisers():
+    tournament = TournamentFactory()
+    helper, stranger = UserFactory(), UserFactory()
+    tournament.co_organisers.add(helper)
+    assert permissions.can_organise(helper, tournament)
+    assert permissions.can_referee(helper, tournament)
+    assert permissions.role_in_tournament(helper, tournament) == Role.ORGANISER
+    assert not permissions.can_manage_co_organisers(helper, tournament)
+    assert permissions.can_manage_co_organisers(tournament.owner, tournament)
+    assert not permissions.can_organise(stranger, tournament)
+    assert not permissions.can_organise(helper, TournamentFactory())  # per tournament
+    with pytest.raises(PermissionDenied):
+        permissions.access_tournament_for_owner(helper, tournament.slug)
+    tournament.co_organisers.remove(helper)
+    assert not permissions.can_organise(helper, tournament)
+
+
+def test_creating_tournaments_takes_the_organiser_group_not_staff():
+    staff, member = UserFactory(is_staff=True), UserFactory()
+    member.groups.add(Group.objects.get(name=permissions.ORGANISERS_GROUP))
+    assert not permissions.can_create_tournament(staff)
+    assert not permissions.can_create_tournament(UserFactory())
+    assert not permissions.can_create_tournament(AnonymousUser())
+    assert permissions.can_create_tournament(member)
+    assert permissions.can_create_tournament(UserFactory(is_superuser=True))
+
+
+def test_only_superusers_grant_the_organiser_role():
+    member = UserFactory()
+    member.groups.add(Group.objects.get(name=permissions.ORGANISERS_GROUP))
+    for user in (AnonymousUser(), UserFactory(), UserFactory(is_staff=True), member):
+        with pytest.raises(PermissionDenied):
+            permissions.access_organiser_roles(user)
+    permissions.access_organiser_roles(UserFactory(is_superuser=True))

@@ -5,10 +5,12 @@ from __future__ import annotations
 import datetime
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from tournaments.models import Entry, Player, Tournament
+from tournaments.permissions import ORGANISERS_GROUP
 from tournaments.results import confirm_result, enter_result
 from tournaments.rounds import pair_next_round, publish_round
 
@@ -40,6 +42,8 @@ class Command(BaseCommand):
             return u
 
         organiser = user("organiser", is_staff=True)
+        # The organiser role (may create tournaments) is the group, not is_staff.
+        Group.objects.get_or_create(name=ORGANISERS_GROUP)[0].user_set.add(organiser)
         referees = [user("referee1"), user("referee2")]
         tournament, created = Tournament.objects.get_or_create(
             slug="ankh-morpork-open",
