@@ -370,7 +370,7 @@ def tournaments_organised_by(user: AnyUser) -> models.QuerySet[Tournament]:
         return Tournament.objects.none()
     qs = Tournament.objects.all()
     if not user.is_superuser:
-        qs = qs.filter(owner=user)
+        qs = qs.filter(models.Q(owner=user) | models.Q(co_organisers=user)).distinct()
     return qs.order_by("-start_date", "name")
 
 
@@ -381,7 +381,9 @@ def tournaments_refereed_by(user: AnyUser) -> models.QuerySet[Tournament]:
     if user.is_superuser:
         return Tournament.objects.order_by("-start_date", "name")
     return (
-        Tournament.objects.filter(models.Q(owner=user) | models.Q(referees=user))
+        Tournament.objects.filter(
+            models.Q(owner=user) | models.Q(co_organisers=user) | models.Q(referees=user)
+        )
         .distinct()
         .order_by("-start_date", "name")
     )
