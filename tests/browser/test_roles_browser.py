@@ -20,7 +20,9 @@ from tests.factories import (
     TournamentFactory,
     UserFactory,
 )
-from tournaments.models import Match, ResultVersion, Tournament
+from tournaments.claims import make_claim
+from tournaments.models import Match, Player, ResultVersion, Tournament
+from tournaments.results import confirm_result, enter_result
 
 pytestmark = [
     pytest.mark.browser,
@@ -182,3 +184,44 @@ def test_home_page_of_each_role_fits_and_is_captured(browser, live_server, scree
         view = Phone(browser, live_server.url, screenshot, f"home-{username}-{size}", viewport)
         view.log_in(username)
         view.context.close()
+
+
+def test_organiser_reorders_tiebreaks_appoints_a_referee_approves_a_claim_and_pairs(
+    browser, live_server, screenshot
+):
+    t, m1, m2 = event_with_two_tables()
+    t.owner.username = "org-flow"
+    t.owner.save()
+    for match in (m1, m2):
+        v = enter_result(match, survivors=(20, 2, 12, 3), by=UserFactory(), expected_lock_version=0)
+        confirm_result(match, version_id=v.pk, by=UserFactory(), expected_lock_version=1)
+    claimant = UserFactory(username="brick-account")
+    make_claim(user=claimant, player=m2.player_b.player)
+    UserFactory(username="new-ref")
+
+    org = Phone(browser, live_server.url, screenshot, "organiser")
+    org.log_in("org-flow")
+    org.click("#home-organiser a:has-text('Koom Valley Open')", "dashboard")
+    org.click("nav.tabs a:has-text('Settings')", "settings")
+    org.click("button[aria-label='Move Differential down']", "tiebreak-moved")
+    org.page.wait_for_function(
+        "document.querySelector('#tiebreak-order li:nth-child(2)').innerText.includes('Buchholz')"
+    )
+    assert Tournament.objects.get(pk=t.pk).tiebreak_order[1:3] == ["buchholz", "differential"]
+
+    org.click("header a:has-text('Claims')", "claims")
+    org.click("button:has-text('Approve')", "claim-approved")
+    assert Player.objects.get(pk=m2.player_b.player_id).user_id == claimant.pk
+
+    org.click("header a:has-text('Home')", "home-again")
+    org.click("#home-organiser a:has-text('Koom Valley Open')", "dashboard-again")
+    form = org.page.locator("form[action$='/referees/']")
+    form.locator("input[name=username]").fill("new-ref")
+    form.locator("button[type=submit]").click()
+    org.check("referee-appointed")
+    assert t.referees.filter(username="new-ref").exists()
+
+    org.click("header a:has-text('Home')", "home-pair")
+    org.click("#home-organiser a:has-text('Pair round 2')", "dashboard-pair")
+    org.click("button:has-text('Pair round 2')", "round-2")
+    assert t.round_set.filter(number=2).exists()
