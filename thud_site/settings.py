@@ -88,6 +88,7 @@ INSTALLED_APPS = [
     "template_partials",
     "tournaments",
     "games",
+    "accounts",
 ]
 
 MIDDLEWARE = [
@@ -98,6 +99,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After LocaleMiddleware and the user: a logged-in user's saved language wins.
+    "accounts.language.ProfileLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",

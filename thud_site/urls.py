@@ -6,6 +6,7 @@
 - read-only JSON API (``api/``):      tournaments/urls_api.py
 - accounts (``accounts/``):           tournaments/urls_accounts.py
 - online battles and clocks:          games/urls.py
+- the language switcher (``i18n/``): accounts/views.py
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.views import set_language
 from tournaments.forms_accounts import RateLimitedAdminAuthenticationForm
 
 # The admin's login guards the most powerful accounts: it shares the site login's limiter.
@@ -25,5 +27,8 @@ urlpatterns = [
     path("manage/", include("tournaments.urls_organiser")),
     path("referee/", include("tournaments.urls_referee")),
     path("battles/", include("games.urls")),
+    # Django's set_language (django.conf.urls.i18n) at its usual address, wrapped so a
+    # logged-in user's choice is also saved on their profile.
+    path("i18n/setlang/", set_language, name="set_language"),
     path("", include("tournaments.urls_public")),
 ]
