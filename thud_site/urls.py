@@ -7,6 +7,7 @@
 - accounts (``accounts/``):           tournaments/urls_accounts.py
 - online battles and clocks:          games/urls.py
 - the language switcher (``i18n/``): accounts/views.py
+- the rules of Thud (``rules/``):     thud_site/views.py
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts.views import set_language
+from thud_site import views
 from tournaments.forms_accounts import RateLimitedAdminAuthenticationForm
 
 # The admin's login guards the most powerful accounts: it shares the site login's limiter.
@@ -30,5 +32,6 @@ urlpatterns = [
     # Django's set_language (django.conf.urls.i18n) at its usual address, wrapped so a
     # logged-in user's choice is also saved on their profile.
     path("i18n/setlang/", set_language, name="set_language"),
+    path("rules/", views.rules, name="rules"),
     path("", include("tournaments.urls_public")),
 ]
