@@ -8,12 +8,14 @@
 - online battles and clocks:          games/urls.py
 - the language switcher (``i18n/``): accounts/views.py
 - the rules of Thud (``rules/``):     thud_site/views.py
+- the JavaScript catalog (``jsi18n/``): Django's JavaScriptCatalog
 """
 
 from __future__ import annotations
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
 from accounts.views import set_language
 from thud_site import views
@@ -32,6 +34,7 @@ urlpatterns = [
     # Django's set_language (django.conf.urls.i18n) at its usual address, wrapped so a
     # logged-in user's choice is also saved on their profile.
     path("i18n/setlang/", set_language, name="set_language"),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("rules/", views.rules, name="rules"),
     path("", include("tournaments.urls_public")),
 ]
