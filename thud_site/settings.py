@@ -178,6 +178,9 @@ EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.conso
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("it", _("Italian")), ("nb", _("Norwegian Bokmål"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Our own .po files live in locale/ (compiled by `make setup`); thud_site/formats/ holds
+# only the formats where Django's defaults differ from what readers expect (dates).
+FORMAT_MODULE_PATH = ["thud_site.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
