@@ -121,11 +121,15 @@ def test_switching_while_logged_in_wins_over_the_saved_language(client):
     user = UserFactory()
     UserProfile.objects.create(user=user, language="it")
     client.force_login(user)
-    assert page_language(client.get("/")) == "it"
+    # The switch is the first request of the session: no cookie matches the profile yet,
+    # and the switcher's own cookie must not be replaced by the profile's.
     response = switch(client, "en")
     assert response.cookies[COOKIE].value == "en"
     assert page_language(client.get("/")) == "en"
     assert UserProfile.objects.get(user=user).language == "en"
+    response = switch(client, "it")
+    assert response.cookies[COOKIE].value == "it"
+    assert page_language(client.get("/")) == "it"
 
 
 def test_the_profile_is_read_once_per_session_not_per_request(client):
