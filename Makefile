@@ -18,13 +18,14 @@ PYTEST_ARGS ?=
 export DJANGO_SECRET_KEY ?= dev-only-not-secret-$(CHECKOUT)
 export THUD_CACHE_PREFIX ?= thud_$(CHECKOUT)
 
-.PHONY: help setup run test test-fast lint bench services-test redis chromium postgres clean
+.PHONY: help setup run test test-fast lint bench services-test redis chromium postgres clean messages
 
 help:
 	@echo "make run    - set up, migrate, load the demo, start Redis/Celery/web (http://127.0.0.1:8000)"
 	@echo "make test   - set up, start PostgreSQL/Redis, install chromium, run the whole suite"
 	@echo "make bench  - run the benchmarks under bench/"
 	@echo "make lint   - ruff check and format check"
+	@echo "make messages - refresh locale/{it,nb}/*.po from the marked strings (then translate)"
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -34,7 +35,20 @@ $(VENV)/.synced: $(UV) pyproject.toml uv.lock
 	$(UV) sync --frozen --python $(PYTHON)
 	@touch $@
 
+# Translations: the .po files are in git; the .mo files are built here, never committed.
+# compilemessages walks the whole tree, so keep it out of the environments.
+LOCALE_IGNORE := --ignore=.venv --ignore=.tools --ignore=node_modules --ignore=staticfiles
+MESSAGES_IGNORE := $(LOCALE_IGNORE) --ignore=tests --ignore=bench --ignore=test-output
+LANGUAGES_TRANSLATED := -l it -l nb
+
 setup: $(VENV)/.synced
+	@scripts/ensure-gettext.sh
+	@if [ -d locale ]; then $(PY) manage.py compilemessages $(LOCALE_IGNORE) --verbosity 0; fi
+
+# After marking a new string: refresh the catalogs, then translate it in it and nb.
+messages: setup
+	$(PY) manage.py makemessages $(LANGUAGES_TRANSLATED) --no-obsolete --add-location=file $(MESSAGES_IGNORE)
+	$(PY) manage.py makemessages -d djangojs $(LANGUAGES_TRANSLATED) --no-obsolete --add-location=file $(MESSAGES_IGNORE)
 
 redis:
 	@scripts/ensure-redis.sh "$(REDIS_URL)"

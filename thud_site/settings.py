@@ -88,6 +88,7 @@ INSTALLED_APPS = [
     "template_partials",
     "tournaments",
     "games",
+    "accounts",
 ]
 
 MIDDLEWARE = [
@@ -98,6 +99,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After LocaleMiddleware and the user: a logged-in user's saved language wins.
+    "accounts.language.ProfileLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -176,6 +179,9 @@ EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.conso
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("it", _("Italian")), ("nb", _("Norwegian Bokmål"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Our own .po files live in locale/ (compiled by `make setup`); thud_site/formats/ holds
+# only the formats where Django's defaults differ from what readers expect (dates).
+FORMAT_MODULE_PATH = ["thud_site.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

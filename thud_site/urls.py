@@ -6,13 +6,19 @@
 - read-only JSON API (``api/``):      tournaments/urls_api.py
 - accounts (``accounts/``):           tournaments/urls_accounts.py
 - online battles and clocks:          games/urls.py
+- the language switcher (``i18n/``): accounts/views.py
+- the rules of Thud (``rules/``):     thud_site/views.py
+- the JavaScript catalog (``jsi18n/``): Django's JavaScriptCatalog
 """
 
 from __future__ import annotations
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
+from accounts.views import set_language
+from thud_site import views
 from tournaments.forms_accounts import RateLimitedAdminAuthenticationForm
 
 from . import home
@@ -28,5 +34,10 @@ urlpatterns = [
     path("manage/", include("tournaments.urls_organiser")),
     path("referee/", include("tournaments.urls_referee")),
     path("battles/", include("games.urls")),
+    # Django's set_language (django.conf.urls.i18n) at its usual address, wrapped so a
+    # logged-in user's choice is also saved on their profile.
+    path("i18n/setlang/", set_language, name="set_language"),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("rules/", views.rules, name="rules"),
     path("", include("tournaments.urls_public")),
 ]

@@ -2,8 +2,18 @@
 // carries remaining_ms / think_remaining_ms and a version; we count down locally from
 // performance.now() and never decide an expiry. At 0 we show "0.0 waiting…" and POST a
 // nudge once per version; the server settles and the next event redraws us.
+// Words and the decimal separator come from Django's JavaScript catalog (/jsi18n/, loaded
+// before this file by the page); without it the clock still works, in English.
 (function () {
   "use strict";
+  var gettext = window.gettext || function (s) { return s; };
+  var interpolate = window.interpolate || function (fmt, obj) {
+    return fmt.replace(/%\((\w+)\)s/g, function (m, key) { return String(obj[key]); });
+  };
+  function decimal(x) {
+    var sep = window.get_format ? window.get_format("DECIMAL_SEPARATOR") : ".";
+    return x.toFixed(1).replace(".", sep);
+  }
   var st = { version: -1, base: 0, remaining: null, think: null, status: "", side: "",
              ply: 0, maxPlies: null, nudged: -1 };
   var sources = new WeakSet();
@@ -41,7 +51,7 @@
   function render() {
     var p = panel();
     if (!p) return;
-    var L = p.dataset, label = p.querySelector("[data-role=label]"),
+    var label = p.querySelector("[data-role=label]"),
         time = p.querySelector("[data-role=time]"), info = p.querySelector("[data-role=info]");
     var phase = st.status, shown = "–";
     if (st.status === "running" && st.remaining !== null) {
@@ -51,30 +61,31 @@
       if (thinkLeft > 0) {
         phase = "think";
         shown = String(Math.ceil(thinkLeft / 1000));
-        label.textContent = L.lThink;
+        label.textContent = gettext("Think");
       } else {
         phase = "move";
-        shown = (Math.floor(left / 100) / 10).toFixed(1);
-        label.textContent = left > 0 ? L.lMove : L.lMove + " · " + L.lWaiting;
+        shown = decimal(Math.floor(left / 100) / 10);
+        label.textContent = left > 0 ? gettext("MOVE NOW")
+                                     : gettext("MOVE NOW") + " · " + gettext("waiting…");
         if (left <= 0 && performance.now() - st.base - st.remaining > 300) nudge();
       }
       p.classList.toggle("urgent", phase === "move" && left < 2000);
     } else {
-      var names = { paused: L.lPaused, needs_referee: L.lReferee, finished: L.lFinished,
-                    pending: L.lPending };
+      var names = { paused: gettext("Paused"), needs_referee: gettext("Waiting for a referee"),
+                    finished: gettext("Battle over"), pending: gettext("Not started") };
       label.textContent = names[st.status] || "";
-      if (st.remaining !== null) shown = (st.remaining / 1000).toFixed(1);
+      if (st.remaining !== null) shown = decimal(st.remaining / 1000);
       p.classList.remove("urgent");
     }
     p.className = p.className.replace(/\bphase-\S+/g, "").trim() + " phase-" + phase;
     p.dataset.phase = phase;
     p.dataset.version = st.version;
     time.textContent = shown;
-    var sideText = st.side === "dwarf" ? L.lDwarf : L.lTroll;
+    var sideText = st.side === "dwarf" ? gettext("Dwarfs to move") : gettext("Trolls to move");
     if (st.maxPlies) {
       var n = Math.min(st.ply + 1, st.maxPlies);
-      info.textContent = L.lMoveof.replace("%(n)s", n).replace("%(limit)s", st.maxPlies) +
-        " · " + sideText;
+      info.textContent = interpolate(gettext("Turn %(n)s of %(limit)s"),
+                                     { n: n, limit: st.maxPlies }, true) + " · " + sideText;
     } else {
       info.textContent = sideText;
     }

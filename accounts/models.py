@@ -1,0 +1,34 @@
+"""Per-user preferences that must follow a person from one browser to the next.
+
+Terminology: the *profile language* is the interface language a logged-in user chose with
+the language switcher. Blank means "never chosen": the browser's cookie or Accept-Language
+decides, as for anonymous visitors.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def language_choices() -> list[tuple[str, str]]:
+    # A callable, so adding a language to settings.LANGUAGES needs no migration.
+    return list(settings.LANGUAGES)
+
+
+class UserProfile(models.Model):
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="profile",
+        verbose_name=_("user"),
+    )
+    language = models.CharField(_("language"), max_length=10, choices=language_choices, blank=True)
+
+    class Meta:
+        verbose_name = _("user profile")
+        verbose_name_plural = _("user profiles")
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.language or '-'})"

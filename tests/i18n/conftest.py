@@ -1,0 +1,78 @@
+"""A small running tournament with every role, for rendering each kind of page."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from django.urls import reverse
+
+from games import battles
+from games.models import Battle
+from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, UserFactory
+from tournaments.results import enter_result, record_final_result
+from tournaments.rounds import pair_next_round, publish_round
+
+# Discworld names: none of them is an English UI word the page tests look for.
+NAMES = ["Rincewind", "Vimes", "Angua", "Detritus"]
+
+
+@pytest.fixture
+def world(db, settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    organiser = UserFactory(username="vetinari", is_staff=True)
+    referees = [UserFactory(username="carrot"), UserFactory(username="cheery")]
+    t = TournamentFactory(
+        name="Ankh-Morpork 2026", slug="ankh", owner=organiser, rounds=3, variant="timed24"
+    )
+    t.referees.add(*referees)
+    users = [UserFactory(username=name.lower()) for name in NAMES]
+    entries = [
+        EntryFactory(tournament=t, seed=i + 1, player=PlayerFactory(name=name, user=user))
+        for i, (name, user) in enumerate(zip(NAMES, users, strict=True))
+    ]
+    round_ = publish_round(pair_next_round(t, by=organiser))
+    drawn, played = round_.matches.order_by("table")
+    # A drawn match (Sonneborn–Berger halves in the standings) ...
+    record_final_result(drawn, survivors=(10, 1, 10, 1), by=organiser, source="import")
+    # ... and one with its battles started and a result awaiting confirmation.
+    battle1, _battle2 = battles.create_battles(played, mode=Battle.Mode.OTB)
+    played.refresh_from_db()
+    enter_result(
+        played, survivors=(20, 2, 15, 3), by=referees[0], expected_lock_version=played.lock_version
+    )
+    slug = t.slug
+    player_user = played.player_a.player.user
+    pages = {
+        "home": ("/", None),
+        "rules": (reverse("rules"), None),
+        "tournament": (reverse("tournament", args=[slug]), None),
+        "standings": (reverse("standings", args=[slug]), None),
+        "pairings": (reverse("round_pairings", args=[slug, 1]), None),
+        "player": (reverse("player", args=[slug, entries[0].pk]), None),
+        "login": (reverse("login"), None),
+        "register": (reverse("register"), None),
+        "not found": ("/no-such-page/", None),
+        "battle": (reverse("games:battle", args=[battle1.pk]), player_user),
+        "match battles": (reverse("games:match", args=[played.pk]), referees[0]),
+        "referee clock": (reverse("games:referee_clock", args=[battle1.pk]), referees[0]),
+        "referee round": (reverse("referee_round", args=[slug, 1]), referees[0]),
+        "referee match (to confirm)": (
+            reverse("referee_match", args=[slug, played.pk]),
+            referees[1],
+        ),
+        "referee match (confirmed)": (reverse("referee_match", args=[slug, drawn.pk]), referees[0]),
+        "player my matches": (reverse("referee_my_matches"), player_user),
+        "player claim": (reverse("claim_player"), player_user),
+        "organiser dashboard": (reverse("organiser_dashboard", args=[slug]), organiser),
+        "organiser round": (reverse("organiser_round", args=[slug, 1]), organiser),
+        "organiser pairings print": (
+            reverse("organiser_round_print", args=[slug, 1, "pairings"]),
+            organiser,
+        ),
+        "organiser slips": (reverse("organiser_round_print", args=[slug, 1, "slips"]), organiser),
+        "organiser new tournament": (reverse("organiser_new"), organiser),
+    }
+    return SimpleNamespace(
+        tournament=t, organiser=organiser, referees=referees, pages=pages, battle=battle1
+    )

@@ -1,0 +1,87 @@
+"""Shared helpers of the translation tests: where the catalogs are, and what a reader sees.
+
+``visible_words`` is what a visitor reads on a rendered page: text nodes outside
+``<script>``/``<style>``, plus the attributes browsers show (title, placeholder, alt,
+aria-label, the value of submit buttons).
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+LOCALE = ROOT / "locale"
+DOMAINS = ("django", "djangojs")
+# English is the source language: only these have catalogs.
+TRANSLATED = ("it", "nb")
+NB_ABSENT = "the nb catalog lives on branch nb (locale/nb/ is not on this branch yet)"
+
+
+def po_path(language: str, domain: str) -> Path:
+    return LOCALE / language / "LC_MESSAGES" / f"{domain}.po"
+
+
+def has_catalog(language: str) -> bool:
+    return po_path(language, "django").exists()
+
+
+def language_params(*, absent: str = "skip") -> list:
+    """it, and nb too: skipped (or xfail) with the reason while its catalog is elsewhere."""
+    params = [pytest.param("it", id="it")]
+    if has_catalog("nb"):
+        params.append(pytest.param("nb", id="nb"))
+    elif absent == "skip":
+        params.append(pytest.param("nb", id="nb", marks=pytest.mark.skip(reason=NB_ABSENT)))
+    else:
+        params.append(
+            pytest.param("nb", id="nb", marks=pytest.mark.xfail(reason=NB_ABSENT, strict=False))
+        )
+    return params
+
+
+SHOWN_ATTRIBUTES = {"title", "placeholder", "alt", "aria-label"}
+
+
+class _Visible(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._hidden = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self._hidden += 1
+        values = dict(attrs)
+        for name, value in attrs:
+            if name in SHOWN_ATTRIBUTES and value:
+                self.parts.append(value)
+        if tag == "input" and values.get("type") in ("submit", "button") and values.get("value"):
+            self.parts.append(values["value"])
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style") and self._hidden:
+            self._hidden -= 1
+
+    def handle_data(self, data):
+        if not self._hidden:
+            self.parts.append(data)
+
+
+def visible_text(html: str) -> str:
+    parser = _Visible()
+    parser.feed(html)
+    parser.close()
+    return " ".join(" ".join(parser.parts).split())
+
+
+def english_leftovers(html: str, words: tuple[str, ...]) -> list[str]:
+    """The words of ``words`` (whole words, case as given) a reader sees on the page.
+
+    Case matters: the CSV column names "name,club,country,rating" stay English on
+    purpose (files are language-neutral), while the label "Name" must not."""
+    text = visible_text(html)
+    return sorted({w for w in words if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text)})
