@@ -15,6 +15,7 @@ from collections.abc import Collection, Sequence
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from . import clock, thud
 from .models import Battle
@@ -203,11 +204,24 @@ def diagram_context(battle: Battle) -> dict:
 def clock_context(battle: Battle) -> dict:
     now = timezone.now()
     snap = clock.snapshot(battle.clock_state, now)
-    move_no = battle.ply + 1
     limit = battle.max_plies
+    # Moves per side, as players count them ("Move 2 of 24 (dwarfs)"), whatever the unit.
+    per_side = (limit + 1) // 2 if limit else None
+    move_no = battle.ply // 2 + 1
     return {
         "snap": snap,
-        "move_no": min(move_no, limit) if limit else move_no,
-        "move_limit": limit,
+        "move_no": min(move_no, per_side) if per_side else move_no,
+        "move_limit": per_side,
         "remaining_s": (snap["remaining_ms"] or 0) / 1000,
+        "phase_label": PHASE_LABELS.get(snap["phase"], PHASE_LABELS.get(snap["status"], "")),
     }
+
+
+PHASE_LABELS = {
+    "think": gettext_lazy("Think"),
+    "move": gettext_lazy("MOVE NOW"),
+    clock.PAUSED: gettext_lazy("Paused"),
+    clock.NEEDS_REFEREE: gettext_lazy("Waiting for a referee"),
+    clock.FINISHED: gettext_lazy("Battle over"),
+    clock.PENDING: gettext_lazy("Not started"),
+}

@@ -81,13 +81,14 @@
     p.dataset.phase = phase;
     p.dataset.version = st.version;
     time.textContent = shown;
-    var sideText = st.side === "dwarf" ? gettext("Dwarfs to move") : gettext("Trolls to move");
     if (st.maxPlies) {
-      var n = Math.min(st.ply + 1, st.maxPlies);
-      info.textContent = interpolate(gettext("Turn %(n)s of %(limit)s"),
-                                     { n: n, limit: st.maxPlies }, true) + " · " + sideText;
+      // Moves per side, as players count them: ply 2 is the dwarfs' second move.
+      var limit = Math.ceil(st.maxPlies / 2), n = Math.min(Math.floor(st.ply / 2) + 1, limit);
+      var fmt = st.side === "dwarf" ? gettext("Move %(n)s of %(limit)s (dwarfs)")
+                                    : gettext("Move %(n)s of %(limit)s (trolls)");
+      info.textContent = interpolate(fmt, { n: n, limit: limit }, true);
     } else {
-      info.textContent = sideText;
+      info.textContent = st.side === "dwarf" ? gettext("Dwarfs to move") : gettext("Trolls to move");
     }
   }
 

@@ -323,3 +323,10 @@ def test_battle_page_links_back_to_its_match_and_tournament(client, online):
     html = client.get(reverse("games:battle", args=[online.pk])).content.decode()
     assert reverse("games:match", args=[online.match_id]) in html
     assert reverse("tournament", args=[online.match.round.tournament.slug]) in html
+
+
+def test_clock_counts_moves_per_side_in_words(client, online):
+    """'Move 2 of 24 (dwarfs)', not 'Turn 3 of 48' (a quickfire 24 battle, ply 2)."""
+    Battle.objects.filter(pk=online.pk).update(ply=2, side_to_move="dwarf")
+    html = client.get(reverse("games:battle", args=[online.pk])).content.decode()
+    assert "Move 2 of 24 (dwarfs)" in html and "of 48" not in html
