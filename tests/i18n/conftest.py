@@ -5,11 +5,13 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
+from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from games import battles
 from games.models import Battle
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, UserFactory
+from tournaments.permissions import ORGANISERS_GROUP
 from tournaments.results import enter_result, record_final_result
 from tournaments.rounds import pair_next_round, publish_round
 
@@ -20,7 +22,8 @@ NAMES = ["Rincewind", "Vimes", "Angua", "Detritus"]
 @pytest.fixture
 def world(db, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    organiser = UserFactory(username="vetinari", is_staff=True)
+    organiser = UserFactory(username="vetinari")
+    organiser.groups.add(Group.objects.get_or_create(name=ORGANISERS_GROUP)[0])
     referees = [UserFactory(username="carrot"), UserFactory(username="cheery")]
     t = TournamentFactory(
         name="Ankh-Morpork 2026", slug="ankh", owner=organiser, rounds=3, variant="timed24"

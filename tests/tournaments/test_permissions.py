@@ -86,7 +86,7 @@ def test_co_organisers_organise_and_referee_but_do_not_appoint_co_organisers():
 
 def test_creating_tournaments_takes_the_organiser_group_not_staff():
     staff, member = UserFactory(is_staff=True), UserFactory()
-    member.groups.add(Group.objects.get(name=permissions.ORGANISERS_GROUP))
+    member.groups.add(Group.objects.get_or_create(name=permissions.ORGANISERS_GROUP)[0])
     assert not permissions.can_create_tournament(staff)
     assert not permissions.can_create_tournament(UserFactory())
     assert not permissions.can_create_tournament(AnonymousUser())
@@ -96,7 +96,7 @@ def test_creating_tournaments_takes_the_organiser_group_not_staff():
 
 def test_only_superusers_grant_the_organiser_role():
     member = UserFactory()
-    member.groups.add(Group.objects.get(name=permissions.ORGANISERS_GROUP))
+    member.groups.add(Group.objects.get_or_create(name=permissions.ORGANISERS_GROUP)[0])
     for user in (AnonymousUser(), UserFactory(), UserFactory(is_staff=True), member):
         with pytest.raises(PermissionDenied):
             permissions.access_organiser_roles(user)

@@ -38,7 +38,7 @@ NEW_TOURNAMENT = {
 
 
 def organiser_role(user):
-    user.groups.add(Group.objects.get(name=ORGANISERS_GROUP))
+    user.groups.add(Group.objects.get_or_create(name=ORGANISERS_GROUP)[0])
     return user
 
 
