@@ -24,7 +24,7 @@ def po_path(language: str, domain: str) -> Path:
     return LOCALE / language / "LC_MESSAGES" / f"{domain}.po"
 
 
-def language_params(*, absent: str = "") -> list:
+def language_params() -> list:
     """One test parameter per translated language (a missing catalog fails, never skips)."""
     return [pytest.param(language, id=language) for language in TRANSLATED]
 

@@ -30,10 +30,10 @@ PLACEHOLDER = re.compile(r"%%|%\(\w+\)[sdr]|\{\{?\s*\w+\s*\}?\}")
 HTML_TAG = re.compile(r"</?\w+[^>]*>")
 
 
-def catalogs(absent: str = "skip") -> list:
+def catalogs() -> list:
     return [
         pytest.param(p.values[0], domain, id=f"{p.id}-{domain}", marks=p.marks)
-        for p in language_params(absent=absent)
+        for p in language_params()
         for domain in DOMAINS
     ]
 
