@@ -135,7 +135,9 @@ def test_two_players_and_a_spectator_play_a_timed_online_battle(server, monkeypa
         spec.screenshot(path=str(OUT / "battle-spectator-move-now.png"))
         expect(spec.locator("#move-list")).to_contain_text("turn forfeited", timeout=20_000)
 
-        # Trolls: F5 to G5 (no dwarf adjacent) is the last ply of the limit.
+        # Trolls: F5 to G5 (no dwarf adjacent) is the last ply of the limit. Their board
+        # must show the forfeit first, or the click lands on a stale board.
+        expect(troll.locator("#move-list")).to_contain_text("turn forfeited", timeout=20_000)
         troll.locator("button.selectable[data-square=F5]").click(timeout=10_000)
         troll.locator("button.target[data-square=G5]").click(timeout=10_000)
         expect(spec.locator("#board-panel")).to_contain_text("Finished", timeout=10_000)
