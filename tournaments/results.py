@@ -174,6 +174,29 @@ def _repeat_of_last(
     return None
 
 
+def _claim_unless_repeat(
+    match: Match,
+    expected_lock_version: int | None,
+    values: Survivors,
+    by,
+    *,
+    reason: str = "",
+    players: tuple[int, int] | None = None,
+) -> tuple[Match | None, ResultVersion | None]:
+    """``(locked match, None)``, or ``(None, earlier version)`` for a double submit.
+
+    A writer who lost the compare-and-set only to their own identical earlier write (a
+    double-clicked button) gets that write back instead of a conflict.
+    """
+    try:
+        return _claim(match, expected_lock_version, players), None
+    except StaleResultError as stale:
+        repeat = _repeat_of_last(stale.match, values, by, reason)
+        if repeat is None:
+            raise
+        return None, repeat
+
+
 def _state_open(match: Match, values: Survivors, *, by, source: str, kind: str, reason: str):
     """A new open statement: confirm an agreeing one by someone else, else pend or dispute."""
     open_versions = list(match.versions.filter(status__in=OPEN, kind=kind))
@@ -216,13 +239,11 @@ def enter_result(
     """
     values = validate_survivors(survivors)
     with transaction.atomic():
-        try:
-            match = _claim(match, expected_lock_version, players)
-        except StaleResultError as stale:
-            repeat = _repeat_of_last(stale.match, values, by)
-            if repeat is not None:
-                return repeat
-            raise
+        match, repeat = _claim_unless_repeat(
+            match, expected_lock_version, values, by, players=players
+        )
+        if repeat is not None:
+            return repeat
         if match.result_status == Match.ResultStatus.CONFIRMED:
             raise ResultError(
                 _("This result is already confirmed; a referee can correct it with a reason.")
@@ -276,13 +297,11 @@ def correct_result(
     if not reason:
         raise ResultError(_("A correction needs a reason."))
     with transaction.atomic():
-        try:
-            match = _claim(match, expected_lock_version)
-        except StaleResultError as stale:
-            repeat = _repeat_of_last(stale.match, values, by, reason)
-            if repeat is not None:
-                return repeat
-            raise
+        match, repeat = _claim_unless_repeat(
+            match, expected_lock_version, values, by, reason=reason
+        )
+        if repeat is not None:
+            return repeat
         if match.result_status != Match.ResultStatus.CONFIRMED:
             raise ResultError(
                 _("There is no confirmed result to correct yet; enter the result instead.")
@@ -312,13 +331,11 @@ def decide_result(
     if not reason:
         raise ResultError(_("A final decision needs a reason."))
     with transaction.atomic():
-        try:
-            match = _claim(match, expected_lock_version)
-        except StaleResultError as stale:
-            repeat = _repeat_of_last(stale.match, values, by, reason)
-            if repeat is not None:
-                return repeat
-            raise
+        match, repeat = _claim_unless_repeat(
+            match, expected_lock_version, values, by, reason=reason
+        )
+        if repeat is not None:
+            return repeat
         version = _new_version(
             match,
             values,
