@@ -76,8 +76,8 @@ def test_two_players_and_a_spectator_play_a_timed_online_battle(server, monkeypa
     match = make_match(
         variant="timed24",
         move_unit="ply",
-        think_ms=3000,
-        move_ms=2000,
+        think_ms=5000,
+        move_ms=3000,
         grace_ms=300,
         max_consecutive_forfeits=3,
     )[0]
