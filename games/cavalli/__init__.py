@@ -1,0 +1,63 @@
+"""Battaglia di Cavalli (Andy Lewicki) rules engine: pure Python, no Django.
+
+Two knights on a 10x10 board of the numbers 00..99 score the numbers they land on and
+burn squares as they go. Geometry and the numbered :class:`Board` in :mod:`.board`, value
+types in :mod:`.base`, the immutable :class:`Position` and the rules in :mod:`.position`,
+text forms in :mod:`.notation`, pictures in :mod:`.diagram`, perft in :mod:`.perft` and
+the command line in :mod:`.cli`.
+
+>>> board = Board.from_seed(7)
+>>> board.number_at(parse_square("A1"))  # a double: landing on it burns another double
+33
+>>> pos = initial(board)
+>>> pos = apply(pos, parse_move("a1 x c1", pos))
+>>> pos.scores, pos.is_usable(parse_square("C1")), format_move(legal_moves(pos)[0])
+((33, 0), False, 'A10')
+>>> outcome(pos) is None
+True
+"""
+
+from __future__ import annotations
+
+from .base import (
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    Move,
+    Outcome,
+    Side,
+    Termination,
+)
+from .board import FILES, SQUARES, Board, InvalidBoardError, Square
+from .diagram import Cell, cells, diagram
+from .notation import format_move, format_square, parse_move, parse_square
+from .perft import perft
+from .position import Position, apply, initial, legal_moves, outcome
+
+__all__ = [
+    "FILES",
+    "SQUARES",
+    "Board",
+    "Cell",
+    "IllegalMoveError",
+    "InvalidBoardError",
+    "InvalidMoveError",
+    "InvalidPositionError",
+    "Move",
+    "Outcome",
+    "Position",
+    "Side",
+    "Square",
+    "Termination",
+    "apply",
+    "cells",
+    "diagram",
+    "format_move",
+    "format_square",
+    "initial",
+    "legal_moves",
+    "outcome",
+    "parse_move",
+    "parse_square",
+    "perft",
+]

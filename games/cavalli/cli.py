@@ -1,0 +1,120 @@
+"""Command line: ``python -m games.cavalli board|moves|perft`` (stable, see DESIGN.md §8).
+
+* ``board --seed N`` prints the board of seed ``N``: 10 lines, rank 10 first, each 10
+  two-digit numbers separated by one space.
+* ``moves --board FILE [--history "M1,M2,..."]`` prints the legal moves of the position
+  the history reaches from the start on that board, one per line, in canonical notation,
+  sorted as plain text (the order of ``sort`` in the C locale and of Python's ``sorted``).
+* ``perft DEPTH --board FILE [--history ...]`` prints the number of move sequences of
+  ``DEPTH`` moves from that position.
+
+``FILE`` is a board in the ``board`` command's format (``-`` reads it from stdin). The
+history is comma-separated moves in the notation of :mod:`.notation`; an empty string
+means the start. Any bad input -- arguments, an unreadable or malformed board, a
+malformed or illegal move -- prints one line on stderr and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import NoReturn
+
+from .base import IllegalMoveError, InvalidMoveError
+from .board import Board, InvalidBoardError
+from .notation import format_move, parse_move
+from .perft import perft
+from .position import Position
+
+USAGE_ERROR = 2
+PROG = "python -m games.cavalli"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # One line, not argparse's usage block: tools parse stderr.
+        self.exit(USAGE_ERROR, f"{PROG}: error: {message}\n")
+
+
+def _natural(what: str) -> Callable[[str], int]:
+    def convert(text: str) -> int:
+        text = text.strip()
+        if not text.isascii() or not text.isdigit():
+            raise argparse.ArgumentTypeError(
+                f"{what} must be a non-negative whole number, not {text!r}"
+            )
+        return int(text)
+
+    return convert
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="Battaglia di Cavalli rules engine")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    board = sub.add_parser("board", help="print the board of a seed")
+    board.add_argument("--seed", required=True, type=_natural("the seed"), metavar="N")
+    for name, text in (
+        ("moves", "list the legal moves after a history"),
+        ("perft", "count move sequences of DEPTH moves after a history"),
+    ):
+        command = sub.add_parser(name, help=text)
+        if name == "perft":
+            command.add_argument("depth", metavar="DEPTH", type=_natural("DEPTH"))
+        command.add_argument("--board", required=True, metavar="FILE", help="'-' for stdin")
+        command.add_argument("--history", default="", help='comma-separated moves, "C1,D10"')
+    return parser
+
+
+class _Fail(Exception):
+    """One line for stderr."""
+
+
+def _read_board(path: str) -> Board:
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise _Fail(f"cannot read board file {path!r}: {reason}") from None
+    try:
+        return Board.parse(text)
+    except InvalidBoardError as exc:
+        raise _Fail(f"bad board in {path!r}: {exc}") from None
+
+
+def _replay(board: Board, history: str) -> Position:
+    position = Position.initial(board)
+    if not history.strip():
+        return position
+    for number, text in enumerate(history.split(","), start=1):
+        if not text.strip():
+            raise _Fail(f"history move {number} is empty")
+        try:
+            move = parse_move(text, position)
+        except (InvalidMoveError, IllegalMoveError) as exc:
+            raise _Fail(f"history move {number}: {exc}") from None
+        position = position.apply(move)
+    return position
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "board":
+            sys.stdout.write(Board.from_seed(args.seed).format())
+            return 0
+        position = _replay(_read_board(args.board), args.history)
+    except _Fail as exc:
+        sys.stderr.write(f"{PROG}: error: {exc}\n")
+        return USAGE_ERROR
+    if args.command == "moves":
+        sys.stdout.write(
+            "".join(f"{text}\n" for text in sorted(map(format_move, position.legal_moves())))
+        )
+    else:
+        print(perft(position, args.depth))
+    return 0
