@@ -370,9 +370,7 @@ class Position:
             raise InvalidPositionError(str(exc)) from None
         if len(mask_text) != 25 or any(c not in "0123456789abcdef" for c in mask_text):
             raise InvalidPositionError("the unusable mask is 25 lower-case hex digits")
-        mask = int(mask_text, 16)
-        if mask >> len(SQUARES):
-            raise InvalidPositionError("the unusable mask has bits beyond square J10")
+        mask = int(mask_text, 16)  # 25 hex digits: exactly the 100 squares
         sides = {"w": Side.WHITE, "b": Side.BLACK}
         if side not in sides:
             raise InvalidPositionError(f"side to move must be 'w' or 'b', not {side!r}")
@@ -429,7 +427,9 @@ class Position:
             )
         except InvalidPositionError:
             raise
-        except (KeyError, TypeError, ValueError) as exc:
+        except KeyError as exc:
+            raise InvalidPositionError(f"not a Cavalli position: no {exc} key") from None
+        except (TypeError, ValueError) as exc:
             raise InvalidPositionError(f"not a Cavalli position: {exc}") from None
 
     def __repr__(self) -> str:
