@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-from games.cavalli import Board, Position
+from games.cavalli import Board, Position, format_move
 from games.cavalli.notation import parse_move
 
 FILES = "ABCDEFGHIJ"
@@ -142,19 +142,29 @@ def make_board(placed: dict[str, int]) -> Board:
     return Board(tuple(numbers))
 
 
-def random_playout(board_seed: int, seed: int, plies: int, double_bias: float = 0.0) -> Position:
-    """Play up to ``plies`` random legal moves (fewer if the game ends) on the seed's board.
-    With ``double_bias`` p, a landing on a double is preferred with probability p."""
+def random_game(
+    board_seed: int, seed: int, plies: int, double_bias: float = 0.0
+) -> tuple[Position, list[str]]:
+    """Play up to ``plies`` random legal moves (fewer if the game ends) on the seed's board;
+    return the position and the moves played, in canonical notation. With ``double_bias``
+    p, a landing on a double is preferred with probability p."""
     rng = random.Random(seed)
     pos = Position.initial(Board.from_seed(board_seed))
+    history = []
     for _ in range(plies):
         moves = pos.legal_moves()
         if not moves:
             break
         doubles = [m for m in moves if m.choice is not None]
         pool = doubles if doubles and rng.random() < double_bias else moves
-        pos = pos.apply(rng.choice(pool))
-    return pos
+        move = rng.choice(pool)
+        history.append(format_move(move))
+        pos = pos.apply(move)
+    return pos, history
+
+
+def random_playout(board_seed: int, seed: int, plies: int, double_bias: float = 0.0) -> Position:
+    return random_game(board_seed, seed, plies, double_bias)[0]
 
 
 def replay(board: Board, history: list[str]) -> Position:
