@@ -32,7 +32,7 @@ from .board import FILES, SQUARES, Board, InvalidBoardError, Square
 from .diagram import Cell, cells, diagram
 from .notation import format_move, format_square, parse_move, parse_square
 from .perft import perft
-from .position import Position, apply, initial, legal_moves, outcome
+from .position import Position, apply, initial, legal_moves, outcome, replay
 
 __all__ = [
     "FILES",
@@ -60,4 +60,5 @@ __all__ = [
     "parse_move",
     "parse_square",
     "perft",
+    "replay",
 ]

@@ -25,10 +25,19 @@ knight not yet placed) so that :mod:`.perft` can use it without building positio
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import IllegalMoveError, InvalidPositionError, Move, Outcome, Side, Termination
+from .base import (
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    Move,
+    Outcome,
+    Side,
+    Termination,
+)
 from .board import (
     HOME_RANK_SQUARES,
     KNIGHT_JUMPS,
@@ -40,7 +49,7 @@ from .board import (
     is_double,
     reverse,
 )
-from .notation import format_move, format_square, parse_square
+from .notation import format_move, format_square, parse_move, parse_square
 
 RawMove = tuple[int, int]  # (to, choice); choice -1 when there is none
 NONE = -1
@@ -453,6 +462,33 @@ def initial(board: Board) -> Position:
     return Position.initial(board)
 
 
+def replay(board: Board, history: Iterable[str]) -> Position:
+    """The position after the moves of ``history`` (notation texts) from the start.
+
+    Raises :class:`InvalidMoveError` or :class:`IllegalMoveError` whose message starts
+    with the move's number, counted from 1.
+
+    >>> replay(Board.from_seed(7), ["A1 xC1", "e10"]).to_dict()["black"]
+    'E10'
+    >>> replay(Board.from_seed(7), ["B1", "B2"])
+    Traceback (most recent call last):
+    ...
+    games.cavalli.base.IllegalMoveError: move 2: B2 is not legal: black places its knight on rank 10
+    """
+    position = Position.initial(board)
+    for number, text in enumerate(history, start=1):
+        if not text.strip():
+            raise InvalidMoveError(f"move {number} is empty")
+        try:
+            move = parse_move(text, position)
+        except InvalidMoveError as exc:
+            raise InvalidMoveError(f"move {number}: {exc}") from None
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"move {number}: {exc}") from None
+        position = position._apply(move)
+    return position
+
+
 def legal_moves(position: Position) -> list[Move]:
     return position.legal_moves()
 
@@ -466,4 +502,4 @@ def outcome(position: Position) -> Outcome | None:
     return position.outcome()
 
 
-__all__ = ["IllegalMoveError", "Position", "apply", "initial", "legal_moves", "outcome"]
+__all__ = ["Position", "apply", "initial", "legal_moves", "outcome", "replay"]

@@ -62,6 +62,7 @@ def test_public_api_for_the_platform():
         "diagram",
         "cells",
         "perft",
+        "replay",
     ]:
         assert hasattr(cavalli, name), name
     assert [s.value for s in cavalli.Side] == ["white", "black"]

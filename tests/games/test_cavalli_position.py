@@ -9,6 +9,8 @@ import pytest
 
 from games.cavalli import (
     Board,
+    IllegalMoveError,
+    InvalidMoveError,
     InvalidPositionError,
     Move,
     Position,
@@ -18,6 +20,7 @@ from games.cavalli import (
     parse_move,
     parse_square,
 )
+from games.cavalli import replay as engine_replay
 
 from .cavalli_naive import replay
 
@@ -162,3 +165,17 @@ def test_moves_are_values():
     assert Move(3) == Move(3, None)
     assert Move(3, 11) != Move(3, 22)
     assert len({Move(3), Move(3)}) == 1
+
+
+def test_replay_plays_a_history_and_numbers_the_first_bad_move():
+    assert replay_history(["A1 xC1", "E10", "B3", "D8 xB2"]) == midgame()
+    with pytest.raises(IllegalMoveError, match="^move 3: E5 is not legal"):
+        replay_history(["B1", "E10", "E5"])
+    with pytest.raises(InvalidMoveError, match="^move 2: not Cavalli move notation"):
+        replay_history(["B1", "E10-E9"])
+    with pytest.raises(InvalidMoveError, match="^move 2 is empty"):
+        replay_history(["B1", " "])
+
+
+def replay_history(history: list[str]) -> Position:
+    return engine_replay(BOARD, history)
