@@ -25,7 +25,8 @@ from .base import IllegalMoveError, InvalidMoveError
 from .board import Board, InvalidBoardError
 from .notation import format_move
 from .perft import perft
-from .position import Position, replay
+from .play import replay
+from .position import Position
 
 USAGE_ERROR = 2
 PROG = "python -m games.cavalli"

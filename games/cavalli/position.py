@@ -19,19 +19,18 @@ Terminology and invariants:
   draw. ``ply`` counts the turns taken, so white is to move on even plies (unless a
   turn was passed with :meth:`Position.pass_turn`).
 
-Move generation works on plain ints (a 100-bit mask of unusable squares, ``-1`` for a
-knight not yet placed) so that :mod:`.perft` can use it without building positions.
+Move generation works on plain ints (:mod:`.movegen`) so that :mod:`.perft` can use it
+without building positions. The functional API (``initial``, ``apply``, ``replay``, ...)
+is in :mod:`.play`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .base import (
     IllegalMoveError,
-    InvalidMoveError,
     InvalidPositionError,
     Move,
     Outcome,
@@ -41,63 +40,14 @@ from .base import (
 from .board import (
     HOME_RANK_SQUARES,
     KNIGHT_JUMPS,
-    KNIGHT_MASKS,
     SQUARES,
     Board,
     InvalidBoardError,
     Square,
     is_double,
-    reverse,
 )
-from .notation import format_move, format_square, parse_move, parse_square
-
-RawMove = tuple[int, int]  # (to, choice); choice -1 when there is none
-NONE = -1
-
-
-def raw_moves(board: Board, mask: int, mover: int, enemy: int, side: Side) -> list[RawMove]:
-    """Every legal move as ``(to, choice)``, in square order."""
-    if mover < 0:
-        candidates = HOME_RANK_SQUARES[side is Side.BLACK]
-        blocked = mask
-        left = mask
-    else:
-        candidates = KNIGHT_JUMPS[mover]
-        blocked = mask if enemy < 0 else mask | KNIGHT_MASKS[enemy]
-        left = mask | (1 << mover)
-    if enemy >= 0:
-        blocked |= 1 << enemy
-        left |= 1 << enemy
-    numbers = board.numbers
-    out: list[RawMove] = []
-    for to in candidates:
-        if blocked >> to & 1:
-            continue
-        if numbers[to] % 11:
-            out.append((to, NONE))
-            continue
-        taken = left | (1 << to)
-        choices = [c for c in board.double_squares if not taken >> c & 1]
-        if choices:
-            out.extend((to, c) for c in choices)
-        else:
-            out.append((to, NONE))
-    return out
-
-
-def land(board: Board, mask: int, mover: int, enemy: int, to: int, choice: int) -> int:
-    """The unusable mask after the mover (on ``mover``, -1 if unplaced) lands on ``to``."""
-    if mover >= 0:
-        mask |= 1 << mover
-    number = board.numbers[to]
-    if number % 11 == 0:
-        if choice >= 0:
-            mask |= 1 << choice
-    else:
-        rev = board.square_of(reverse(number))
-        if rev != enemy:
-            mask |= 1 << rev
-    return mask
+from .movegen import NONE, land, raw_moves
+from .notation import format_move, format_square, parse_square
 
 
 def _mask_of(squares: frozenset[Square]) -> int:
@@ -452,54 +402,3 @@ def _knight_from_text(text: str) -> Square | None:
         return parse_square(text)
     except ValueError as exc:
         raise InvalidPositionError(str(exc)) from None
-
-
-# --- the functional API the platform uses ---------------------------------------------
-
-
-def initial(board: Board) -> Position:
-    """The starting position on ``board``."""
-    return Position.initial(board)
-
-
-def replay(board: Board, history: Iterable[str]) -> Position:
-    """The position after the moves of ``history`` (notation texts) from the start.
-
-    Raises :class:`InvalidMoveError` or :class:`IllegalMoveError` whose message starts
-    with the move's number, counted from 1.
-
-    >>> replay(Board.from_seed(7), ["A1 xC1", "e10"]).to_dict()["black"]
-    'E10'
-    >>> replay(Board.from_seed(7), ["B1", "B2"])
-    Traceback (most recent call last):
-    ...
-    games.cavalli.base.IllegalMoveError: move 2: B2 is not legal: black places its knight on rank 10
-    """
-    position = Position.initial(board)
-    for number, text in enumerate(history, start=1):
-        if not text.strip():
-            raise InvalidMoveError(f"move {number} is empty")
-        try:
-            move = parse_move(text, position)
-        except InvalidMoveError as exc:
-            raise InvalidMoveError(f"move {number}: {exc}") from None
-        except IllegalMoveError as exc:
-            raise IllegalMoveError(f"move {number}: {exc}") from None
-        position = position._apply(move)
-    return position
-
-
-def legal_moves(position: Position) -> list[Move]:
-    return position.legal_moves()
-
-
-def apply(position: Position, move: Move) -> Position:
-    """The position after a legal ``move``; :class:`IllegalMoveError` otherwise."""
-    return position.apply(move)
-
-
-def outcome(position: Position) -> Outcome | None:
-    return position.outcome()
-
-
-__all__ = ["Position", "apply", "initial", "legal_moves", "outcome", "replay"]

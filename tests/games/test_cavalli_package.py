@@ -9,7 +9,18 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-MODULES = ["", ".base", ".board", ".cli", ".diagram", ".notation", ".perft", ".position"]
+MODULES = [
+    "",
+    ".base",
+    ".board",
+    ".cli",
+    ".diagram",
+    ".movegen",
+    ".notation",
+    ".perft",
+    ".play",
+    ".position",
+]
 
 
 def test_engine_imports_neither_django_nor_celery():
