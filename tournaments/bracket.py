@@ -18,11 +18,6 @@ from .scoring import score_match
 KNOCKOUT_STAGES = (knockout.KNOCKOUT, knockout.PLAYOFF)
 
 
-def has_knockout(tournament: Tournament) -> bool:
-    """Whether the tournament plays (or will play) a knockout bracket."""
-    return tournament.format == Tournament.Format.SINGLE_ELIMINATION or tournament.top_cut > 0
-
-
 def knockout_phase(tournament: Tournament, main_rounds: int) -> bool:
     """Whether the next round belongs to the knockout: always for single elimination;
     for a Swiss top cut once ``main_rounds`` (the Swiss rounds paired) reach the total."""

@@ -192,6 +192,11 @@ class Tournament(models.Model):
         return list(self.tiebreaks) or list(DEFAULT_TIEBREAKS)
 
     @property
+    def has_knockout(self) -> bool:
+        """Whether the tournament plays (or will play) a knockout bracket."""
+        return self.format == self.Format.SINGLE_ELIMINATION or self.top_cut > 0
+
+    @property
     def move_limit(self) -> int | None:
         """Moves allowed per battle in the configured unit, or None for classic."""
         return {
