@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import doctest
+
 import pytest
 
+from tournaments import knockout
 from tournaments.knockout import (
     KNOCKOUT,
     PLAYOFF,
@@ -117,3 +120,7 @@ def test_a_bye_slot_advances_its_player_without_a_match():
 def test_nothing_to_pair_before_the_knockout_starts():
     with pytest.raises(KnockoutError):
         next_round(build_bracket([], SEEDS, RULE_PLAYOFF), SEEDS)
+
+
+def test_the_docstring_examples_hold():
+    assert doctest.testmod(knockout).failed == 0
