@@ -182,6 +182,8 @@ class TournamentSettingsForm(_TournamentChecks):
             "end_date",
             "format",
             "rounds",
+            "top_cut",
+            "knockout_draw_rule",
             "variant",
             "capture_policy",
             "points_win",
@@ -199,7 +201,10 @@ class TournamentSettingsForm(_TournamentChecks):
     # The order the fields appear in, by group (the template draws one fieldset each).
     GROUPS = (
         (_("Tournament"), ("name", "venue", "start_date", "end_date")),
-        (_("Format and rules"), ("format", "rounds", "variant", "capture_policy")),
+        (
+            _("Format and rules"),
+            ("format", "rounds", "top_cut", "knockout_draw_rule", "variant", "capture_policy"),
+        ),
         (_("Match points"), ("points_win", "points_draw", "points_loss")),
         (
             _("Clock (timed variants)"),
@@ -242,6 +247,12 @@ class TournamentSettingsForm(_TournamentChecks):
 
     def clean(self):
         data = super().clean()
+        top_cut, fmt = data.get("top_cut"), data.get("format")
+        if top_cut is not None and fmt and "top_cut" not in self.locked:
+            try:
+                settings_rules.check_top_cut(self.facts, fmt, top_cut)
+            except settings_rules.SettingsError as exc:
+                self.add_error("top_cut", str(exc))
         # A disabled field silently keeps its value; a value posted for one anyway
         # (an old page, a hand-made request) is refused aloud rather than ignored.
         for name, reason in self.locked.items():
@@ -407,3 +418,19 @@ class ByeForm(forms.Form):
         self.fields["entry"].queryset = round_.tournament.entries.select_related("player").order_by(
             "player__name"
         )
+
+
+class PlayoffSidesForm(forms.Form):
+    """The higher seeds' choice of sides for the playoff matches about to be paired:
+    checked = that higher seed takes the trolls in battle 1 (default: the dwarfs)."""
+
+    trolls_first = forms.TypedMultipleChoiceField(
+        label=_("Higher seeds who choose the trolls first"),
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args, choices: list[tuple[int, str]], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["trolls_first"].choices = choices

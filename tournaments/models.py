@@ -17,7 +17,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from . import lifecycle
+from . import knockout, lifecycle
 from .survivors import MAX_DWARFS, MAX_TROLLS, Survivors
 
 DEFAULT_TIEBREAKS = [
@@ -79,6 +79,10 @@ class Tournament(models.Model):
         TOUCH = "touch", _("Touching a piece ends thinking time")
         NONE = "none", _("No touch rule")
 
+    class DrawRule(models.TextChoices):
+        PLAYOFF = knockout.RULE_PLAYOFF, _("A playoff match decides")
+        HIGHER_SEED = knockout.RULE_HIGHER_SEED, _("The higher seed advances")
+
     class Status(models.TextChoices):
         SETUP = "setup", _("Setting up")
         RUNNING = "running", _("Running")
@@ -94,6 +98,29 @@ class Tournament(models.Model):
     )
     rounds = models.PositiveSmallIntegerField(
         _("number of rounds"), default=5, validators=[MinValueValidator(1)]
+    )
+    # Swiss then knockout: the top ``top_cut`` of the Swiss standings play a bracket
+    # (tournaments.knockout). 0 = no knockout stage.
+    top_cut = models.PositiveSmallIntegerField(
+        _("top cut"),
+        default=0,
+        choices=[
+            (0, _("No knockout stage")),
+            (2, _("Top 2 (a final)")),
+            (4, _("Top 4")),
+            (8, _("Top 8")),
+        ],
+        help_text=_("After the last Swiss round, the best players play a knockout bracket."),
+    )
+    knockout_draw_rule = models.CharField(
+        _("drawn knockout match"),
+        max_length=16,
+        choices=DrawRule.choices,
+        default=DrawRule.PLAYOFF,
+        help_text=_(
+            "A playoff is another two battles between the same players, repeated until "
+            "one of them wins."
+        ),
     )
     variant = models.CharField(
         _("variant"), max_length=16, choices=Variant.choices, default=Variant.CLASSIC
@@ -165,6 +192,11 @@ class Tournament(models.Model):
         return list(self.tiebreaks) or list(DEFAULT_TIEBREAKS)
 
     @property
+    def has_knockout(self) -> bool:
+        """Whether the tournament plays (or will play) a knockout bracket."""
+        return self.format == self.Format.SINGLE_ELIMINATION or self.top_cut > 0
+
+    @property
     def move_limit(self) -> int | None:
         """Moves allowed per battle in the configured unit, or None for classic."""
         return {
@@ -210,6 +242,8 @@ class Entry(models.Model):
         default=0,
         help_text=_("Match points a late entry starts with."),
     )
+    # The place in the knockout bracket (1 = best), fixed when the knockout starts.
+    knockout_seed = models.PositiveSmallIntegerField(_("knockout seed"), null=True, blank=True)
 
     class Meta:
         ordering = ["seed", "player__name"]
@@ -244,8 +278,16 @@ class Round(models.Model):
         PUBLISHED = lifecycle.PUBLISHED, _("Published")
         FINISHED = lifecycle.FINISHED, _("Finished")
 
+    class Stage(models.TextChoices):
+        MAIN = knockout.MAIN, _("Main stage")
+        KNOCKOUT = knockout.KNOCKOUT, _("Knockout")
+        PLAYOFF = knockout.PLAYOFF, _("Playoff")
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField(_("number"))
+    # Swiss and round-robin rounds are the main stage; a single-elimination tournament and
+    # a Swiss top cut play knockout rounds, and playoff rounds for drawn knockout matches.
+    stage = models.CharField(_("stage"), max_length=16, choices=Stage.choices, default=Stage.MAIN)
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.DRAFT
     )

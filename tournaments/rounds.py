@@ -12,13 +12,19 @@ Terminology and invariants:
 - Every write happens in ``transaction.atomic()`` with the tournament row locked, so
   two organisers pressing "pair" at once cannot create the same round twice.
 - Manual edits (``swap_players``, ``set_bye``) never refuse a legal board; they return
-  warnings (rematch, second bye, forbidden pair) for the organiser to read.
+  warnings (rematch, second bye, forbidden pair) for the organiser to read. A knockout
+  round follows the bracket: only a match's sides may be turned around.
+- Knockout rounds (single elimination, or a Swiss top cut after the last Swiss round)
+  and their playoff rounds continue the round numbers; ``tournaments.knockout`` decides
+  what they are. The standings stay those of the main stage (a single-elimination
+  tournament counts its knockout matches, never its playoffs).
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from django.db import transaction
@@ -28,16 +34,13 @@ from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import lifecycle
+from . import bracket, knockout, lifecycle
 from .models import Entry, ForbiddenPair, Match, ResultVersion, Round, Tournament
 from .pairing import (
     History,
     Pairing,
     PairingUserError,
     PlayerRecord,
-    advance_bracket,
-    bracket_order,
-    pair_elimination,
     pair_round_robin,
     pair_swiss,
 )
@@ -68,9 +71,17 @@ class RoundError(ValueError):
 # ---------------------------------------------------------------- reading
 
 
+def standings_stages(tournament: Tournament) -> tuple[str, ...]:
+    """The round stages the standings count."""
+    if tournament.format == Tournament.Format.SINGLE_ELIMINATION:
+        return (Round.Stage.MAIN, Round.Stage.KNOCKOUT)
+    return (Round.Stage.MAIN,)
+
+
 def _counted_matches(tournament: Tournament):
     return (
         Match.objects.filter(round__tournament=tournament, round__status__in=COUNTED)
+        .filter(round__stage__in=standings_stages(tournament))
         .select_related("round", "confirmed_version")
         .order_by("round__number", "table")
     )
@@ -117,6 +128,7 @@ def load_standings(tournament: Tournament) -> list[StandingRow]:
     ]
     rows = (
         Match.objects.filter(round__tournament=tournament, round__status__in=COUNTED)
+        .filter(round__stage__in=standings_stages(tournament))
         .filter(Q(player_b__isnull=True) | Q(confirmed_version__isnull=False))
         .order_by("round__number", "table")
         .values_list(
@@ -232,10 +244,7 @@ def _check_can_pair(tournament: Tournament, rounds: list[Round]) -> int:
                 _("Round %(n)d still has unconfirmed results (tables %(tables)s).")
                 % {"n": last.number, "tables": ", ".join(map(str, open_tables))}
             )
-    number = rounds[-1].number + 1 if rounds else 1
-    if number > tournament.rounds:
-        raise RoundError(_("All %(n)d rounds have been played.") % {"n": tournament.rounds})
-    return number
+    return rounds[-1].number + 1 if rounds else 1
 
 
 def _history(tournament: Tournament, matches) -> tuple[History, dict[int, list[str]], dict]:
@@ -258,16 +267,32 @@ def _history(tournament: Tournament, matches) -> tuple[History, dict[int, list[s
     return History(frozenset(played), frozenset(forbidden)), sides, byes
 
 
-def _winner(match: Match, seeds: dict[int, int]) -> int:
-    score = match_score(match)
-    if match.player_b_id is None or score is None:
-        return match.player_a_id
-    if score.outcome == "a":
-        return match.player_a_id
-    if score.outcome == "b":
-        return match.player_b_id
-    # A drawn knockout match: the better seed goes through (documented house rule).
-    return min((match.player_a_id, match.player_b_id), key=lambda e: seeds[e])
+def _knockout_pairings(
+    tournament: Tournament, number: int, entries: list[Entry], trolls_first: Collection[int]
+) -> tuple[str, list[Pairing]]:
+    """The next knockout or playoff round; the first one seeds the bracket from the
+    main-stage standings (the top cut of the active players) and stores the seeds."""
+    loaded = bracket.load_bracket(tournament, public_only=False)
+    if loaded.bracket.started:
+        try:
+            return knockout.next_round(loaded.bracket, loaded.seeds, trolls_first=trolls_first)
+        except knockout.KnockoutError as exc:
+            if exc.reason == "finished":
+                raise RoundError(_("The final has been played.")) from None
+            raise RoundError(_("The knockout round still has matches without a result.")) from None
+    active = {e.pk for e in entries if e.is_active_in(number)}
+    ranked = [r.entry_id for r in load_standings(tournament) if r.entry_id in active]
+    cut = tournament.top_cut or len(ranked)
+    if len(ranked) < max(cut, 2):
+        raise RoundError(
+            _("The knockout needs %(cut)d active players; only %(n)d are active.")
+            % {"cut": max(cut, 2), "n": len(ranked)}
+        )
+    seeds, pairings = knockout.first_round(ranked[:cut])
+    Entry.objects.filter(tournament=tournament).update(knockout_seed=None)
+    for pk, seed in seeds.items():
+        Entry.objects.filter(pk=pk).update(knockout_seed=seed)
+    return knockout.KNOCKOUT, pairings
 
 
 def _pairings(tournament, number, entries, matches, rounds) -> list[Pairing]:
@@ -292,19 +317,6 @@ def _pairings(tournament, number, entries, matches, rounds) -> list[Pairing]:
                 result.append(Pairing(0, present[0], None, ("bye",)))
         return [Pairing(t, p.a, p.b, p.flags) for t, p in enumerate(result, start=1)]
     standings = _standings(tournament, entries, matches)
-    if fmt == Tournament.Format.SINGLE_ELIMINATION:
-        if number == 1:
-            ranked = [r.entry_id for r in standings if r.entry_id in {e.pk for e in active}]
-            return pair_elimination(bracket_order(ranked))
-        seeds = {e.pk: e.seed for e in entries}
-        last = [m for m in matches if m.round_id == rounds[-1].pk]
-        bracket: list[int | None] = []
-        for m in last:
-            bracket += [m.player_a_id, m.player_b_id]
-        if len(last) == 1:
-            raise RoundError(_("The final has been played."))
-        winners = {_winner(m, seeds) for m in last}
-        return pair_elimination(advance_bracket(bracket, winners))
     history, sides, byes = _history(tournament, matches)
     rows = {r.entry_id: r for r in standings}
     players = [
@@ -327,20 +339,33 @@ def _pairings(tournament, number, entries, matches, rounds) -> list[Pairing]:
     )
 
 
-def pair_next_round(tournament: Tournament, *, by: AbstractBaseUser | None) -> Round:
-    """Pair the next round as a draft. Raises RoundError when it cannot be paired yet."""
+def pair_next_round(
+    tournament: Tournament, *, by: AbstractBaseUser | None, trolls_first: Collection[int] = ()
+) -> Round:
+    """Pair the next round as a draft. Raises RoundError when it cannot be paired yet.
+
+    After the main stage, the next round is a knockout or playoff round; in a playoff, the
+    higher seeds listed in ``trolls_first`` (entry ids) chose the trolls for battle 1.
+    """
     with transaction.atomic():
         tournament = _locked(tournament)
         rounds = list(tournament.round_set.prefetch_related("matches").order_by("number"))
         number = _check_can_pair(tournament, rounds)
         entries = list(Entry.objects.filter(tournament=tournament).select_related("player"))
-        matches = list(_counted_matches(tournament))
-        try:
-            pairings = _pairings(tournament, number, entries, matches, rounds)
-        except PairingUserError as exc:
-            raise RoundError(str(exc)) from exc
+        main_rounds = sum(1 for r in rounds if r.stage == Round.Stage.MAIN)
+        if bracket.knockout_phase(tournament, main_rounds):
+            stage, pairings = _knockout_pairings(tournament, number, entries, trolls_first)
+        else:
+            if main_rounds >= tournament.rounds:
+                raise RoundError(_("All %(n)d rounds have been played.") % {"n": tournament.rounds})
+            stage = Round.Stage.MAIN
+            matches = list(_counted_matches(tournament))
+            try:
+                pairings = _pairings(tournament, number, entries, matches, rounds)
+            except PairingUserError as exc:
+                raise RoundError(str(exc)) from exc
         round_ = Round.objects.create(
-            tournament=tournament, number=number, seed=tournament.pairing_seed
+            tournament=tournament, number=number, seed=tournament.pairing_seed, stage=stage
         )
         Match.objects.bulk_create(
             Match(
@@ -508,6 +533,8 @@ def swap_players(round_: Round, entry1: Entry, entry2: Entry) -> list[str]:
     with transaction.atomic():
         round_ = _draft(round_)
         m1, m2 = _match_of(round_, entry1), _match_of(round_, entry2)
+        if m1.pk != m2.pk and round_.stage != Round.Stage.MAIN:
+            raise RoundError(_("A knockout round follows the bracket; only sides can be turned."))
         if m1.pk == m2.pk:
             m1.player_a, m1.player_b = m1.player_b, m1.player_a
             if m1.player_a is None:
@@ -529,6 +556,8 @@ def set_bye(round_: Round, entry: Entry) -> list[str]:
     """
     with transaction.atomic():
         round_ = _draft(round_)
+        if round_.stage != Round.Stage.MAIN:
+            raise RoundError(_("A knockout round follows the bracket; only sides can be turned."))
         match = _match_of(round_, entry)
         if match.is_bye:
             return _warnings(round_, [match])

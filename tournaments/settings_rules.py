@@ -12,6 +12,9 @@ Terminology and invariants:
   included): that round exists and cannot be un-paired by a setting.
 - A draft round was paired under the current format, so the format is locked while
   a draft exists too (discarding the draft unlocks it).
+- A Swiss *top cut* (0, 2, 4 or 8 players: a power of two, at most the number of
+  players) and the rule for a drawn knockout match are locked once the knockout has
+  started (a knockout round exists, drafts included); so is the number of Swiss rounds.
 
 ``locked_fields`` names model fields (``think_ms``, not the form's seconds); the form
 maps them to its own fields. The view loads the facts with the tournament row locked,
@@ -25,9 +28,11 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
+from .knockout import TOP_CUTS
 from .standings import TIEBREAK_KEYS
 
 ROUND_ROBIN = "round_robin"  # Tournament.Format.ROUND_ROBIN, without importing the models
+SWISS = "swiss"
 
 # The quickfire clock as stored on the tournament (DESIGN.md §5).
 CLOCK_FIELDS = (
@@ -54,6 +59,7 @@ class TournamentFacts:
     last_round: int = 0  # highest round number paired, drafts included
     published: int = 0  # rounds published or finished
     draft_round: int | None = None  # the number of the draft round, if one exists
+    knockout_started: bool = False  # a knockout or playoff round exists
 
     @property
     def play_started(self) -> bool:
@@ -89,12 +95,39 @@ def locked_fields(facts: TournamentFacts) -> dict[str, str]:
         )
         for field in CLOCK_FIELDS:
             locked[field] = clock
-    elif facts.draft_round is not None:
+    if not facts.play_started and facts.draft_round is not None:
         locked["format"] = _(
             "Round %(n)d is paired as a draft under this format; discard it first to change "
             "the format."
         ) % {"n": facts.draft_round}
+    if facts.knockout_started:
+        reason = _("The knockout has started; its bracket was drawn under these settings.")
+        for name in ("top_cut", "knockout_draw_rule", "rounds"):
+            locked[name] = reason
     return locked
+
+
+def check_top_cut(facts: TournamentFacts, fmt: str, top_cut: int) -> None:
+    """Raise ``SettingsError`` for a top cut that is not 0, 2, 4 or 8, exceeds the number
+    of players, or is set for a format other than Swiss.
+
+    >>> check_top_cut(TournamentFacts(format="swiss", rounds=5, players=8), "swiss", 8)
+    >>> check_top_cut(TournamentFacts(format="swiss", rounds=5, players=6), "swiss", 8)
+    Traceback (most recent call last):
+    ...
+    tournaments.settings_rules.SettingsError: A top 8 needs at least 8 players; the tournament has 6.
+    """
+    if top_cut == 0:
+        return
+    if top_cut not in TOP_CUTS or top_cut & (top_cut - 1):
+        raise SettingsError(_("The top cut must be 2, 4 or 8 players."))
+    if fmt != SWISS:
+        raise SettingsError(_("Only a Swiss tournament can end with a top cut."))
+    if top_cut > facts.players:
+        raise SettingsError(
+            _("A top %(cut)d needs at least %(cut)d players; the tournament has %(n)d.")
+            % {"cut": top_cut, "n": facts.players}
+        )
 
 
 def min_rounds(facts: TournamentFacts) -> int:

@@ -25,11 +25,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from thud_site.http import HtmxHttpRequest
 
-from . import lifecycle, permissions, rounds, settings_rules
+from . import bracket, knockout, lifecycle, permissions, rounds, settings_rules
 from .forms import (
     ByeForm,
     CsvUploadForm,
     PlayerForm,
+    PlayoffSidesForm,
     TiebreakOrderForm,
     TournamentForm,
     TournamentSettingsForm,
@@ -66,21 +67,47 @@ def _respond(
 
 def settings_facts(t: Tournament) -> settings_rules.TournamentFacts:
     """What the settings guards need; read with the tournament row locked when saving."""
-    statuses = dict(t.round_set.values_list("number", "status"))
+    rows = list(t.round_set.values_list("number", "status", "stage"))
+    statuses = {number: status for number, status, _stage in rows}
     drafts = [n for n, status in statuses.items() if status == Round.Status.DRAFT]
+    main = [number for number, _status, stage in rows if stage == Round.Stage.MAIN]
     return settings_rules.TournamentFacts(
         format=t.format,
         rounds=t.rounds,
         players=t.entries.count(),
-        last_round=max(statuses, default=0),
+        # Knockout rounds continue the numbers; the configured rounds are the main stage.
+        last_round=max(main, default=0),
+        knockout_started=len(main) < len(rows),
         published=sum(1 for status in statuses.values() if lifecycle.is_public(status)),
         draft_round=max(drafts, default=None),
     )
 
 
+def playoff_sides_form(t: Tournament, data=None) -> PlayoffSidesForm | None:
+    """The sides form when the next round is a playoff, else None."""
+    if not t.has_knockout:
+        return None
+    loaded = bracket.load_bracket(t)
+    choices = []
+    for tie in loaded.bracket.playoffs:
+        x, y = tie.slots
+        high = knockout.higher_seed(x, y, loaded.seeds)
+        low = y if high == x else x
+        names = {
+            "high": loaded.entries[high].player.name,
+            "seed": loaded.seeds[high],
+            "low": loaded.entries[low].player.name,
+        }
+        choices.append(
+            (high, _("%(high)s (seed %(seed)d) takes the trolls first against %(low)s") % names)
+        )
+    return PlayoffSidesForm(data, choices=choices) if choices else None
+
+
 def dashboard_context(t: Tournament) -> dict:
     rounds_ = list(t.round_set.order_by("number"))
     return {
+        "playoff_form": playoff_sides_form(t),
         "tournament": t,
         "entries": t.entries.select_related("player").order_by("seed", "player__name"),
         "rounds": rounds_,
@@ -434,8 +461,13 @@ def revoke_organiser_role(request: HtmxHttpRequest, user_id: int) -> HttpRespons
 @require_POST
 def generate_round(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     t = permissions.access_tournament_for_organiser(request.user, slug)
+    sides = playoff_sides_form(t, request.POST)
+    if sides is not None and not sides.is_valid():
+        messages.error(request, _form_errors(sides))
+        return redirect(_dashboard_url(t))
+    trolls_first = sides.cleaned_data["trolls_first"] if sides is not None else ()
     try:
-        round_ = rounds.pair_next_round(t, by=request.user)
+        round_ = rounds.pair_next_round(t, by=request.user, trolls_first=trolls_first)
     except rounds.RoundError as exc:
         messages.error(request, str(exc))
         return redirect(_dashboard_url(t))

@@ -44,6 +44,13 @@ def world(db, settings):
     enter_result(
         played, survivors=(20, 2, 15, 3), by=referees[0], expected_lock_version=played.lock_version
     )
+    # A Swiss top 2 whose final was drawn: the bracket page with a playoff to come.
+    cup = TournamentFactory(name="Lancre Cup", slug="lancre", owner=organiser, rounds=1, top_cut=2)
+    for i, name in enumerate(("Magrat", "Nanny Ogg", "Granny", "Agnes"), start=1):
+        EntryFactory(tournament=cup, seed=i, player=PlayerFactory(name=name))
+    for _stage in ("swiss", "final"):
+        for m in publish_round(pair_next_round(cup, by=organiser)).matches.all():
+            record_final_result(m, survivors=(8, 2, 8, 2), by=organiser, source="import")
     slug = t.slug
     player_user = played.player_a.player.user
     pages = {
@@ -75,6 +82,11 @@ def world(db, settings):
         ),
         "organiser slips": (reverse("organiser_round_print", args=[slug, 1, "slips"]), organiser),
         "organiser new tournament": (reverse("organiser_new"), organiser),
+        "bracket": (reverse("bracket", args=["lancre"]), None),
+        "organiser dashboard (playoff sides)": (
+            reverse("organiser_dashboard", args=["lancre"]),
+            organiser,
+        ),
     }
     return SimpleNamespace(
         tournament=t, organiser=organiser, referees=referees, pages=pages, battle=battle1

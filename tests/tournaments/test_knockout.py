@@ -1,7 +1,8 @@
-"""Single elimination through the real workflow: a drawn match sends the better seed on.
+"""Single elimination through the real workflow under the "higher seed advances" rule.
 
-The house rule (``tournaments/rounds.py``): a knockout match with differential 0 is won
-by the better seed, i.e. the lower seed number, whichever side of the pairing it sits on.
+With ``knockout_draw_rule = higher_seed`` (``tournaments/knockout.py``) a knockout match
+with differential 0 is won by the better seed, i.e. the lower seed number, whichever side
+of the pairing it sits on. The playoff rule is tested in ``test_topcut.py``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ pytestmark = pytest.mark.django_db
 
 # 8 dwarfs = 8 points against 2 trolls = 8 points, in both battles: differential 0.
 DRAW = (8, 2, 8, 2)
+HIGHER = Tournament.DrawRule.HIGHER_SEED
 
 
 def seeds_of(match: Match) -> tuple[int, int]:
@@ -33,7 +35,9 @@ def test_the_draw_survivors_really_are_a_draw():
 
 
 def test_drawn_knockout_matches_send_the_better_seeds_to_the_final():
-    t = tournament_with_players(4, rounds=2, format=Tournament.Format.SINGLE_ELIMINATION)
+    t = tournament_with_players(
+        4, rounds=2, format=Tournament.Format.SINGLE_ELIMINATION, knockout_draw_rule=HIGHER
+    )
     first = pair_next_round(t, by=None)
     assert sorted(sorted(seeds_of(m)) for m in matches_of(first)) == [[1, 4], [2, 3]]
     # Turn one match around so the better seed sits on either side of a pairing:
@@ -52,7 +56,9 @@ def test_drawn_knockout_matches_send_the_better_seeds_to_the_final():
 
 
 def test_a_decisive_knockout_match_sends_the_winner_on_even_if_the_worse_seed():
-    t = tournament_with_players(4, rounds=2, format=Tournament.Format.SINGLE_ELIMINATION)
+    t = tournament_with_players(
+        4, rounds=2, format=Tournament.Format.SINGLE_ELIMINATION, knockout_draw_rule=HIGHER
+    )
     first = publish_round(pair_next_round(t, by=None))
     # Seed 1 draws with seed 4; seed 3 (player B) beats seed 2: 5+0 against 16+12.
     for m in matches_of(first):

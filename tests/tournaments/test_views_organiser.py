@@ -423,6 +423,8 @@ def settings_data(t: Tournament, **changes) -> dict:
         "end_date": t.end_date.isoformat() if t.end_date else "",
         "format": t.format,
         "rounds": t.rounds,
+        "top_cut": t.top_cut,
+        "knockout_draw_rule": t.knockout_draw_rule,
         "variant": t.variant,
         "capture_policy": t.capture_policy,
         "points_win": t.points_win,

@@ -19,6 +19,7 @@ PAIRING_NOTES = {
     "side_alternated": _("colours alternated"),
     "side_coin": _("colours by coin toss"),
     "bracket": _("knockout bracket"),
+    "playoff": _("playoff after a drawn knockout match"),
     "manual": _("set by hand"),
 }
 
