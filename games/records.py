@@ -13,7 +13,8 @@ Terminology and invariants:
   ``Termination`` is the battle's finishing reason (``move_limit``, ``agreement``, ...).
 * Tag values escape ``\\`` and ``"`` with a backslash, as PGN does.
 * A battle played over the board whose moves were not entered has tags and no moves.
-* Records of one tournament are concatenated, separated by a blank line.
+* Records of one tournament are concatenated, separated by a blank line; a record's tag
+  lines are never separated by a blank line (it starts the movetext).
 
 >>> text = build_record({"Event": 'The "Open"', "Result": "32-8"}, ["d F1-F5", None])
 >>> print(text, end="")
@@ -171,20 +172,25 @@ def build_records(records: Sequence[str]) -> str:
 
 
 def _split(text: str) -> list[tuple[str, str]]:
-    """``(tag section, movetext)`` pairs: a record starts at a tag after movetext."""
+    """``(tag section, movetext)`` pairs. A tag line starts a new record when it follows
+    movetext or a blank line after tags (a record with no moves)."""
     sections: list[tuple[list[str], list[str]]] = []
+    closed = True  # the current record's tag section is over
     for line in text.splitlines():
         stripped = line.strip()
         if not stripped:
+            closed = True
             continue
         if stripped.startswith("["):
-            if not sections or sections[-1][1]:
+            if closed:
                 sections.append(([], []))
+                closed = False
             sections[-1][0].append(stripped)
         else:
             if not sections:
-                raise RecordError("a record must start with tag pairs like [Event \"...\"]")
+                raise RecordError('a record must start with tag pairs like [Event "..."]')
             sections[-1][1].append(stripped)
+            closed = True
     return [("\n".join(tags), " ".join(body)) for tags, body in sections]
 
 
@@ -199,7 +205,7 @@ def _parse_tags(section: str) -> dict[str, str]:
                 continue
             match = _TAG_RE.match(line, pos)
             if not match:
-                raise RecordError(f"bad tag pair: {line[pos:pos + 40]!r}")
+                raise RecordError(f"bad tag pair: {line[pos : pos + 40]!r}")
             name, value = match.group(1), _unescape(match.group(2))
             if name in tags:
                 raise RecordError(f"tag {name} appears twice")
@@ -249,10 +255,35 @@ def parse_record(text: str) -> Record:
     """Exactly one record; :class:`RecordError` (one line) for anything else."""
     records = parse_records(text)
     if not records:
-        raise RecordError("no record found (expected tag pairs like [Event \"...\"])")
+        raise RecordError('no record found (expected tag pairs like [Event "..."])')
     if len(records) > 1:
         raise RecordError(f"{len(records)} records found; expected one")
     return records[0]
+
+
+def replay_prefix(
+    moves: Sequence[str | None], policy: CapturePolicy | str
+) -> tuple[list[Position], ReplayError | None]:
+    """Positions from the opening through every ply that replays, and the error that
+    stopped it (``None`` when every move is legal): ``len(positions) - 1`` plies played."""
+    position = Position.initial()
+    positions = [position]
+    for ply, text in enumerate(moves):
+        number = move_number(ply)
+        if text is None:
+            if position.outcome(policy) is not None:
+                return positions, ReplayError(
+                    f"move {number}: a turn forfeited after the end", number
+                )
+            position = position.pass_turn()
+        else:
+            try:
+                move = parse_move(text, position, policy)
+            except (InvalidMoveError, IllegalMoveError) as exc:
+                return positions, ReplayError(f"move {number}: {exc}", number)
+            position = position.apply(move)
+        positions.append(position)
+    return positions, None
 
 
 def replay(moves: Sequence[str | None], policy: CapturePolicy | str) -> list[Position]:
@@ -261,19 +292,7 @@ def replay(moves: Sequence[str | None], policy: CapturePolicy | str) -> list[Pos
     A forfeited turn passes the turn. :class:`ReplayError` names the move number of the
     first move that is not legal where it is played.
     """
-    position = Position.initial()
-    positions = [position]
-    for ply, text in enumerate(moves):
-        number = move_number(ply)
-        if text is None:
-            if position.outcome(policy) is not None:
-                raise ReplayError(f"move {number}: a turn forfeited after the end", number)
-            position = position.pass_turn()
-        else:
-            try:
-                move = parse_move(text, position, policy)
-            except (InvalidMoveError, IllegalMoveError) as exc:
-                raise ReplayError(f"move {number}: {exc}", number) from None
-            position = position.apply(move)
-        positions.append(position)
+    positions, error = replay_prefix(moves, policy)
+    if error is not None:
+        raise error
     return positions
