@@ -27,10 +27,9 @@ from tournaments.models import Round, Tournament
 from tournaments.results import confirm_result, enter_result
 
 from .conftest import make_match
-from .records_helpers import greedy_game
+from .records_helpers import greedy_game, play_through_site
 
 ROOT = Path(__file__).resolve().parents[2]
-HX = {"HTTP_HX_REQUEST": "true"}
 VARIANTS = [v.value for v in Tournament.Variant]
 POLICIES = [p.value for p in Tournament.CapturePolicy]
 
@@ -129,25 +128,6 @@ def test_a_file_of_several_records_parses_each():
 
 
 # --- battles played on the site ------------------------------------------------------------
-
-
-def play_through_site(client, battle: Battle, plies: int, *, forfeit_at=None) -> Battle:
-    """Play the greedy game through the move endpoint, as the players' browsers do
-    (the ply ``forfeit_at`` must already have been forfeited on the clock)."""
-    moves, _ = greedy_game(plies, battle.capture_policy, forfeit_at=forfeit_at)
-    for text in moves:
-        if text is None:
-            continue
-        battle = Battle.objects.get(pk=battle.pk)
-        side = battle.side_to_move
-        client.force_login((battle.dwarfs if side == "dwarf" else battle.trolls).player.user)
-        frm, rest = text[2:].split("-", 1)
-        to, *caps = rest.split(" x")
-        data = {"from": frm, "to": to, "version": battle.clock_version, "confirm": "1"}
-        data["captures"] = caps
-        r = client.post(reverse("games:move", args=[battle.pk]), data, **HX)
-        assert r.status_code == 200 and b"error-box" not in r.content, text
-    return Battle.objects.get(pk=battle.pk)
 
 
 def run_replay(path: Path) -> subprocess.CompletedProcess[str]:
