@@ -214,7 +214,13 @@ def _parse_tags(section: str) -> dict[str, str]:
     return tags
 
 
-def _parse_moves(text: str) -> tuple[str | None, ...]:
+def parse_movetext(text: str) -> tuple[str | None, ...]:
+    """Moves in canonical (or compact) notation, ``--`` for a forfeit; the move numbers
+    are optional but must be right when given.
+
+    >>> parse_movetext("dF1-F5\\nT G7-F6 2. --")
+    ('d F1-F5', 'T G7-F6', None)
+    """
     moves: list[str | None] = []
     pos = 0
     while pos < len(text):
@@ -247,7 +253,7 @@ def parse_records(text: str) -> list[Record]:
     """Every record in ``text`` (one file may hold a whole tournament)."""
     records = []
     for tags, body in _split(text):
-        records.append(Record(_parse_tags(tags), _parse_moves(body)))
+        records.append(Record(_parse_tags(tags), parse_movetext(body)))
     return records
 
 

@@ -21,6 +21,7 @@ urlpatterns = [
     path("match/<int:match_id>/online/", views.start_online, name="start_online"),
     # Referee routes (every view gates with access_*_for_referee).
     path("referee/<int:battle_id>/", views_referee.referee_clock, name="referee_clock"),
+    path("referee/<int:battle_id>/moves/", views_referee.enter_otb_moves, name="otb_moves"),
     path("referee/<int:battle_id>/survivors/", views_referee.survivors, name="survivors"),
     path(
         "referee/<int:battle_id>/<str:action>/", views_referee.referee_action, name="referee_action"

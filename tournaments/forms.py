@@ -184,6 +184,7 @@ class TournamentSettingsForm(_TournamentChecks):
             "rounds",
             "variant",
             "capture_policy",
+            "record_otb_moves",
             "points_win",
             "points_draw",
             "points_loss",
@@ -199,7 +200,10 @@ class TournamentSettingsForm(_TournamentChecks):
     # The order the fields appear in, by group (the template draws one fieldset each).
     GROUPS = (
         (_("Tournament"), ("name", "venue", "start_date", "end_date")),
-        (_("Format and rules"), ("format", "rounds", "variant", "capture_policy")),
+        (
+            _("Format and rules"),
+            ("format", "rounds", "variant", "capture_policy", "record_otb_moves"),
+        ),
         (_("Match points"), ("points_win", "points_draw", "points_loss")),
         (
             _("Clock (timed variants)"),
