@@ -111,6 +111,15 @@ def test_links_to_the_entry_page_for_referees(client):
 
 def test_record_of_otb_battle_with_pressed_moves_only_has_no_moves(client):
     battle = finished_otb()
+    # The clock also stored a forfeited turn: without the moves it means nothing.
+    Move.objects.create(
+        battle=battle,
+        ply=1,
+        side="troll",
+        kind="forfeit",
+        submitted_at=battle.updated_at,
+        clock_version_before=battle.clock_version,
+    )
     record = parse_record(client.get(reverse("games:record", args=[battle.pk])).content.decode())
     assert record.moves == () and record.tags["Termination"] == "referee"
     assert build_record(record.tags, []).count("\n1.") == 0
