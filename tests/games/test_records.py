@@ -250,3 +250,10 @@ def test_records_without_moves_stay_apart_in_one_file():
         ("2", ("d F1-F5",)),
         ("1", ()),
     ]
+
+
+@pytest.mark.django_db
+def test_tournament_page_links_the_records_file(client):
+    slug = make_match()[0].round.tournament.slug
+    html = client.get(reverse("tournament", args=[slug])).content.decode()
+    assert reverse("records", args=[slug]) in html
