@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
@@ -22,6 +23,7 @@ from tournaments.permissions import (
     access_match_id_for_referee,
     access_match_public,
     access_round_id_for_referee,
+    access_tournament_public,
     can_referee,
     can_see_round,
     player_entry_in_match,
@@ -34,12 +36,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "access_battle_for_player",
+    "access_battle_published",
     "access_battle_for_referee",
     "access_battle_public",
     "access_match_for_battle_start",
     "access_match_id_for_referee",
     "access_match_public",
     "access_round_id_for_referee",
+    "access_tournament_public",
     "battle_side_of",
     "can_referee",
     "player_entry_in_match",
@@ -91,4 +95,13 @@ def access_battle_for_referee(user: AnyUser, battle_id: int) -> Battle:
     battle = _battle(battle_id)
     if not can_referee(user, battle.match.round.tournament):
         raise PermissionDenied
+    return battle
+
+
+def access_battle_published(battle_id: int) -> Battle:
+    """A battle of a published or finished round, whoever asks (the JSON API: a draft
+    round's battles never appear there, not even to its referees)."""
+    battle = _battle(battle_id)
+    if not can_see_round(AnonymousUser(), battle.match.round):
+        raise Http404("No such battle")
     return battle

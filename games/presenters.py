@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy
 from . import clock, thud
 from .models import Battle
 from .models import Move as StoredMove
+from .records import replay_prefix
 from .thud.board import SIZE, STONE, on_board
 from .thud.notation import parse_move_text
 
@@ -182,6 +183,7 @@ def board_context(
         "choice_to": thud.format_square(choice[0].to_sq) if choice else "",
         "capture_squares": capture_squares,
         "moves": moves,
+        "has_record_moves": any(m.notation for m in moves),
         "dwarf_points": battle.dwarf_count,
         "troll_points": 4 * battle.troll_count,
         **clock_context(battle),
@@ -198,6 +200,21 @@ def diagram_context(battle: Battle) -> dict:
         "plies": battle.ply,
         "dwarf_points": battle.dwarf_count,
         "troll_points": 4 * battle.troll_count,
+        "side_to_move": battle.side_to_move if battle.status == Battle.Status.RUNNING else "",
+    }
+
+
+def replay_diagram_context(battle: Battle, moves: Sequence[str | None], ply: int) -> dict:
+    """The printable diagram of the position after ``ply`` plies of the record."""
+    replay = replay_context(battle, moves, ply)
+    return {
+        "battle": battle,
+        "board": replay["board"],
+        "plies": replay["ply"],
+        "dwarf_points": replay["dwarf_points"],
+        "troll_points": replay["troll_points"],
+        "side_to_move": replay["side_to_move"],
+        "replay_ply": replay["ply"],
     }
 
 
@@ -225,3 +242,55 @@ PHASE_LABELS = {
     clock.FINISHED: gettext_lazy("Battle over"),
     clock.PENDING: gettext_lazy("Not started"),
 }
+
+
+def ply_in(text: str, moves: Sequence[str | None]) -> int | None:
+    """``?ply=`` as a ply of the record (0 to the number of plies), else ``None``."""
+    text = text.strip()
+    if not text.isdigit() or int(text) > len(moves):
+        return None
+    return int(text)
+
+
+def bad_ply_message(moves: Sequence[str | None]) -> str:
+    return _("ply must be a whole number from 0 to %(last)d.") % {"last": len(moves)}
+
+
+def replay_context(battle: Battle, moves: Sequence[str | None], ply: int) -> dict:
+    """The replay page at ``ply`` (0 = the opening, ``len(moves)`` = the last position).
+
+    ``moves`` is the battle's record (``games.archive.moves_of``). A move the engine
+    refuses (a board set by hand) stops the replay there, with ``broken_at`` naming it.
+    """
+    positions, error = replay_prefix(moves, battle.capture_policy)
+    moves = moves[: len(positions) - 1]
+    last = len(moves)
+    ply = max(0, min(ply, last))
+    position = positions[ply]
+    previous = moves[ply - 1] if ply else None
+    last_move = parse_move_text(previous) if previous else None
+    plies = [
+        {
+            "ply": i + 1,
+            "number": i // 2 + 1,
+            "side": "dwarf" if i % 2 == 0 else "troll",
+            "text": text,
+            "current": i + 1 == ply,
+        }
+        for i, text in enumerate(moves)
+    ]
+    return {
+        "battle": battle,
+        "board": board_view(position, last_move=last_move),
+        "ply": ply,
+        "last_ply": last,
+        "prev_ply": max(ply - 1, 0),
+        "next_ply": min(ply + 1, last),
+        "plies": plies,
+        "forfeit": ply > 0 and previous is None,
+        "captures": [thud.format_square(sq) for sq in last_move.captures] if last_move else [],
+        "dwarf_points": position.score()[0],
+        "troll_points": position.score()[1],
+        "side_to_move": position.side_to_move.value,
+        "broken_at": error.move_number if error else None,
+    }

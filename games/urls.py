@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import views, views_referee
+from . import views, views_records, views_referee
 
 app_name = "games"
 urlpatterns = [
     path("<int:battle_id>/", views.battle_page, name="battle"),
     path("<int:battle_id>/diagram/", views.battle_diagram, name="diagram"),
+    path("<int:battle_id>/record.txt", views_records.battle_record, name="record"),
+    path("<int:battle_id>/replay/", views_records.replay, name="replay"),
     path("<int:battle_id>/events/", views.battle_events, name="events"),
     path("<int:battle_id>/touch/", views.touch, name="touch"),
     path("<int:battle_id>/move/", views.move, name="move"),
@@ -19,6 +21,7 @@ urlpatterns = [
     path("match/<int:match_id>/online/", views.start_online, name="start_online"),
     # Referee routes (every view gates with access_*_for_referee).
     path("referee/<int:battle_id>/", views_referee.referee_clock, name="referee_clock"),
+    path("referee/<int:battle_id>/moves/", views_referee.enter_otb_moves, name="otb_moves"),
     path("referee/<int:battle_id>/survivors/", views_referee.survivors, name="survivors"),
     path(
         "referee/<int:battle_id>/<str:action>/", views_referee.referee_action, name="referee_action"

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from asgiref.sync import sync_to_async
 from django.contrib import messages
-from django.http import HttpResponse, StreamingHttpResponse
+from django.http import HttpResponse, HttpResponseBadRequest, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from thud_site.http import HtmxHttpRequest
 
-from . import battles, events, permissions, presenters
-from .models import Battle, ClockEvent
+from . import archive, battles, events, permissions, presenters
+from .models import Battle, ClockEvent, Move
 from .thud import format_move, format_square
 
 
@@ -59,9 +59,18 @@ def battle_page(request: HtmxHttpRequest, battle_id: int):
 
 @require_GET
 def battle_diagram(request: HtmxHttpRequest, battle_id: int):
-    """The current position as a read-only, printable diagram (the live board's renderer)."""
+    """The current position as a read-only, printable diagram (the live board's renderer);
+    ``?ply=N``: the position after N plies of the battle's record (from the replay)."""
     battle = settled(request, battle_id, permissions.access_battle_public)
-    return render(request, "games/diagram.html", presenters.diagram_context(battle))
+    if "ply" in request.GET:
+        moves = archive.moves_of(archive.with_moves(Battle.objects.filter(pk=battle.pk)).get())
+        ply = presenters.ply_in(request.GET["ply"], moves)
+        if ply is None:
+            return HttpResponseBadRequest(presenters.bad_ply_message(moves))
+        context = presenters.replay_diagram_context(battle, moves, ply)
+    else:
+        context = presenters.diagram_context(battle)
+    return render(request, "games/diagram.html", context)
 
 
 @require_POST
@@ -175,6 +184,13 @@ def match_battles(request: HtmxHttpRequest, match_id: int):
     context = {
         "match": match,
         "battles": list(match.battles.all()),
+        # Battles with moves to replay (one query, however many moves).
+        "replayable": set(
+            Move.objects.filter(battle__match=match)
+            .exclude(notation="")
+            .values_list("battle_id", flat=True)
+            .distinct()
+        ),
         "can_start_online": (is_referee or is_player) and not match.is_bye,
         "can_referee": is_referee and not match.is_bye,
         "is_player": is_player,

@@ -8,16 +8,19 @@ battles are over, the survivors form enters the result for normal confirmation.
 from __future__ import annotations
 
 from django.contrib import messages
+from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from thud_site.http import HtmxHttpRequest
 from tournaments.results import ResultError, enter_result
 
-from . import battles, permissions, presenters
+from . import archive, battles, otb_moves, permissions, presenters
 from .models import Battle
+from .records import movetext
 from .views import settled
 
 GIVE_MS = 5_000
@@ -35,6 +38,7 @@ def _page_context(battle: Battle, *, error: str = "") -> dict:
         "match": battle.match,
         "error": error,
         "give_s": GIVE_MS // 1000,
+        "can_enter_moves": otb_moves.can_enter_moves(battle),
         **presenters.clock_context(battle),
     }
 
@@ -128,3 +132,25 @@ def survivors(request: HtmxHttpRequest, battle_id: int):
         return _respond(request, battle_id, error=str(exc))
     messages.success(request, _("Result entered; another person must confirm it."))
     return _respond(request, battle_id)
+
+
+@require_http_methods(["GET", "POST"])
+def enter_otb_moves(request: HtmxHttpRequest, battle_id: int):
+    """A referee types in the moves of a finished over-the-board battle."""
+    battle = permissions.access_battle_for_referee(request.user, battle_id)
+    if not otb_moves.can_enter_moves(battle):
+        raise Http404("This battle takes no typed-in moves")
+    moves = archive.moves_of(archive.with_moves(Battle.objects.filter(pk=battle.pk)).get())
+    text = request.POST.get("moves", "") if request.method == "POST" else movetext(moves)
+    error = ""
+    if request.method == "POST":
+        try:
+            count = otb_moves.enter_moves(battle, text=text, now=timezone.now())
+        except battles.BattleError as exc:
+            error = exc.message
+        else:
+            done = ngettext("%(count)d ply saved.", "%(count)d plies saved.", count)
+            messages.success(request, done % {"count": count})
+            return redirect("games:replay", battle_id=battle.pk)
+    context = {"battle": battle, "text": text, "error": error}
+    return render(request, "games/otb_moves.html", context, status=400 if error else 200)

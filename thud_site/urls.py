@@ -6,6 +6,7 @@
 - read-only JSON API (``api/``):      tournaments/urls_api.py
 - accounts (``accounts/``):           tournaments/urls_accounts.py
 - online battles and clocks:          games/urls.py
+- game records and battles in the API: games/views_records.py, games/views_api.py
 - the language switcher (``i18n/``): accounts/views.py
 - the rules of Thud (``rules/``):     thud_site/views.py
 - the JavaScript catalog (``jsi18n/``): Django's JavaScriptCatalog
@@ -18,6 +19,7 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
 from accounts.views import set_language
+from games import views_api, views_records
 from thud_site import views
 from tournaments.forms_accounts import RateLimitedAdminAuthenticationForm
 
@@ -30,6 +32,8 @@ urlpatterns = [
     path("", home.home, name="home"),
     path("admin/", admin.site.urls),
     path("accounts/", include("tournaments.urls_accounts")),
+    path("api/tournaments/<slug:slug>/battles", views_api.battles, name="api_battles"),
+    path("api/battles/<int:battle_id>", views_api.battle, name="api_battle"),
     path("api/", include("tournaments.urls_api")),
     path("manage/", include("tournaments.urls_organiser")),
     path("referee/", include("tournaments.urls_referee")),
@@ -39,5 +43,7 @@ urlpatterns = [
     path("i18n/setlang/", set_language, name="set_language"),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("rules/", views.rules, name="rules"),
+    # Served by games (tournaments never imports games), before the public routes.
+    path("t/<slug:slug>/records.txt", views_records.tournament_records, name="records"),
     path("", include("tournaments.urls_public")),
 ]

@@ -186,6 +186,7 @@ class TournamentSettingsForm(_TournamentChecks):
             "knockout_draw_rule",
             "variant",
             "capture_policy",
+            "record_otb_moves",
             "points_win",
             "points_draw",
             "points_loss",
@@ -203,7 +204,15 @@ class TournamentSettingsForm(_TournamentChecks):
         (_("Tournament"), ("name", "venue", "start_date", "end_date")),
         (
             _("Format and rules"),
-            ("format", "rounds", "top_cut", "knockout_draw_rule", "variant", "capture_policy"),
+            (
+                "format",
+                "rounds",
+                "top_cut",
+                "knockout_draw_rule",
+                "variant",
+                "capture_policy",
+                "record_otb_moves",
+            ),
         ),
         (_("Match points"), ("points_win", "points_draw", "points_loss")),
         (

@@ -131,6 +131,14 @@ class Tournament(models.Model):
         choices=CapturePolicy.choices,
         default=CapturePolicy.SUBSET,
     )
+    record_otb_moves = models.BooleanField(
+        _("referees enter the moves of battles played over the board"),
+        default=False,
+        help_text=_(
+            "After an over-the-board battle, a referee may type in its moves; they are "
+            "checked against the rules and kept in the game record."
+        ),
+    )
     points_win = models.PositiveSmallIntegerField(_("match points for a win"), default=2)
     points_draw = models.PositiveSmallIntegerField(_("match points for a draw"), default=1)
     points_loss = models.PositiveSmallIntegerField(_("match points for a loss"), default=0)

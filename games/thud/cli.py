@@ -1,9 +1,12 @@
-"""Command line: ``python -m games.thud moves|perft`` (a stable interface, see DESIGN.md §2).
+"""Command line: ``python -m games.thud moves|perft|replay`` (a stable interface, DESIGN.md §2).
 
 * ``moves [--policy P]`` reads a diagram on stdin and prints every legal move, one per
   line, in canonical notation.
 * ``perft DEPTH [--policy P] [--stdin]`` prints the perft node count from the opening, or
   from a diagram on stdin.
+* ``replay FILE`` reads a game record (see :mod:`games.records`), replays it through the
+  engine under the record's ``CapturePolicy`` and prints the final diagram and a line
+  ``dwarfs N trolls M``. An illegal or unreadable move is reported with its move number.
 
 Errors (bad arguments, bad diagram) print one line on stderr and exit with status 2.
 """
@@ -13,6 +16,9 @@ from __future__ import annotations
 import argparse
 import sys
 from typing import NoReturn
+
+# games.records is pure Python too (no Django): the CLI stays importable without Django.
+from games.records import RecordError, parse_record, replay
 
 from .base import CapturePolicy, InvalidPositionError
 from .notation import format_move
@@ -48,6 +54,8 @@ def _parser() -> argparse.ArgumentParser:
     count.add_argument("depth", metavar="DEPTH", type=_depth)
     count.add_argument("--policy", choices=policies, default=CapturePolicy.SUBSET.value)
     count.add_argument("--stdin", action="store_true", help="start from a diagram on stdin")
+    again = sub.add_parser("replay", help="replay a game record and print the final position")
+    again.add_argument("file", metavar="FILE", help="a record file, as /battles/<id>/record.txt")
     return parser
 
 
@@ -62,6 +70,8 @@ def _read_position(prog: str) -> Position:
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.command == "replay":
+        return _replay(parser.prog, args.file)
     if args.command == "moves":
         position = _read_position(parser.prog)
         out = "".join(f"{format_move(m)}\n" for m in position.legal_moves(args.policy))
@@ -69,4 +79,22 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     position = _read_position(parser.prog) if args.stdin else Position.initial()
     print(perft(position, args.depth, args.policy))
+    return 0
+
+
+def _replay(prog: str, path: str) -> int:
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        sys.stderr.write(f"{prog}: error: cannot read {path}: {exc}\n")
+        return USAGE_ERROR
+    try:
+        record = parse_record(text)
+        final = replay(record.moves, record.policy)[-1]
+    except RecordError as exc:
+        sys.stderr.write(f"{prog}: error: {path}: {exc}\n")
+        return USAGE_ERROR
+    sys.stdout.write(final.to_diagram())
+    sys.stdout.write(f"dwarfs {final.dwarf_count} trolls {final.troll_count}\n")
     return 0

@@ -14,8 +14,7 @@ def keep_existing_rules(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        # Re-linked after 0006_tournament_record_otb_moves at merge.
-        ("tournaments", "0005_organisers_group"),
+        ("tournaments", "0006_tournament_record_otb_moves"),
     ]
 
     operations = [

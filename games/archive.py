@@ -1,0 +1,122 @@
+"""Battles as records and as plain data: the ORM side of :mod:`games.records` and the API.
+
+Every function here reads a fixed number of queries whatever the number of battles or
+moves (battles with ``select_related``, moves with one ``prefetch_related``), so the
+downloads and the API stay constant-cost.
+
+* ``moves_of(battle)`` is the battle's move list in canonical notation (``None`` for a
+  forfeited turn), or ``()`` when any ply lacks notation: an over-the-board battle
+  whose moves were not entered has only its result.
+* ``result_of(battle)`` is ``(dwarfs, trolls)`` surviving: the match's confirmed result
+  when there is one (the official figure, corrections included), else the engine's count
+  for a finished online battle, else ``None``.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch, QuerySet
+
+from tournaments.models import Round, Tournament
+
+from . import records
+from .models import Battle, Move
+
+BATTLE_RELATED = (
+    "match__round__tournament",
+    "match__confirmed_version",
+    "dwarfs__player",
+    "trolls__player",
+)
+
+
+def with_moves(battles: QuerySet[Battle]) -> QuerySet[Battle]:
+    """``battles`` with what a record needs, in two queries."""
+    return battles.select_related(*BATTLE_RELATED).prefetch_related(
+        Prefetch("moves", queryset=Move.objects.order_by("ply"))
+    )
+
+
+def published_battles(tournament: Tournament) -> QuerySet[Battle]:
+    """The battles of the tournament's published and finished rounds (never a draft's),
+    in round, table, battle order, with players and the confirmed result."""
+    return (
+        Battle.objects.filter(
+            match__round__tournament=tournament, match__round__in=Round.objects.counted()
+        )
+        .select_related(*BATTLE_RELATED)
+        .order_by("match__round__number", "match__table", "number")
+    )
+
+
+def tournament_battles(tournament: Tournament) -> QuerySet[Battle]:
+    """:func:`published_battles` with their moves, for the records file."""
+    return with_moves(published_battles(tournament))
+
+
+def moves_of(battle: Battle) -> tuple[str | None, ...]:
+    stored = list(battle.moves.all())
+    moves: list[str | None] = []
+    for move in stored:
+        if move.kind == Move.Kind.FORFEIT:
+            moves.append(None)
+        elif move.notation:
+            moves.append(move.notation)
+        else:  # a ply pressed on the referee clock: the move itself is unknown
+            return ()
+    return tuple(moves)
+
+
+def result_of(battle: Battle) -> tuple[int, int] | None:
+    version = battle.match.confirmed_version
+    if version is not None:
+        return version.survivors.battle(battle.number)
+    if battle.is_finished and battle.mode == Battle.Mode.ONLINE:
+        return battle.dwarf_count, battle.troll_count
+    return None
+
+
+def tags_of(battle: Battle) -> dict[str, str]:
+    match = battle.match
+    tournament = match.round.tournament
+    result = result_of(battle)
+    tags = {
+        "Event": tournament.name,
+        "Round": str(match.round.number),
+        "Table": str(match.table),
+        "Battle": str(battle.number),
+        "Dwarfs": battle.dwarfs.player.name,
+        "Trolls": battle.trolls.player.name,
+        "Variant": tournament.variant,
+        "CapturePolicy": battle.capture_policy,
+        "Result": f"{result[0]}-{result[1]}" if result else "*",
+    }
+    if battle.is_finished and battle.finished_reason:
+        tags["Termination"] = battle.finished_reason
+    tags["Mode"] = battle.mode
+    return tags
+
+
+def record_text(battle: Battle) -> str:
+    return records.build_record(tags_of(battle), moves_of(battle))
+
+
+def tournament_record_text(battles: QuerySet[Battle]) -> str:
+    return records.build_records([record_text(b) for b in battles])
+
+
+def battle_data(battle: Battle) -> dict:
+    """Language-neutral plain data for the JSON API (English keys)."""
+    match = battle.match
+    result = result_of(battle)
+    return {
+        "id": battle.pk,
+        "round": match.round.number,
+        "table": match.table,
+        "number": battle.number,
+        "mode": battle.mode,
+        "dwarfs": {"id": battle.dwarfs.player_id, "name": battle.dwarfs.player.name},
+        "trolls": {"id": battle.trolls.player_id, "name": battle.trolls.player.name},
+        "status": battle.status,
+        "result": {"dwarfs": result[0], "trolls": result[1]} if result else None,
+        "termination": battle.finished_reason if battle.is_finished else None,
+    }
