@@ -5,7 +5,9 @@
   on: the task is stale and does nothing (we never ``revoke()``).
 - ``sweep()`` runs every second from beat and settles every battle whose expiry
   is overdue: it catches ETA tasks lost to a killed worker or a Redis restart.
-Both call ``games.battles.settle``, whose compare-and-set applies an expiry once.
+  It is set-based (``games.sweep``): a constant number of statements per tick.
+Both apply the transition of ``games.battles.settle`` (the sweep computes it in
+bulk with the same pure function); compare-and-set applies an expiry once.
 """
 
 from __future__ import annotations
@@ -30,6 +32,6 @@ def expire(battle_id: int, version: int) -> None:
 
 @shared_task(name="games.sweep", ignore_result=True)
 def sweep() -> int:
-    from .battles import settle_due
+    from . import sweep as bulk
 
-    return settle_due(via=ClockEvent.Via.SWEEP)
+    return bulk.sweep(via=ClockEvent.Via.SWEEP)
