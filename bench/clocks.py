@@ -235,13 +235,14 @@ def _per_battle(base):
 
 
 async def _roundtrips(
-    base, web_base, ids: list[int], cookies: dict, moves: int, pace_s: float
+    base, web_base, ids: list[int], cookies: dict, moves: int, pace_s: float, warmed=None
 ) -> list[float]:
     """Moves POSTed to ``web_base`` (gunicorn), timed until the SSE stream from ``base``
     (uvicorn) shows the new state. With ``pace_s`` each battle moves once per ``pace_s``
     seconds, spread evenly (real play); with 0, moves go back to back, 8 in flight.
     ``base`` and ``web_base`` are URLs, or functions of the battle id giving one (the
-    viewer and the mover of a battle on different nodes).
+    viewer and the mover of a battle on different nodes). ``warmed`` (a
+    ``threading.Event``) is set once every stream is connected and warmed up.
     """
     import httpx
 
@@ -303,6 +304,8 @@ async def _roundtrips(
         # connections) stall their first requests by seconds.
         await asyncio.gather(*(one(b) for b in ids))
         samples.clear()
+        if warmed is not None:
+            warmed.set()
         for _ in range(moves):
             step = pace_s / len(ids)
             await asyncio.gather(*(later(i * step, b) for i, b in enumerate(ids)))

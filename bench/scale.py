@@ -214,7 +214,7 @@ def _run(args, cluster: ClockCluster, nodes: list[Node], redis_port: int) -> dic
     home = {b: i % len(nodes) for i, b in enumerate(movers)}
 
     # Round-trips and spectators in a thread (HTTP only, no database) during turns 0-2.
-    stop = threading.Event()
+    stop, warmed = threading.Event(), threading.Event()
     out: dict = {}
 
     def web_load() -> None:
@@ -236,6 +236,7 @@ def _run(args, cluster: ClockCluster, nodes: list[Node], redis_port: int) -> dic
                     cookies,
                     args.moves,
                     5.0,
+                    warmed,
                 )
             finally:
                 stop.set()
@@ -246,9 +247,13 @@ def _run(args, cluster: ClockCluster, nodes: list[Node], redis_port: int) -> dic
         except Exception as exc:  # reported, not fatal: the clock figures still stand
             out["error"] = repr(exc)
             stop.set()
+            warmed.set()
 
     load = threading.Thread(target=web_load, daemon=True)
     load.start()
+    # The measured moves start once every SSE stream is connected and warm, together
+    # with the expiring battles; they end (3 moves, 5 s apart) before the first fault.
+    warmed.wait(timeout=180)
     t0 = time.time()
     log(f"starting the battles over one turn ({turn_s:g} s)…")
     start_spread(ids, turn_s)

@@ -3,10 +3,10 @@
 Terminology and invariants (see ``games/battles.py`` and DESIGN.md §5):
 - A *tick* (beat, every second) settles every running battle whose expiry is due
   (``deadline + grace <= now``). The per-battle ``settle()`` costs about six
-  round-trips per battle; a tick here costs five statements whatever the number
-  of due battles: one ``SELECT … FOR UPDATE SKIP LOCKED`` of the candidates, one
-  ``UPDATE`` of all their clock columns, one ``INSERT`` of the ClockEvents, one of
-  the forfeit Moves, plus the transaction.
+  round-trips per battle; a tick here costs four statements in one transaction
+  whatever the number of due battles: one ``SELECT … FOR UPDATE SKIP LOCKED`` of
+  the candidates, one ``UPDATE`` of all their clock columns, one ``INSERT`` of the
+  ClockEvents, one of the forfeit Moves.
 - ``settle()`` stays the one definition of an expiry: the new clock state of every
   battle is computed by the same pure ``clock.resolve_timeout`` that ``settle()``
   calls, and a test compares the two on random clocks, column by column.
