@@ -38,6 +38,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import connection, connections
 from django.test import Client
+from django.utils import timezone
 
 from games import battles, clock
 from games.models import Battle, ClockEvent
@@ -180,7 +181,7 @@ def run(args) -> dict:
         c = Client()
         c.force_login(referee)
         log(f"starting {args.battles} battles…")
-        t_start = time.time()
+        t_start = timezone.now()
         for battle_id in ids:
             battles.start_battle(battle_id)
         log(f"hall for {args.seconds} s…")

@@ -60,17 +60,27 @@ def _bulk_ok(battle: Battle) -> bool:
     return battle.mode == Battle.Mode.OTB
 
 
-def sweep(*, via: str = ClockEvent.Via.SWEEP, now: datetime | None = None) -> int:
-    """Settle every due expiry; returns how many battles changed."""
+def sweep(
+    *, via: str = ClockEvent.Via.SWEEP, now: datetime | None = None, battle_id: int | None = None
+) -> int:
+    """Settle every due expiry; returns how many battles changed.
+
+    With ``battle_id`` (an ETA task), that battle is settled for sure: if another
+    transaction held its row, ``settle()`` waits for it rather than skipping it.
+    """
     fixed_now = now
-    done, rest = _bulk_pass(via=via, now=now)
+    done, rest, seen = _bulk_pass(via=via, now=now)
     changed = len(done)
-    for battle_id, version in rest:
-        changed += int(settle(battle_id, via=via, now=fixed_now).clock_version != version)
+    for pk, version in rest:
+        changed += int(settle(pk, via=via, now=fixed_now).clock_version != version)
+    if battle_id is not None and battle_id not in seen:
+        settle(battle_id, via=via, now=fixed_now)
     return changed
 
 
-def _bulk_pass(*, via: str, now: datetime | None) -> tuple[list[Settled], list[tuple[int, int]]]:
+def _bulk_pass(
+    *, via: str, now: datetime | None
+) -> tuple[list[Settled], list[tuple[int, int]], set[int]]:
     with transaction.atomic():
         # Candidates by the (status, deadline) index; the grace is per row, checked below.
         candidates = list(
@@ -127,7 +137,7 @@ def _bulk_pass(*, via: str, now: datetime | None) -> tuple[list[Settled], list[t
             ClockEvent.objects.bulk_create(events)
             Move.objects.bulk_create(moves)
             transaction.on_commit(lambda: _announce(done))
-    return done, rest
+    return done, rest, {b.pk for b in candidates}
 
 
 def _update(battles: list[Battle], now: datetime) -> None:

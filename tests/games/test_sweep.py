@@ -222,3 +222,31 @@ def test_sweep_applies_an_expiry_once_and_leaves_undue_battles_alone(monkeypatch
         1,
     ]
     assert ClockEvent.objects.filter(battle_id__in=ids).count() == 2
+
+
+def test_an_eta_task_settles_every_due_expiry_and_the_others_then_do_nothing(monkeypatch):
+    recording(monkeypatch)
+    ids = running_battles(3, timezone.now())
+    tasks.expire(ids[0], 1)
+    assert set(Battle.objects.filter(pk__in=ids).values_list("ply", "clock_version")) == {(1, 2)}
+    assert set(ClockEvent.objects.filter(battle_id__in=ids).values_list("via", flat=True)) == {
+        ClockEvent.Via.ETA
+    }
+    with CaptureQueriesContext(connection) as ctx:
+        tasks.expire(ids[1], 1)  # its battle moved on: one query, no change
+    assert len(ctx.captured_queries) == 1
+    assert ClockEvent.objects.filter(battle_id__in=ids).count() == 3
+
+
+def test_an_eta_task_settles_its_online_battle_through_settle(monkeypatch):
+    recording(monkeypatch)
+    now = timezone.now()
+    (battle_id,) = running_battles(1, now)
+    from games import thud
+
+    board = thud.Position.initial().to_diagram()
+    Battle.objects.filter(pk=battle_id).update(mode=Battle.Mode.ONLINE, board=board)
+    tasks.expire(battle_id, 1)
+    b = Battle.objects.get(pk=battle_id)
+    assert (b.ply, b.side_to_move, b.clock_version) == (1, clock.TROLL, 2)
+    assert b.board != board  # the engine passed the turn on the board
