@@ -24,6 +24,7 @@ import asyncio
 import json
 import os
 import random
+import signal
 import sys
 import tempfile
 import time
@@ -189,8 +190,8 @@ def run_expiries(
     import games.events
 
     games.events._publisher = None
-    cluster.start()
-    try:
+    try:  # also an interrupt while the cluster starts must stop what already runs
+        cluster.start()
         ids = make_battles(n, think_ms=think_ms, move_ms=move_ms, plies=plies, tag=str(n))
         turn_s = (think_ms + move_ms) / 1000
         start_spread(ids, turn_s)
@@ -203,7 +204,6 @@ def run_expiries(
 
 
 def run_redis_restart(n: int) -> dict:
-    import signal
 
     port = free_port()
     procs = [start_redis(port)]
@@ -339,14 +339,14 @@ def run_roundtrip(n: int = 100, moves: int = 3, pace_s: float = 5.0) -> dict:
     port = free_port()
     uvicorn = uvicorn_proc(cluster.env, tmp, port, "--log-level", "warning")
     uvicorn.ready = ""  # warning level logs nothing on start; wait for the port instead
-    uvicorn.start(wait=False)
     # Pages and POSTs go to gunicorn, /events to uvicorn, as in the Procfile.
     web_port = free_port()
     gunicorn = gunicorn_proc(cluster.env, tmp, web_port)
-    gunicorn.start(wait=False)
 
-    wait_for(lambda: port_open(port) and port_open(web_port), timeout=60, what="web servers")
     try:
+        uvicorn.start(wait=False)
+        gunicorn.start(wait=False)
+        wait_for(lambda: port_open(port) and port_open(web_port), timeout=60, what="web servers")
         samples = asyncio.run(
             _roundtrips(
                 f"http://127.0.0.1:{port}",
@@ -429,6 +429,8 @@ def main() -> None:
     global WORKER_OPTIONS
     args = parse_args()
     WORKER_OPTIONS = args.worker_options
+    # SIGTERM ends the run like Ctrl-C does: through the finally blocks that stop children.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     assert settings.CELERY_TASK_ALWAYS_EAGER is False
     call_command("migrate", verbosity=0)
     with busy_processes(args.load, nice=args.load_nice):
