@@ -204,7 +204,6 @@ def run_expiries(
 
 
 def run_redis_restart(n: int) -> dict:
-
     port = free_port()
     procs = [start_redis(port)]
 
