@@ -24,6 +24,7 @@ import asyncio
 import json
 import os
 import random
+import signal
 import sys
 import tempfile
 import time
@@ -65,11 +66,11 @@ from django.db import connection, connections  # noqa: E402
 from games import battles, clock  # noqa: E402
 from games.models import Battle, ClockEvent  # noqa: E402
 from tests.games.conftest import (  # noqa: E402
-    VENV_BIN,
     ClockCluster,
-    Proc,
     _use_broker,
+    busy_processes,
     free_port,
+    gunicorn_proc,
     port_open,
     start_redis,
     uvicorn_proc,
@@ -180,15 +181,17 @@ def run_expiries(
     workers: int = 2,
 ) -> dict:
     tmp = Path(tempfile.mkdtemp(prefix="bench-clocks-"))
-    cluster = ClockCluster(tmp, redis_url, connection.settings_dict["NAME"], workers)
+    cluster = ClockCluster(
+        tmp, redis_url, connection.settings_dict["NAME"], workers, options=WORKER_OPTIONS
+    )
     settings.THUD_CLOCK_QUEUE, settings.THUD_EVENTS_PREFIX = cluster.queue, cluster.prefix
     settings.REDIS_URL = redis_url
     _use_broker(redis_url)
     import games.events
 
     games.events._publisher = None
-    cluster.start()
-    try:
+    try:  # also an interrupt while the cluster starts must stop what already runs
+        cluster.start()
         ids = make_battles(n, think_ms=think_ms, move_ms=move_ms, plies=plies, tag=str(n))
         turn_s = (think_ms + move_ms) / 1000
         start_spread(ids, turn_s)
@@ -201,8 +204,6 @@ def run_expiries(
 
 
 def run_redis_restart(n: int) -> dict:
-    import signal
-
     port = free_port()
     procs = [start_redis(port)]
 
@@ -228,14 +229,23 @@ def run_redis_restart(n: int) -> dict:
                 p.wait()
 
 
+def _per_battle(base):
+    return base if callable(base) else (lambda _battle_id: base)
+
+
 async def _roundtrips(
-    base: str, web_base: str, ids: list[int], cookies: dict, moves: int, pace_s: float
+    base, web_base, ids: list[int], cookies: dict, moves: int, pace_s: float, warmed=None
 ) -> list[float]:
     """Moves POSTed to ``web_base`` (gunicorn), timed until the SSE stream from ``base``
     (uvicorn) shows the new state. With ``pace_s`` each battle moves once per ``pace_s``
     seconds, spread evenly (real play); with 0, moves go back to back, 8 in flight.
+    ``base`` and ``web_base`` are URLs, or functions of the battle id giving one (the
+    viewer and the mover of a battle on different nodes). ``warmed`` (a
+    ``threading.Event``) is set once every stream is connected and warmed up.
     """
     import httpx
+
+    sse_of, web_of = _per_battle(base), _per_battle(web_base)
 
     latest: dict[int, int] = {}
     waiters: dict[tuple[int, int], asyncio.Future] = {}
@@ -243,7 +253,7 @@ async def _roundtrips(
     connected = [0]
 
     async def listen(http, battle_id: int) -> None:
-        async with http.stream("GET", f"{base}/battles/{battle_id}/events/") as r:
+        async with http.stream("GET", f"{sse_of(battle_id)}/battles/{battle_id}/events/") as r:
             async for line in r.aiter_lines():
                 if not line.startswith("data: "):
                     continue
@@ -265,7 +275,7 @@ async def _roundtrips(
         tasks = [asyncio.create_task(listen(sse, b)) for b in ids]
         await asyncio.wait_for(ready.wait(), timeout=120)
         await asyncio.sleep(0.5)
-        r = await web.get(f"{web_base}/battles/referee/{ids[0]}/")
+        r = await web.get(f"{web_of(ids[0])}/battles/referee/{ids[0]}/")
         token = web.cookies.get("csrftoken")
         samples: list[float] = []
         sem = asyncio.Semaphore(len(ids) if pace_s else 8)
@@ -277,7 +287,7 @@ async def _roundtrips(
                 waiters[(battle_id, version + 1)] = fut
                 t0 = time.perf_counter()
                 r = await web.post(
-                    f"{web_base}/battles/referee/{battle_id}/moved/",
+                    f"{web_of(battle_id)}/battles/referee/{battle_id}/moved/",
                     data={"version": version},
                     headers={"X-CSRFToken": token, "HX-Request": "true"},
                 )
@@ -293,6 +303,8 @@ async def _roundtrips(
         # connections) stall their first requests by seconds.
         await asyncio.gather(*(one(b) for b in ids))
         samples.clear()
+        if warmed is not None:
+            warmed.set()
         for _ in range(moves):
             step = pace_s / len(ids)
             await asyncio.gather(*(later(i * step, b) for i, b in enumerate(ids)))
@@ -326,29 +338,14 @@ def run_roundtrip(n: int = 100, moves: int = 3, pace_s: float = 5.0) -> dict:
     port = free_port()
     uvicorn = uvicorn_proc(cluster.env, tmp, port, "--log-level", "warning")
     uvicorn.ready = ""  # warning level logs nothing on start; wait for the port instead
-    uvicorn.start(wait=False)
     # Pages and POSTs go to gunicorn, /events to uvicorn, as in the Procfile.
     web_port = free_port()
-    gunicorn = Proc(
-        "gunicorn",
-        [
-            str(VENV_BIN / "gunicorn"),
-            "thud_site.wsgi:application",
-            "--workers",
-            "3",
-            "--bind",
-            f"127.0.0.1:{web_port}",
-            "--log-level",
-            "warning",
-        ],
-        {**cluster.env, "DB_CONN_MAX_AGE": "60"},
-        tmp,
-        "",
-    )
-    gunicorn.start(wait=False)
+    gunicorn = gunicorn_proc(cluster.env, tmp, web_port)
 
-    wait_for(lambda: port_open(port) and port_open(web_port), timeout=60, what="web servers")
     try:
+        uvicorn.start(wait=False)
+        gunicorn.start(wait=False)
+        wait_for(lambda: port_open(port) and port_open(web_port), timeout=60, what="web servers")
         samples = asyncio.run(
             _roundtrips(
                 f"http://127.0.0.1:{port}",
@@ -372,30 +369,7 @@ def run_roundtrip(n: int = 100, moves: int = 3, pace_s: float = 5.0) -> dict:
     }
 
 
-def main() -> None:
-    assert settings.CELERY_TASK_ALWAYS_EAGER is False
-    call_command("migrate", verbosity=0)
-    results = {}
-    log("running 200 battles (think 3 s + move 1 s, 4 plies)…")
-    results["200"] = run_expiries(200, think_ms=3000, move_ms=1000, plies=4)
-    log("running 1000 battles (think 15 s + move 5 s, 3 plies)…")
-    results["1000"] = run_expiries(1000, think_ms=15000, move_ms=5000, plies=3)
-    log("running 200 battles with a worker SIGKILL…")
-    results["kill"] = run_expiries(
-        200,
-        think_ms=3000,
-        move_ms=1000,
-        plies=4,
-        fault=lambda cluster: cluster.workers[0].kill(restart=True),
-    )
-    log("running 200 battles with a Redis restart…")
-    results["redis"] = run_redis_restart(200)
-    log("running move round-trips with 100 battles…")
-    rt = run_roundtrip(100, pace_s=5.0)
-    log("running back-to-back move round-trips (saturation) with 100 battles…")
-    rt_sat = run_roundtrip(100, pace_s=0.0)
-    connections.close_all()
-
+def print_expiries(results: dict) -> None:
     print(
         f"{'scenario':<28}{'battles':>8}{'expected':>9}{'applied':>8}{'dup':>5}{'lost':>5}"
         f"{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'sweep':>7}"
@@ -412,6 +386,99 @@ def main() -> None:
             f"{r['duplicates']:>5}{r['lost']:>5}{r['p50_ms']:>9}{r['p99_ms']:>9}"
             f"{r['max_ms']:>9}{r['via_sweep']:>7}"
         )
+
+
+# The clock workers' options: the Procfile's (None) unless --worker-options says otherwise.
+WORKER_OPTIONS: list[str] | None = None
+
+
+def parse_args(argv=None):
+    import argparse
+    import shlex
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--battles", type=int, default=1000, help="battles at 15 s + 5 s")
+    parser.add_argument("--quick", action="store_true", help="only the two no-fault expiry runs")
+    parser.add_argument(
+        "--load",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N extra processes burning CPU during the run (a busy server)",
+    )
+    parser.add_argument(
+        "--load-nice",
+        type=int,
+        default=5,
+        help="their nice value: 5 = the Procfile's web and default worker, 0 = no priority",
+    )
+    parser.add_argument(
+        "--worker-options",
+        type=shlex.split,
+        default=None,
+        help="clock worker options instead of the Procfile's, e.g. '-c 2' (the old layout)",
+    )
+    args = parser.parse_args(argv)
+    if args.battles < 1 or args.load < 0:
+        parser.error("--battles must be positive and --load not negative")
+    return args
+
+
+def main() -> None:
+    global WORKER_OPTIONS
+    args = parse_args()
+    WORKER_OPTIONS = args.worker_options
+    # SIGTERM ends the run like Ctrl-C does: through the finally blocks that stop children.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    assert settings.CELERY_TASK_ALWAYS_EAGER is False
+    call_command("migrate", verbosity=0)
+    with busy_processes(args.load, nice=args.load_nice):
+        if args.load:
+            log(f"{args.load} busy processes at nice {args.load_nice} for the whole run")
+        run_all(args)
+
+
+def run_all(args) -> None:
+    n = args.battles
+    results = {}
+    log("running 200 battles (think 3 s + move 1 s, 4 plies)…")
+    results["200"] = run_expiries(200, think_ms=3000, move_ms=1000, plies=4)
+    log(f"running {n} battles (think 15 s + move 5 s, 3 plies)…")
+    results["1000"] = run_expiries(n, think_ms=15000, move_ms=5000, plies=3)
+    if args.quick:
+        print_expiries(results)
+        nofault = [results["200"], results["1000"]]
+        print(
+            json.dumps(
+                {
+                    "battles": n,
+                    "load_processes": args.load,
+                    "lateness_p99_ms": max(r["p99_ms"] for r in nofault),
+                    "lateness_max_ms": max(r["max_ms"] for r in nofault),
+                    "lateness_200_p99_ms": results["200"]["p99_ms"],
+                    "lateness_1000_p99_ms": results["1000"]["p99_ms"],
+                    "duplicates": sum(r["duplicates"] for r in nofault),
+                    "lost": sum(r["lost"] for r in nofault),
+                }
+            )
+        )
+        return
+    log("running 200 battles with a worker SIGKILL…")
+    results["kill"] = run_expiries(
+        200,
+        think_ms=3000,
+        move_ms=1000,
+        plies=4,
+        fault=lambda cluster: cluster.workers[0].kill(restart=True),
+    )
+    log("running 200 battles with a Redis restart…")
+    results["redis"] = run_redis_restart(200)
+    log("running move round-trips with 100 battles…")
+    rt = run_roundtrip(100, pace_s=5.0)
+    log("running back-to-back move round-trips (saturation) with 100 battles…")
+    rt_sat = run_roundtrip(100, pace_s=0.0)
+    connections.close_all()
+    print_expiries(results)
     print(
         f"move round-trip (POST to gunicorn -> opponent's SSE on uvicorn), {rt['battles']} "
         f"battles each moving every 5 s, {rt['samples']} moves: p50 {rt['p50_ms']} ms, "

@@ -219,3 +219,24 @@ async def stream(battle_id: int):
                 yield b": keepalive\n\n"
     finally:
         hub.unregister(battle_id, queue)
+
+
+def publish_states(items) -> None:
+    """``publish_state`` for many battles in one Redis pipeline (the bulk sweeper).
+
+    ``items`` yields ``(battle_id, version, state, offer)``.
+    """
+    global _publisher
+    try:
+        if _publisher is None:
+            _publisher = redis.Redis.from_url(
+                settings.REDIS_URL, socket_timeout=0.5, socket_connect_timeout=0.5
+            )
+        now = timezone.now()
+        with _publisher.pipeline(transaction=False) as pipe:
+            for battle_id, version, state, offer in items:
+                data = payload(battle_id, version, state, now=now, offer=offer)
+                pipe.publish(channel(battle_id), json.dumps(data))
+            pipe.execute()
+    except redis.RedisError:
+        log.warning("could not publish the swept battles", exc_info=True)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Start the whole system for a developer or a demo: migrate SQLite, load the demo
-# tournament (skip with NO_DEMO=1), then a Celery worker, Celery beat and the web
+# tournament (skip with NO_DEMO=1), then the Celery clock and default workers, beat and the web
 # server (uvicorn serves pages and the SSE endpoint). Ctrl-C stops everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,15 +16,20 @@ cleanup() { trap - INT TERM EXIT; kill "${pids[@]}" 2>/dev/null || true; wait 2>
 trap cleanup INT TERM EXIT
 
 mkdir -p .run
-.venv/bin/celery -A thud_site worker -Q clock,default -c 2 --loglevel=INFO >.run/worker.log 2>&1 & pids+=($!)
+# As in the Procfile: the clock has its own worker (queue "clock", fair scheduling,
+# one task prefetched) at normal priority; everything else runs at nice 5, so pages
+# and other tasks never starve an expiry of CPU. Beat runs exactly once.
+.venv/bin/celery -A thud_site worker -Q clock -n clock@%h -O fair --prefetch-multiplier 1 -c 2 \
+  --without-mingle --without-gossip --loglevel=INFO >.run/clock.log 2>&1 & pids+=($!)
+nice -n 5 .venv/bin/celery -A thud_site worker -Q default -n default@%h -c 1 --loglevel=INFO >.run/worker.log 2>&1 & pids+=($!)
 .venv/bin/celery -A thud_site beat --loglevel=INFO --schedule .run/celerybeat-schedule >.run/beat.log 2>&1 & pids+=($!)
-.venv/bin/uvicorn thud_site.asgi:application --host "$HOST" --port "$PORT" --log-level warning & pids+=($!)
+nice -n 5 .venv/bin/uvicorn thud_site.asgi:application --host "$HOST" --port "$PORT" --log-level warning & pids+=($!)
 
 cat <<MSG
 
   Thud Tournament Manager is running at http://$HOST:$PORT/
   Demo logins (password "thud-demo"): organiser, referee1, referee2, player1 … player8
-  Logs of the Celery worker and beat: .run/worker.log, .run/beat.log
+  Logs of the Celery workers and beat: .run/clock.log, .run/worker.log, .run/beat.log
   Press Ctrl-C to stop.
 
 MSG

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import shlex
 import shutil
 import signal
 import socket
@@ -130,6 +131,26 @@ def start_redis(port: int) -> subprocess.Popen:
     return proc
 
 
+@contextlib.contextmanager
+def busy_processes(n: int, *, nice: int = 0):
+    """``n`` processes that only burn CPU (a stand-in for pages, imports, other tenants),
+    killed on exit whatever happens."""
+    procs = [
+        subprocess.Popen(
+            [*(["nice", "-n", str(nice)] if nice else []), sys.executable, "-c", "while 1: pass"],
+            start_new_session=True,
+        )
+        for _ in range(n)
+    ]
+    try:
+        yield procs
+    finally:
+        for p in procs:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+
+
 class Proc:
     """One supervised subprocess in its own session, so it can be SIGKILLed whole."""
 
@@ -187,9 +208,12 @@ class Proc:
                 self.proc.wait(timeout=10)
 
 
-def uvicorn_proc(env: dict, log_dir: Path, port: int, *options: str) -> Proc:
+def uvicorn_proc(
+    env: dict, log_dir: Path, port: int, *options: str, name: str = "uvicorn", nice: int = 0
+) -> Proc:
     """The ASGI server (SSE endpoint) as a supervised subprocess; not started yet."""
     argv = [
+        *(["nice", "-n", str(nice)] if nice else []),
         str(VENV_BIN / "uvicorn"),
         "thud_site.asgi:application",
         "--host",
@@ -200,13 +224,62 @@ def uvicorn_proc(env: dict, log_dir: Path, port: int, *options: str) -> Proc:
         "1",
         *options,
     ]
-    return Proc("uvicorn", argv, env, log_dir, "Uvicorn running")
+    return Proc(name, argv, env, log_dir, "Uvicorn running")
+
+
+def gunicorn_proc(
+    env: dict, log_dir: Path, port: int, workers: int = 3, name: str = "gunicorn", nice: int = 0
+) -> Proc:
+    """The WSGI server (pages, POSTs) as the Procfile runs it; not started yet. Ready
+    when the port answers (``--log-level warning`` logs nothing on start)."""
+    argv = [
+        *(["nice", "-n", str(nice)] if nice else []),
+        str(VENV_BIN / "gunicorn"),
+        "thud_site.wsgi:application",
+        "--workers",
+        str(workers),
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--log-level",
+        "warning",
+    ]
+    return Proc(name, argv, {**env, "DB_CONN_MAX_AGE": "60"}, log_dir, "")
+
+
+def procfile_options(process: str) -> list[str]:
+    """The Celery worker options of ``process`` in the Procfile (queue and name are the
+    harness's own), so tests and benchmarks run the clock worker as it is deployed."""
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        name, _, command = line.partition(":")
+        if name.strip() == process:
+            argv = shlex.split(command)
+            argv = argv[argv.index("worker") + 1 :]
+            options = []
+            while argv:
+                option = argv.pop(0)
+                if option in ("-Q", "-n"):
+                    argv.pop(0)
+                else:
+                    options.append(option)
+            return options
+    raise LookupError(f"no {process!r} process in the Procfile")
 
 
 class ClockCluster:
-    """Celery workers + beat against a real Redis, supervised like systemd would."""
+    """Celery workers + beat against a real Redis, supervised like systemd would.
 
-    def __init__(self, tmp: Path, redis_url: str, db_name: str, workers: int = 1):
+    The workers run with the Procfile's ``clock`` options (``-O fair``, prefetch 1,
+    its concurrency) unless ``options`` says otherwise.
+    """
+
+    def __init__(
+        self,
+        tmp: Path,
+        redis_url: str,
+        db_name: str,
+        workers: int = 1,
+        options: list[str] | None = None,
+    ):
         from django.db import connection
 
         self.queue = f"clocktest-{uuid.uuid4().hex[:10]}"
@@ -237,12 +310,9 @@ class ClockCluster:
                     "worker",
                     "-Q",
                     self.queue,
-                    "-c",
-                    "2",
+                    *(procfile_options("clock") if options is None else options),
                     "-n",
                     f"{self.queue}-{i}@%h",
-                    "--without-mingle",
-                    "--without-gossip",
                     "-l",
                     "INFO",
                 ],
