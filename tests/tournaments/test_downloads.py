@@ -258,6 +258,11 @@ def test_pages_link_their_downloads(client):
     body = organiser.content.decode()
     assert f'href="/t/{t.slug}/rounds/1/slips.pdf"' in body
     assert f'href="/t/{t.slug}/rounds/1/pairings.pdf"' in body
+    referee = UserFactory()
+    t.referees.add(referee)
+    client.force_login(referee)
+    body = client.get(f"/referee/t/{t.slug}/rounds/1/").content.decode()
+    assert f'href="/t/{t.slug}/rounds/1/slips.pdf"' in body
 
 
 def _queries(client, url: str) -> int:
