@@ -43,6 +43,7 @@ LANGUAGES_TRANSLATED := -l it -l nb
 
 setup: $(VENV)/.synced
 	@scripts/ensure-gettext.sh
+	@scripts/ensure-pdf.sh
 	@if [ -d locale ]; then $(PY) manage.py compilemessages $(LOCALE_IGNORE) --verbosity 0; fi
 
 # After marking a new string: refresh the catalogs, then translate it in it and nb.

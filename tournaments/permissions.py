@@ -166,6 +166,15 @@ def can_see_round(user: AnyUser, round_: Round) -> bool:
     return lifecycle.is_public(round_.status) or can_referee(user, round_.tournament)
 
 
+def access_round_public(user: AnyUser, slug: str, number: int) -> Round:
+    """A round anyone may see (published or finished); a draft only for its referees (404)."""
+    tournament = get_tournament_or_404(slug)
+    round_ = tournament.round_set.filter(number=number).first()
+    if round_ is None or not can_see_round(user, round_):
+        raise Http404("No such round")
+    return round_
+
+
 def _match_by_id(match_id: int) -> Match:
     try:
         return Match.objects.select_related(

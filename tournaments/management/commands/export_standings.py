@@ -1,6 +1,6 @@
 """manage.py export_standings SLUG --format csv|json (stable columns, README).
 
-CSV cells that a spreadsheet would run as a formula are neutralised (``csv_safe``).
+The CSV is ``tournaments.exports.write_standings_csv``, the same as ``/t/SLUG/standings.csv``.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import json
 
 from django.core.management.base import BaseCommand
 
-from tournaments import csv_safe
-from tournaments.rounds import STANDINGS_FIELDS, load_standings, standings_json
+from tournaments.exports import write_standings_csv
+from tournaments.rounds import load_standings, standings_json
 
 from .import_players import get_tournament
 
@@ -23,10 +23,9 @@ class Command(BaseCommand):
         parser.add_argument("--format", choices=["csv", "json"], default="csv")
 
     def handle(self, *args, **options) -> None:
-        rows = standings_json(load_standings(get_tournament(options["slug"])))
+        tournament = get_tournament(options["slug"])
         if options["format"] == "json":
+            rows = standings_json(load_standings(tournament))
             self.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2))
             return
-        writer = csv_safe.DictWriter(self.stdout, fieldnames=STANDINGS_FIELDS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+        write_standings_csv(self.stdout, tournament, lineterminator="\n")

@@ -1,0 +1,83 @@
+"""Downloads: standings and results as CSV, standings, pairings and result slips as PDF.
+
+Access follows the HTML page showing the same thing (``permissions``): standings and
+results of published rounds are public, a draft round's pairings only for its referees,
+result slips only for referees and organisers. CSV files are language-neutral; a PDF is
+in the request's language.
+"""
+
+from __future__ import annotations
+
+import io
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.utils import timezone
+from django.views.decorators.http import require_GET
+
+from thud_site.http import HtmxHttpRequest
+
+from . import exports, permissions
+from .models import Round, Tournament
+from .pdf import pdf_response
+from .rounds import load_standings
+from .views_public import TIEBREAK_LABELS
+
+
+def _csv_response(write, tournament: Tournament, filename: str) -> HttpResponse:
+    buffer = io.StringIO()
+    write(buffer, tournament, lineterminator="\r\n")  # RFC 4180
+    response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_GET
+def standings_csv(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    t = permissions.access_tournament_public(slug)
+    return _csv_response(exports.write_standings_csv, t, f"{t.slug}-standings.csv")
+
+
+@require_GET
+def results_csv(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    t = permissions.access_tournament_public(slug)
+    return _csv_response(exports.write_results_csv, t, f"{t.slug}-results.csv")
+
+
+@require_GET
+def standings_pdf(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    t = permissions.access_tournament_public(slug)
+    context = {
+        "tournament": t,
+        "rows": load_standings(t),
+        "labels": TIEBREAK_LABELS,
+        "order": [TIEBREAK_LABELS[key] for key in t.tiebreak_order],
+        "generated_at": timezone.now(),
+    }
+    return pdf_response(
+        request, "tournaments/pdf/standings.html", context, f"{t.slug}-standings.pdf"
+    )
+
+
+def _round_context(round_: Round) -> dict:
+    return {
+        "tournament": round_.tournament,
+        "round": round_,
+        "matches": round_.matches.select_related("player_a__player", "player_b__player"),
+        "generated_at": timezone.now(),
+    }
+
+
+@require_GET
+def pairings_pdf(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
+    round_ = permissions.access_round_public(request.user, slug, number)
+    filename = f"{slug}-round-{number}-pairings.pdf"
+    return pdf_response(request, "tournaments/pdf/pairings.html", _round_context(round_), filename)
+
+
+@login_required
+@require_GET
+def slips_pdf(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
+    round_ = permissions.access_round_for_referee(request.user, slug, number)
+    filename = f"{slug}-round-{number}-slips.pdf"
+    return pdf_response(request, "tournaments/pdf/slips.html", _round_context(round_), filename)
