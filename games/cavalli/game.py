@@ -15,7 +15,7 @@ from games.interface import InvalidMove, MoveInfo, Outcome, SideInfo, gettext_no
 
 from .base import IllegalMoveError, InvalidMoveError, InvalidPositionError, Side
 from .board import Board, InvalidBoardError
-from .notation import format_move, format_square, parse_move
+from .notation import format_move, format_square, parse_move, parse_square
 from .position import Position
 
 
@@ -74,9 +74,27 @@ class CavalliGame:
             move = parse_move(notation, state)
         except (InvalidMoveError, IllegalMoveError) as exc:
             raise InvalidMove(str(exc)) from exc
+        return state.apply(move), self._info(move)
+
+    @staticmethod
+    def _info(move) -> MoveInfo:
         captures = () if move.choice is None else (format_square(move.choice),)
-        info = MoveInfo(notation=format_move(move), kind="move", captures=captures)
-        return state.apply(move), info
+        return MoveInfo(notation=format_move(move), kind="move", captures=captures)
+
+    def candidates(self, state: Position, src: str, dst: str) -> list[MoveInfo]:
+        """The legal moves landing on ``dst`` (the knight is implied: ``src`` is ignored);
+        several when landing on a double leaves a choice of the double to strike out."""
+        try:
+            to = parse_square(dst)
+        except ValueError:
+            return []
+        return [self._info(m) for m in state.legal_moves() if m.to == to]
+
+    def owns(self, state: Position, square: str) -> bool:
+        try:
+            return state.knight_at(parse_square(square)) == state.to_move
+        except ValueError:
+            return False
 
     def pass_turn(self, state: Position) -> Position:
         return state.pass_turn()

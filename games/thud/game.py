@@ -13,7 +13,7 @@ from typing import Any
 from games.interface import InvalidMove, MoveInfo, Outcome, SideInfo, gettext_noop
 
 from .base import CapturePolicy, IllegalMoveError, InvalidMoveError, InvalidPositionError, Side
-from .notation import format_move, format_square, parse_move
+from .notation import format_move, format_square, parse_move, parse_square
 from .position import Position
 
 
@@ -35,7 +35,7 @@ class ThudGame:
         SideInfo(Side.DWARF.value, gettext_noop("Dwarfs")),
         SideInfo(Side.TROLL.value, gettext_noop("Trolls")),
     )
-    board_template = "games/thud/board.html"
+    board_template = "games/_board.html"
     presenter = "games.presenters.board_context"
 
     def __init__(self, capture_policy: str = CapturePolicy.SUBSET.value, **_other: Any) -> None:
@@ -68,13 +68,16 @@ class ThudGame:
 
     def apply(self, state: Position, notation: str) -> tuple[Position, MoveInfo]:
         move = self.parse(state, notation)
-        info = MoveInfo(
+        return state.play(move, self.policy), self._info(move)
+
+    @staticmethod
+    def _info(move) -> MoveInfo:
+        return MoveInfo(
             notation=format_move(move),
             kind=move.kind,
             captures=tuple(format_square(sq) for sq in move.captures),
             extra={"from": format_square(move.from_sq)},
         )
-        return state.play(move, self.policy), info
 
     def pass_turn(self, state: Position) -> Position:
         return state.pass_turn()
@@ -83,11 +86,30 @@ class ThudGame:
         result = state.outcome(self.policy)
         if result is None:
             return None
-        return Outcome(self.scores(state), result.termination.value)
+        # A side without pieces is a side without a legal move (DESIGN.md §2): one reason.
+        return Outcome(self.scores(state), "no_legal_move")
 
     def scores(self, state: Position) -> dict[str, int]:
         dwarf_points, troll_points = state.score()
         return {Side.DWARF.value: dwarf_points, Side.TROLL.value: troll_points}
+
+    def candidates(self, state: Position, src: str, dst: str) -> list[MoveInfo]:
+        """The legal moves from ``src`` to ``dst``: several when captures are a choice."""
+        try:
+            a, b = parse_square(src), parse_square(dst)
+        except ValueError:
+            return []
+        return [
+            self._info(m) for m in state.legal_moves(self.policy) if (m.from_sq, m.to_sq) == (a, b)
+        ]
+
+    def owns(self, state: Position, square: str) -> bool:
+        """Whether ``square`` holds a piece of the side to move (what a player may touch)."""
+        try:
+            sq = parse_square(square)
+        except ValueError:
+            return False
+        return state.piece_at(sq) == state.side_to_move.letter
 
     def row_fields(self, state: Position) -> dict[str, Any]:
         return {"dwarf_count": state.dwarf_count, "troll_count": state.troll_count}

@@ -78,7 +78,7 @@ def test_thud_apply_reports_captures_and_kind():
 def test_thud_outcome_when_the_side_to_move_has_no_move():
     game = registry.get("thud")
     position = Position.from_compact("dwarf TG7")
-    assert game.outcome(position) == Outcome({"dwarf": 0, "troll": 4}, "no_pieces")
+    assert game.outcome(position) == Outcome({"dwarf": 0, "troll": 4}, "no_legal_move")
     assert game.outcome(game.initial_state()) is None
 
 
