@@ -32,7 +32,9 @@ def bob():
 
 
 def test_casual_thud_battle_starts_with_the_first_user_on_the_dwarfs(alice, bob, t0):
-    b = battles.create_casual_battle(game="thud", first=alice, second=bob, timing="quickfire", now=t0)
+    b = battles.create_casual_battle(
+        game="thud", first=alice, second=bob, timing="quickfire", now=t0
+    )
     assert (b.match, b.game, b.status, b.side_to_move) == (None, "thud", "running", "dwarf")
     assert (b.think_ms, b.move_ms, b.timeout_rule) == (15_000, 5_000, "forfeit_turn")
     assert permissions.battle_side_of(alice, b) == "dwarf"
