@@ -247,7 +247,7 @@ def create_casual_battle(
 ) -> Battle:
     """Create and start a battle between two users outside any tournament.
 
-    ``first`` moves first (dwarfs, white). Quickfire uses the default clock (an expiry
+    ``first`` plays the game's first side (the one that moves first). Quickfire uses the default clock (an expiry
     forfeits the turn; with no referee, too many in a row lose the game);
     correspondence gives ``days`` (1..14) per move and an expiry loses the game.
     Raises ``NotAllowed`` (nothing created) for an unknown game, bad timing or days, or
@@ -403,7 +403,7 @@ def submit_move(
     try:
         battle = _checked(battle_id, side=side, version=version, now=now)
     except BattleError:
-        # A double-submitted move (same version, same text) was applied once: say so quietly.
+        # A move submitted twice (same version, same text) was applied once: say so quietly.
         # (An empty notation: the page could not rebuild the move from the new position.)
         done = Move.objects.filter(
             battle_id=battle_id, clock_version_before=version, side=side

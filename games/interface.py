@@ -5,7 +5,7 @@ Terminology and invariants:
   immutable value that the game alone understands. The battle row stores it as the
   text of :meth:`Game.serialise` and reads it back with :meth:`Game.deserialise`.
 - A game has two *sides* in turn order (:attr:`Game.sides`): the first side moves first
-  (Thud: dwarf, troll; Cavalli: white, black). The workflow (``games.battles``), the clock
+  (see each game's ``sides``). The workflow (``games.battles``), the clock
   and the pages only ever handle side *keys*; names are for people.
 - Moves travel as canonical notation strings. :meth:`Game.apply` checks a move, returns the
   new state and a :class:`MoveInfo` (canonical notation, kind, captured squares), or raises
@@ -93,7 +93,7 @@ class Game(Protocol):
     def scores(self, state: Any) -> dict[str, int]: ...
     def candidates(self, state: Any, src: str, dst: str) -> list[MoveInfo]:
         """Legal moves a click from ``src`` to ``dst`` may mean: several when the player
-        must still choose (Thud's captures, Cavalli's double to strike out)."""
+        must still choose (which pieces to capture, which square to strike out)."""
         ...
 
     def owns(self, state: Any, square: str) -> bool:
@@ -101,7 +101,7 @@ class Game(Protocol):
         ...
 
     def row_fields(self, state: Any) -> dict[str, Any]:
-        """Extra battle columns this game keeps up to date (Thud: survivor counts)."""
+        """Extra battle columns this game keeps up to date (e.g. counts of pieces left)."""
         ...
 
 

@@ -15,6 +15,7 @@ database; ``board_context`` gathers what it needs from a battle.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Sequence
 
 from django.utils import timezone
@@ -238,8 +239,11 @@ def clock_context(battle: Battle) -> dict:
     # Moves per side, as players count them ("Move 2 of 24 (dwarfs)"), whatever the unit.
     per_side = (limit + 1) // 2 if limit else None
     move_no = battle.ply // 2 + 1
+    names = {info.key: _(info.name) for info in battle.rules.sides}
     return {
         "snap": snap,
+        "side_to_move_name": names.get(snap["side"], snap["side"]),
+        "side_names_json": json.dumps(names),
         "move_no": min(move_no, per_side) if per_side else move_no,
         "move_limit": per_side,
         "remaining_s": (snap["remaining_ms"] or 0) / 1000,

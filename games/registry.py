@@ -27,8 +27,8 @@ class UnknownGame(KeyError):
 def get(key: str, **options: Any) -> Game:
     """The game ``key`` configured with ``options``.
 
-    >>> get("thud").sides[0].key, get("cavalli").sides[0].key
-    ('dwarf', 'white')
+    >>> get("cavalli").key, get("thud", capture_policy="all").key
+    ('cavalli', 'thud')
     """
     try:
         factory = _FACTORIES[key]
