@@ -12,13 +12,21 @@ Terminology and invariants (see also ``games/clock.py`` and DESIGN.md §5):
   never revoked; their version no longer matches, so they do nothing.
 - ``settle()`` runs first in every request that touches a battle, so the clock is
   enforced even while Celery or Redis is down.
-- Online battles keep the board (engine diagram) in the row and the rules engine
-  decides legality; over-the-board battles (``mode="otb"``) only run the clock.
+- Online battles keep the game state (``Game.serialise``) in ``board`` and the game
+  (``battle.rules``, see ``games/interface.py``) decides legality, what a forfeited turn
+  does (``pass_turn``) and when play is over (``outcome``); over-the-board battles
+  (``mode="otb"``) only run the clock. Nothing here knows which game is played.
+- A battle belongs to a tournament match (two battles, the result goes to the
+  tournament through ``record_online_result``) or to nobody (a *casual* battle between
+  two users, ``create_casual_battle``): it just finishes and keeps its scores.
+- Timing is quickfire (the tournament's clock) or correspondence (days per move, the
+  same clock row and triggers; an expiry loses the game).
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
 from datetime import datetime, timedelta
 
 from django.db import transaction
@@ -30,8 +38,9 @@ from tournaments.results import ResultError, record_final_result
 from tournaments.rounds import RoundError, begin_play
 from tournaments.survivors import Survivors
 
-from . import clock
-from .models import Battle, ClockEvent, Move, clock_fields
+from . import clock, registry
+from .interface import InvalidMove, other_side
+from .models import DAY_MS, MAX_CORRESPONDENCE_DAYS, Battle, ClockEvent, Move, clock_fields
 
 log = logging.getLogger(__name__)
 
@@ -53,13 +62,6 @@ class StaleVersion(BattleError):
 
 class NotAllowed(BattleError):
     pass
-
-
-def _engine():
-    # Imported lazily: over-the-board battles and the clock never need the engine.
-    from games import thud
-
-    return thud
 
 
 # --- writing -----------------------------------------------------------------------
@@ -133,9 +135,10 @@ def settle(battle_id: int, *, via: str, now: datetime | None = None) -> Battle:
         new, kind = clock.resolve_timeout(state, now)
         extra = {}
         if kind == clock.TURN_EXPIRED and battle.mode == Battle.Mode.ONLINE and battle.board:
-            position = _engine().Position.from_diagram(battle.board).pass_turn()
-            extra["board"] = position.to_diagram()
-            new = _check_no_moves(battle, new, position)
+            game = battle.rules
+            position = game.pass_turn(game.deserialise(battle.board))
+            extra["board"] = game.serialise(position)
+            new = _check_end(battle, new, position)
         forfeited_ply, side = battle.ply, battle.side_to_move
         if not _write(battle, new, now=now, **extra):
             return _load(battle_id)  # someone else settled (or moved) first
@@ -173,9 +176,12 @@ def settle_due(*, via: str, now: datetime | None = None, limit: int = 500) -> in
     return settled
 
 
-def _check_no_moves(battle: Battle, state: clock.ClockState, position) -> clock.ClockState:
-    if state.status == clock.RUNNING and not position.has_legal_move(battle.capture_policy):
-        return clock.finish(state, REASON_NO_MOVES)
+def _check_end(battle: Battle, state: clock.ClockState, position) -> clock.ClockState:
+    """Finish the clock when the game says play is over (e.g. no legal move)."""
+    if state.status == clock.RUNNING:
+        outcome = battle.rules.outcome(position)
+        if outcome is not None:
+            return clock.finish(state, outcome.reason)
     return state
 
 
@@ -229,6 +235,63 @@ def _create_battles(match, *, mode: str) -> list[Battle]:
     return pair
 
 
+def create_casual_battle(
+    *,
+    game: str,
+    first,
+    second,
+    timing: str = Battle.Timing.QUICKFIRE,
+    days: int = 3,
+    board_seed: int | None = None,
+    now: datetime | None = None,
+) -> Battle:
+    """Create and start a battle between two users outside any tournament.
+
+    ``first`` plays the game's first side (the one that moves first). Quickfire uses the default clock (an expiry
+    forfeits the turn; with no referee, too many in a row lose the game);
+    correspondence gives ``days`` (1..14) per move and an expiry loses the game.
+    Raises ``NotAllowed`` (nothing created) for an unknown game, bad timing or days, or
+    a user playing themself.
+    """
+    now = now or timezone.now()
+    try:
+        rules = registry.get(game)
+    except registry.UnknownGame:
+        raise NotAllowed(_("Unknown game.")) from None
+    if first is None or second is None or first.pk == second.pk:
+        raise NotAllowed(_("A battle needs two different players."))
+    timing_fields = {}
+    if timing == Battle.Timing.CORRESPONDENCE:
+        if not 1 <= days <= MAX_CORRESPONDENCE_DAYS:
+            raise NotAllowed(
+                _("Days per move must be between 1 and %(max)d.") % {"max": MAX_CORRESPONDENCE_DAYS}
+            )
+        timing_fields = {
+            "think_ms": days * DAY_MS,
+            "move_ms": 0,
+            "commit_rule": "none",
+            "timeout_rule": Battle.TimeoutRule.LOSE_GAME,
+        }
+    elif timing != Battle.Timing.QUICKFIRE:
+        raise NotAllowed(_("Unknown timing."))
+    if board_seed is None and rules.key != registry.DEFAULT:
+        board_seed = secrets.randbelow(1_000_000)
+    with transaction.atomic():
+        battle = Battle.objects.create(
+            game=rules.key,
+            match=None,
+            number=1,
+            first_user=first,
+            second_user=second,
+            side_to_move=rules.sides[0].key,
+            timing=timing,
+            board_seed=board_seed,
+            **timing_fields,
+        )
+        _start(battle, now=now, via=ClockEvent.Via.PLAYER)
+    return battle
+
+
 def start_battle(
     battle_id: int, *, via: str = ClockEvent.Via.REFEREE, now: datetime | None = None
 ) -> Battle:
@@ -244,20 +307,40 @@ def _start(battle: Battle, *, now: datetime, via: str) -> None:
         raise NotAllowed(_("This battle has already started."))
     extra = {}
     if battle.mode == Battle.Mode.ONLINE:
-        position = _engine().Position.initial()
-        extra = {
-            "board": position.to_diagram(),
-            "dwarf_count": position.dwarf_count,
-            "troll_count": position.troll_count,
-        }
+        game = battle.rules
+        position = game.initial_state({"board_seed": battle.board_seed})
+        extra = {"board": game.serialise(position), **game.row_fields(position)}
     if not _write(battle, clock.start(battle.clock_state, now), now=now, **extra):
         raise StaleVersion(_("The battle changed meanwhile; please try again."))
     _event(battle, ClockEvent.Kind.STARTED, now=now, via=via)
 
 
+def _final_scores(battle: Battle) -> dict:
+    """The finished battle's scores and winner by side key (online battles only).
+
+    Lost on time: the side that was to move loses, whatever the scores say.
+    """
+    game = battle.rules
+    position = game.deserialise(battle.board) if battle.board else game.initial_state()
+    scores = game.scores(position)
+    if battle.finished_reason == clock.REASON_TIME:
+        winner = other_side(game, battle.side_to_move)
+    else:
+        first, second = (scores[info.key] for info in game.sides)
+        winner = "" if first == second else game.sides[0 if first > second else 1].key
+    return {"scores": scores, "winner": winner}
+
+
 def _finished(battle: Battle, *, now: datetime) -> None:
-    """Battle 1 of an online match starts battle 2; both done records the result."""
+    """Store the scores; battle 1 of an online match starts battle 2; both done
+    records the match result. A casual battle just ends."""
     if battle.mode != Battle.Mode.ONLINE:
+        return
+    result = _final_scores(battle)
+    Battle.objects.filter(pk=battle.pk).update(**result)
+    for name, value in result.items():
+        setattr(battle, name, value)
+    if battle.is_casual:
         return
     battles = {b.number: b for b in Battle.objects.filter(match_id=battle.match_id)}
     if battle.number == 1 and 2 in battles and battles[2].status == Battle.Status.PENDING:
@@ -273,9 +356,7 @@ def record_online_result(match, b1: Battle, b2: Battle) -> None:
     A refusal (the pairing changed, the round was reopened) is logged and leaves the
     result to the referees; it must not undo the battle's end.
     """
-    survivors = Survivors.from_battles(
-        (b1.dwarf_count, b1.troll_count), (b2.dwarf_count, b2.troll_count)
-    )
+    survivors = Survivors.from_battles(b1.survivor_counts, b2.survivor_counts)
     try:
         with transaction.atomic():
             record_final_result(
@@ -322,7 +403,7 @@ def submit_move(
     try:
         battle = _checked(battle_id, side=side, version=version, now=now)
     except BattleError:
-        # A double-submitted move (same version, same text) was applied once: say so quietly.
+        # A move submitted twice (same version, same text) was applied once: say so quietly.
         # (An empty notation: the page could not rebuild the move from the new position.)
         done = Move.objects.filter(
             battle_id=battle_id, clock_version_before=version, side=side
@@ -336,18 +417,14 @@ def submit_move(
         new = clock.after_move(battle.clock_state, now)
         kind, captures, extra, text = Move.Kind.OTB, [], {}, notation
         if battle.mode == Battle.Mode.ONLINE:
-            move, position = _play(battle, notation)
-            thud = _engine()
-            text = thud.format_move(move)
-            kind = move.kind
-            captures = [thud.format_square(sq) for sq in move.captures]
+            info, position = _play(battle, notation)
+            text, kind, captures = info.notation, info.kind, list(info.captures)
             extra = {
-                "board": position.to_diagram(),
-                "dwarf_count": position.dwarf_count,
-                "troll_count": position.troll_count,
+                "board": battle.rules.serialise(position),
+                **battle.rules.row_fields(position),
                 "end_offered_by": "",
             }
-            new = _check_no_moves(battle, new, position)
+            new = _check_end(battle, new, position)
         ply = battle.ply
         if not _write(battle, new, now=now, **extra):
             raise StaleVersion(_("The battle changed meanwhile; your move was not applied."))
@@ -367,18 +444,18 @@ def submit_move(
 
 
 def _play(battle: Battle, notation: str):
-    thud = _engine()
-    position = thud.Position.from_diagram(battle.board)
+    game = battle.rules
     try:
-        move = thud.parse_move(notation, position, battle.capture_policy)
-        if battle.touched_square and thud.format_square(move.from_sq) != battle.touched_square:
-            raise NotAllowed(
-                _("You touched %(square)s: you must move that piece.")
-                % {"square": battle.touched_square}
-            )
-        return move, position.play(move, battle.capture_policy)
-    except (thud.InvalidMoveError, thud.IllegalMoveError) as exc:
+        position, info = game.apply(game.deserialise(battle.board), notation)
+    except InvalidMove as exc:
         raise NotAllowed(_("That move is not legal here.")) from exc
+    moved_from = info.extra.get("from")
+    if battle.touched_square and moved_from and moved_from != battle.touched_square:
+        raise NotAllowed(
+            _("You touched %(square)s: you must move that piece.")
+            % {"square": battle.touched_square}
+        )
+    return info, position
 
 
 def touch(
@@ -388,14 +465,8 @@ def touch(
     now = now or timezone.now()
     battle = _checked(battle_id, side=side, version=version, now=now)
     if battle.mode == Battle.Mode.ONLINE:
-        thud = _engine()
-        position = thud.Position.from_diagram(battle.board)
-        try:
-            sq = thud.parse_square(square)
-        except ValueError as exc:
-            raise NotAllowed(_("No such square.")) from exc
-        mine = "d" if side == clock.DWARF else "T"
-        if position.piece_at(sq) != mine:
+        game = battle.rules
+        if not game.owns(game.deserialise(battle.board), square):
             raise NotAllowed(_("Touch one of your own pieces."))
     if battle.touched_square == square:
         return battle

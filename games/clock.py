@@ -30,18 +30,24 @@ PAUSED = "paused"
 NEEDS_REFEREE = "needs_referee"
 FINISHED = "finished"
 
-DWARF = "dwarf"
-TROLL = "troll"
+# The two sides are the game's side keys in turn order (``ClockConfig.sides``); the
+# clock only knows "first" and "second" seats and counts forfeits per seat.
 
 # Expiry outcomes.
 TURN_EXPIRED = "turn_expired"
 OUTAGE_PAUSE = "outage_pause"
+GAME_LOST_ON_TIME = "lost_on_time"
+
+# Timeout rules (ClockConfig.timeout_rule).
+FORFEIT_TURN = "forfeit_turn"
+LOSE_GAME = "lose_game"
 
 # Reasons a battle is paused or finished.
 REASON_REFEREE = "referee"
 REASON_OUTAGE = "server_outage"
 REASON_FORFEITS = "consecutive_forfeits"
 REASON_MOVE_LIMIT = "move_limit"
+REASON_TIME = "lost_on_time"
 
 
 class ClockError(ValueError):
@@ -57,6 +63,12 @@ class ClockConfig:
     max_consecutive_forfeits: int = 3
     outage_threshold_ms: int = 3_000
     timed: bool = True
+    sides: tuple[str, str] = ("first", "second")
+    #: What an expiry does: forfeit the turn (quickfire) or lose the game (correspondence).
+    timeout_rule: str = FORFEIT_TURN
+    #: False for a battle nobody referees (casual): the Nth consecutive forfeit by one
+    #: side then loses the game instead of waiting for a referee.
+    referee: bool = True
 
     @property
     def turn_ms(self) -> int:
@@ -67,7 +79,7 @@ class ClockConfig:
 class ClockState:
     config: ClockConfig
     status: str = PENDING
-    side_to_move: str = DWARF
+    side_to_move: str = ""
     ply: int = 0
     max_plies: int | None = None
     turn_started_at: datetime | None = None
@@ -77,8 +89,8 @@ class ClockState:
     paused_remaining_ms: int | None = None
     paused_think_remaining_ms: int | None = None
     paused_reason: str = ""
-    forfeits_dwarf: int = 0
-    forfeits_troll: int = 0
+    forfeits_first: int = 0
+    forfeits_second: int = 0
     finished_reason: str = ""
 
 
@@ -86,8 +98,9 @@ def _ms(delta: timedelta) -> int:
     return int(round(delta.total_seconds() * 1000))
 
 
-def other(side: str) -> str:
-    return TROLL if side == DWARF else DWARF
+def other(state: ClockState, side: str) -> str:
+    first, second = state.config.sides
+    return second if side == first else first
 
 
 def due_at(state: ClockState) -> datetime | None:
@@ -125,7 +138,7 @@ def start_turn(state: ClockState, now: datetime) -> ClockState:
 def start(state: ClockState, now: datetime) -> ClockState:
     if state.status != PENDING:
         raise ClockError("battle already started")
-    return start_turn(replace(state, side_to_move=DWARF, ply=0), now)
+    return start_turn(replace(state, side_to_move=state.config.sides[0], ply=0), now)
 
 
 def remaining_ms(state: ClockState, now: datetime) -> int | None:
@@ -169,22 +182,24 @@ def move_in_time(state: ClockState, now: datetime) -> bool:
 
 def _advance(state: ClockState, now: datetime, *, forfeit: bool) -> ClockState:
     mover = state.side_to_move
-    fd, ft = state.forfeits_dwarf, state.forfeits_troll
-    if mover == DWARF:
+    fd, ft = state.forfeits_first, state.forfeits_second
+    if mover == state.config.sides[0]:
         fd = fd + 1 if forfeit else 0
     else:
         ft = ft + 1 if forfeit else 0
     nxt = replace(
         state,
         ply=state.ply + 1,
-        side_to_move=other(mover),
-        forfeits_dwarf=fd,
-        forfeits_troll=ft,
+        side_to_move=other(state, mover),
+        forfeits_first=fd,
+        forfeits_second=ft,
         touched="",
     )
     if nxt.max_plies is not None and nxt.ply >= nxt.max_plies:
         return finish(nxt, REASON_MOVE_LIMIT)
     if forfeit and max(fd, ft) >= state.config.max_consecutive_forfeits:
+        if not state.config.referee:
+            return finish(replace(nxt, side_to_move=mover), REASON_TIME)
         # The clock stops; on resolution the side to move gets a fresh turn.
         return replace(
             nxt,
@@ -200,7 +215,8 @@ def _advance(state: ClockState, now: datetime, *, forfeit: bool) -> ClockState:
 
 
 def resolve_timeout(state: ClockState, now: datetime) -> tuple[ClockState, str]:
-    """Settle a due expiry: forfeit the turn, or pause if we found it too late."""
+    """Settle a due expiry: forfeit the turn (or lose the game, under the ``lose_game``
+    rule; the side to move is the loser), or pause if we found it too late."""
     if not expiry_due(state, now):
         raise ClockError("no expiry is due")
     late_ms = _ms(now - due_at(state))  # type: ignore[operator]
@@ -217,6 +233,8 @@ def resolve_timeout(state: ClockState, now: datetime) -> tuple[ClockState, str]:
             deadline=None,
         )
         return paused, OUTAGE_PAUSE
+    if state.config.timeout_rule == LOSE_GAME:
+        return finish(state, REASON_TIME), GAME_LOST_ON_TIME
     return _advance(state, now, forfeit=True), TURN_EXPIRED
 
 
@@ -266,7 +284,7 @@ def pause(state: ClockState, now: datetime, reason: str = REASON_REFEREE) -> Clo
 def resume(state: ClockState, now: datetime) -> ClockState:
     """Resume a paused clock, or restart a clock waiting for a referee."""
     if state.status == NEEDS_REFEREE:
-        state = replace(state, forfeits_dwarf=0, forfeits_troll=0)
+        state = replace(state, forfeits_first=0, forfeits_second=0)
     elif state.status != PAUSED:
         raise ClockError("the clock is not paused")
     if not state.config.timed or state.paused_remaining_ms is None:

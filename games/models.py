@@ -15,12 +15,15 @@ Terminology and invariants:
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.survivors import TROLL_POINTS
 
-from . import clock
+from . import clock, registry
+from .interface import Game, side_keys
 
 REASONS = {
     clock.REASON_MOVE_LIMIT: _("move limit reached"),
@@ -29,7 +32,13 @@ REASONS = {
     clock.REASON_FORFEITS: _("too many forfeited turns in a row"),
     "agreement": _("ended by agreement"),
     "no_legal_move": _("the side to move has no legal move"),
+    clock.REASON_TIME: _("lost on time"),
 }
+
+#: Correspondence: days per move, at most (the clock counts milliseconds in a 32-bit
+#: column: 14 days = 1,209,600,000 ms < 2,147,483,647).
+MAX_CORRESPONDENCE_DAYS = 14
+DAY_MS = 86_400_000
 
 
 class Battle(models.Model):
@@ -40,15 +49,33 @@ class Battle(models.Model):
         NEEDS_REFEREE = clock.NEEDS_REFEREE, _("Waiting for a referee")
         FINISHED = clock.FINISHED, _("Finished")
 
-    class Side(models.TextChoices):
-        DWARF = clock.DWARF, _("Dwarfs")
-        TROLL = clock.TROLL, _("Trolls")
-
     class Mode(models.TextChoices):
         ONLINE = "online", _("Online")
         OTB = "otb", _("Over the board")
 
-    match = models.ForeignKey("tournaments.Match", on_delete=models.CASCADE, related_name="battles")
+    class Timing(models.TextChoices):
+        QUICKFIRE = "quickfire", _("Quickfire")
+        CORRESPONDENCE = "correspondence", _("Correspondence")
+
+    class TimeoutRule(models.TextChoices):
+        FORFEIT_TURN = clock.FORFEIT_TURN, _("Expiry forfeits the turn")
+        LOSE_GAME = clock.LOSE_GAME, _("Expiry loses the game")
+
+    game = models.CharField(
+        _("game"),
+        max_length=16,
+        choices=[(key, _(name)) for key, name in registry.choices()],  # noqa: INT001
+        default=registry.DEFAULT,
+    )
+    # A tournament battle belongs to a match and is played by two entries; a casual
+    # battle has no match and is played by two users (first_user moves first).
+    match = models.ForeignKey(
+        "tournaments.Match",
+        on_delete=models.CASCADE,
+        related_name="battles",
+        null=True,
+        blank=True,
+    )
     number = models.PositiveSmallIntegerField(_("battle"))
     mode = models.CharField(_("mode"), max_length=8, choices=Mode.choices, default=Mode.ONLINE)
     dwarfs = models.ForeignKey(
@@ -56,17 +83,50 @@ class Battle(models.Model):
         on_delete=models.PROTECT,
         related_name="+",
         verbose_name=_("dwarf player"),
+        null=True,
+        blank=True,
     )
     trolls = models.ForeignKey(
         "tournaments.Entry",
         on_delete=models.PROTECT,
         related_name="+",
         verbose_name=_("troll player"),
+        null=True,
+        blank=True,
     )
+    first_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        verbose_name=_("first player"),
+    )
+    second_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        verbose_name=_("second player"),
+    )
+    timing = models.CharField(
+        _("timing"), max_length=16, choices=Timing.choices, default=Timing.QUICKFIRE
+    )
+    timeout_rule = models.CharField(
+        max_length=16, choices=TimeoutRule.choices, default=TimeoutRule.FORFEIT_TURN
+    )
+    board_seed = models.PositiveIntegerField(null=True, blank=True)
+    # Final scores by side key, and the winning side key ("" for a draw), once finished.
+    scores = models.JSONField(default=dict, blank=True)
+    winner = models.CharField(max_length=16, blank=True)
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
     )
-    side_to_move = models.CharField(max_length=8, choices=Side.choices, default=Side.DWARF)
+    # The side key of the game (Thud: dwarf/troll; Cavalli: white/black).
+    side_to_move = models.CharField(
+        max_length=8, default=side_keys(registry.get(registry.DEFAULT))[0]
+    )
     ply = models.PositiveIntegerField(default=0)
     max_plies = models.PositiveIntegerField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
@@ -76,14 +136,14 @@ class Battle(models.Model):
     paused_remaining_ms = models.IntegerField(null=True, blank=True)
     paused_think_remaining_ms = models.IntegerField(null=True, blank=True)
     paused_reason = models.CharField(max_length=32, blank=True)
-    forfeits_dwarf = models.PositiveSmallIntegerField(default=0)
-    forfeits_troll = models.PositiveSmallIntegerField(default=0)
+    forfeits_first = models.PositiveSmallIntegerField(default=0)
+    forfeits_second = models.PositiveSmallIntegerField(default=0)
     clock_version = models.PositiveIntegerField(default=0)
     board = models.TextField(_("board diagram"), blank=True)
     dwarf_count = models.PositiveSmallIntegerField(default=32)
     troll_count = models.PositiveSmallIntegerField(default=8)
     finished_reason = models.CharField(max_length=32, blank=True)
-    end_offered_by = models.CharField(max_length=8, choices=Side.choices, blank=True)
+    end_offered_by = models.CharField(max_length=8, blank=True)
     # Clock settings, copied from the tournament when the battle is created.
     timed = models.BooleanField(default=True)
     think_ms = models.PositiveIntegerField(default=15_000)
@@ -99,13 +159,29 @@ class Battle(models.Model):
         ordering = ["match", "number"]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="unique_battle_number"),
+            models.CheckConstraint(
+                condition=models.Q(match__isnull=False)
+                | models.Q(first_user__isnull=False, second_user__isnull=False),
+                name="battle_has_players",
+            ),
         ]
         indexes = [models.Index(fields=["status", "deadline"], name="battle_status_deadline")]
         verbose_name = _("battle")
         verbose_name_plural = _("battles")
 
     def __str__(self) -> str:
+        if self.match_id is None:
+            return f"{self.rules.name} #{self.pk}"
         return f"{self.match} #{self.number}"
+
+    @property
+    def rules(self) -> Game:
+        """The game this battle plays, configured with its rules options."""
+        return registry.get(self.game, capture_policy=self.capture_policy)
+
+    @property
+    def is_casual(self) -> bool:
+        return self.match_id is None
 
     @property
     def clock_config(self) -> clock.ClockConfig:
@@ -117,6 +193,9 @@ class Battle(models.Model):
             max_consecutive_forfeits=self.max_consecutive_forfeits,
             outage_threshold_ms=self.outage_threshold_ms,
             timed=self.timed,
+            sides=side_keys(self.rules),
+            timeout_rule=self.timeout_rule,
+            referee=self.match_id is not None,
         )
 
     @property
@@ -134,8 +213,8 @@ class Battle(models.Model):
             paused_remaining_ms=self.paused_remaining_ms,
             paused_think_remaining_ms=self.paused_think_remaining_ms,
             paused_reason=self.paused_reason,
-            forfeits_dwarf=self.forfeits_dwarf,
-            forfeits_troll=self.forfeits_troll,
+            forfeits_first=self.forfeits_first,
+            forfeits_second=self.forfeits_second,
             finished_reason=self.finished_reason,
         )
 
@@ -147,6 +226,11 @@ class Battle(models.Model):
     def score(self) -> tuple[int, int]:
         """(dwarf player's points, troll player's points)."""
         return self.dwarf_count, TROLL_POINTS * self.troll_count
+
+    @property
+    def survivor_counts(self) -> tuple[int, int]:
+        """(dwarfs, trolls) left: what a Thud tournament's result records."""
+        return self.dwarf_count, self.troll_count
 
     @property
     def match_players(self) -> tuple[int, int]:
@@ -166,7 +250,16 @@ class Battle(models.Model):
         return str(REASONS.get(reason, reason))
 
     def entry_for(self, side: str):
-        return self.dwarfs if side == clock.DWARF else self.trolls
+        return self.dwarfs if side == side_keys(self.rules)[0] else self.trolls
+
+    def side_name(self, side: str) -> str:
+        """The translated name of ``side`` in this battle's game ("Dwarfs", "White")."""
+        names = {info.key: info.name for info in self.rules.sides}
+        return gettext(names[side]) if side in names else side
+
+    def user_for(self, side: str):
+        """The user who plays ``side`` in a casual battle."""
+        return self.first_user if side == side_keys(self.rules)[0] else self.second_user
 
 
 def clock_fields(state: clock.ClockState) -> dict:
@@ -182,8 +275,8 @@ def clock_fields(state: clock.ClockState) -> dict:
         "paused_remaining_ms": state.paused_remaining_ms,
         "paused_think_remaining_ms": state.paused_think_remaining_ms,
         "paused_reason": state.paused_reason,
-        "forfeits_dwarf": state.forfeits_dwarf,
-        "forfeits_troll": state.forfeits_troll,
+        "forfeits_first": state.forfeits_first,
+        "forfeits_second": state.forfeits_second,
         "finished_reason": state.finished_reason,
     }
 
@@ -199,7 +292,7 @@ class Move(models.Model):
 
     battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="moves")
     ply = models.PositiveIntegerField()
-    side = models.CharField(max_length=8, choices=Battle.Side.choices)
+    side = models.CharField(max_length=8)
     notation = models.CharField(max_length=120, blank=True)
     kind = models.CharField(max_length=8, choices=Kind.choices)
     captures = models.JSONField(default=list, blank=True)
@@ -215,6 +308,10 @@ class Move(models.Model):
     def __str__(self) -> str:
         return f"{self.ply + 1}. {self.notation or self.get_kind_display()}"
 
+    @property
+    def side_display(self) -> str:
+        return self.battle.side_name(self.side)
+
 
 class ClockEvent(models.Model):
     class Kind(models.TextChoices):
@@ -227,6 +324,7 @@ class ClockEvent(models.Model):
         TIME_GIVEN = "time_given", _("Time given")
         DECISION = "decision", _("Referee decision")
         END_AGREED = "end_agreed", _("Ended by agreement")
+        LOST_ON_TIME = clock.GAME_LOST_ON_TIME, _("Lost on time")
 
     class Via(models.TextChoices):
         ETA = "eta", _("Scheduled task")

@@ -62,7 +62,7 @@ def enter_moves(battle: Battle, *, text: str, now: datetime) -> int:
         )
     rows = []
     for ply, notation in enumerate(moves):
-        side = Battle.Side.DWARF if ply % 2 == 0 else Battle.Side.TROLL
+        side = "dwarf" if ply % 2 == 0 else "troll"
         if notation is None:
             kind, captures = Move.Kind.FORFEIT, []
         else:

@@ -8,6 +8,9 @@ the battle (settle its clock, apply a move), so an unknown id is a 404, never a 
 
 ``tournaments`` never imports ``games``: the match and round gates live there and are
 re-exported here, so the battle views need one permissions module.
+
+A casual battle (no match) is public, played by its two seat users (``first_user``
+moves first) and refereed by nobody.
 """
 
 from __future__ import annotations
@@ -58,6 +61,8 @@ def _battle(battle_id: int) -> Battle:
             "trolls__player",
             "match__player_a__player",
             "match__player_b__player",
+            "first_user",
+            "second_user",
         ).get(pk=battle_id)
     except Battle.DoesNotExist as exc:
         raise Http404("No such battle") from exc
@@ -66,19 +71,24 @@ def _battle(battle_id: int) -> Battle:
 def access_battle_public(user: AnyUser, battle_id: int) -> Battle:
     """Battles of published rounds are watchable by anyone (spectators are read-only)."""
     battle = _battle(battle_id)
-    if not can_see_round(user, battle.match.round):
+    if battle.match is not None and not can_see_round(user, battle.match.round):
         raise Http404("No such battle")
     return battle
 
 
 def battle_side_of(user: AnyUser, battle: Battle) -> str | None:
-    """The side ("dwarf"/"troll") ``user`` commands in ``battle``, or None."""
+    """The side key ``user`` commands in ``battle`` (the game's first or second), or None."""
     if not user.is_authenticated:
         return None
-    if battle.dwarfs.player.user_id == user.pk:
-        return "dwarf"
-    if battle.trolls.player.user_id == user.pk:
-        return "troll"
+    first, second = (info.key for info in battle.rules.sides)
+    if battle.is_casual:
+        seats = (battle.first_user_id, battle.second_user_id)
+    else:
+        seats = (battle.dwarfs.player.user_id, battle.trolls.player.user_id)
+    if seats[0] == user.pk:
+        return first
+    if seats[1] == user.pk:
+        return second
     return None
 
 
@@ -93,7 +103,7 @@ def access_battle_for_player(user: AnyUser, battle_id: int) -> tuple[Battle, str
 
 def access_battle_for_referee(user: AnyUser, battle_id: int) -> Battle:
     battle = _battle(battle_id)
-    if not can_referee(user, battle.match.round.tournament):
+    if battle.is_casual or not can_referee(user, battle.match.round.tournament):
         raise PermissionDenied
     return battle
 

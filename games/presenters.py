@@ -1,5 +1,9 @@
 """Template context for the battle pages: the board, targets, captures, move list.
 
+``battle_context`` is what every game's page shares (players, scores, side names,
+the clock); the rest of this module is Thud's board presenter (``ThudGame.presenter``);
+Cavalli's is ``games.presenters_cavalli``.
+
 Reads the stored position through the rules engine; decides nothing (legality is
 decided again by ``games.battles`` when a move is submitted).
 
@@ -11,9 +15,11 @@ database; ``board_context`` gathers what it needs from a battle.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Sequence
 
 from django.utils import timezone
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -121,31 +127,72 @@ def board_view(
     }
 
 
-def candidate_moves(battle: Battle, from_text: str, to_text: str) -> list:
-    """The legal moves from one square to another (several when captures are a choice)."""
-    try:
-        src, dst = thud.parse_square(from_text), thud.parse_square(to_text)
-    except ValueError:
-        return []
-    position = position_of(battle)
-    return [
-        m
-        for m in position.legal_moves(battle.capture_policy)
-        if m.from_sq == src and m.to_sq == dst
-    ]
+def presenter_for(battle: Battle):
+    """The board presenter of the battle's game: ``(battle, side, **kw) -> context``."""
+    return import_string(battle.rules.presenter)
 
 
-def board_context(
-    battle: Battle, side: str | None, *, selected: str = "", choice: list | None = None
-) -> dict:
-    """The battle page's board panel for a viewer commanding ``side`` (None: spectator)."""
-    position = position_of(battle)
+def state_of(battle: Battle):
+    """The battle's game state (the opening one before it starts)."""
+    game = battle.rules
+    if battle.board:
+        return game.deserialise(battle.board)
+    return game.initial_state({"board_seed": battle.board_seed})
+
+
+def battle_context(battle: Battle, side: str | None, state) -> dict:
+    """What the battle page shows for any game: who plays which side, the scores."""
+    game = battle.rules
+    points = battle.scores if battle.is_finished and battle.scores else game.scores(state)
+    seats = []
+    for index, info in enumerate(game.sides):
+        if battle.is_casual:
+            user = battle.first_user if index == 0 else battle.second_user
+            player = user.get_username() if user else ""
+        else:
+            entry = battle.dwarfs if index == 0 else battle.trolls
+            player = entry.player.name if entry else ""
+        seats.append(
+            {
+                "key": info.key,
+                "name": _(info.name),
+                "player": player,
+                "points": points.get(info.key, 0),
+                "to_move": battle.side_to_move == info.key,
+                "winner": battle.is_finished and battle.winner == info.key,
+            }
+        )
     my_turn = (
         side is not None
         and battle.status == Battle.Status.RUNNING
         and battle.side_to_move == side
         and battle.mode == Battle.Mode.ONLINE
     )
+    return {
+        "battle": battle,
+        "side": side,
+        "my_turn": my_turn,
+        "game_name": _(game.name),
+        "seats": seats,
+        "board_template": game.board_template,
+        "moves": list(battle.moves.all()),
+        **clock_context(battle),
+    }
+
+
+def board_context(
+    battle: Battle,
+    side: str | None,
+    *,
+    selected: str = "",
+    choice: list | None = None,
+    choice_from: str = "",
+    choice_to: str = "",
+) -> dict:
+    """The battle page's board panel for a viewer commanding ``side`` (None: spectator)."""
+    position = position_of(battle)
+    common = battle_context(battle, side, position)
+    my_turn = common["my_turn"]
     selected = battle.touched_square or selected
     selected_sq = None
     targets: set = set()
@@ -158,13 +205,9 @@ def board_context(
         targets = set(position.targets_from(selected_sq, battle.capture_policy))
     selectable: frozenset = frozenset()
     if my_turn and not battle.touched_square:  # a touched piece is bound: no other choice
-        selectable = position.dwarfs if side == clock.DWARF else position.trolls
-    capture_squares = []
-    if choice:
-        capture_squares = sorted(
-            {thud.format_square(sq) for m in choice for sq in m.captures},
-        )
-    moves = list(battle.moves.all())
+        selectable = position.dwarfs if side == thud.Side.DWARF else position.trolls
+    capture_squares = sorted({sq for m in choice or () for sq in m.captures})
+    moves = common["moves"]
     board = board_view(
         position,
         last_move=last_move_of(moves, position),
@@ -172,49 +215,41 @@ def board_context(
         targets=targets,
         selected=selected_sq,
     )
-    return {
-        "battle": battle,
-        "side": side,
-        "my_turn": my_turn,
+    return common | {
         "board": board,
         "selected": selected,
         "choice": choice,
-        "choice_from": thud.format_square(choice[0].from_sq) if choice else "",
-        "choice_to": thud.format_square(choice[0].to_sq) if choice else "",
+        "choice_from": choice_from,
+        "choice_to": choice_to,
+        "choice_prompt": _("Choose the dwarfs to capture:"),
+        "choice_input": "checkbox",
+        "choice_button": _("Move and capture"),
         "capture_squares": capture_squares,
-        "moves": moves,
         "has_record_moves": any(m.notation for m in moves),
-        "dwarf_points": battle.dwarf_count,
-        "troll_points": 4 * battle.troll_count,
-        **clock_context(battle),
     }
 
 
 def diagram_context(battle: Battle) -> dict:
-    """The printable, read-only diagram of a battle's current position."""
-    position = position_of(battle)
-    moves = list(battle.moves.all())
-    return {
-        "battle": battle,
-        "board": board_view(position, last_move=last_move_of(moves, position)),
-        "plies": battle.ply,
-        "dwarf_points": battle.dwarf_count,
-        "troll_points": 4 * battle.troll_count,
-        "side_to_move": battle.side_to_move if battle.status == Battle.Status.RUNNING else "",
-    }
+    """The printable, read-only diagram of a battle's current position (any game)."""
+    return presenter_for(battle)(battle, None) | {"plies": battle.ply}
 
 
 def replay_diagram_context(battle: Battle, moves: Sequence[str | None], ply: int) -> dict:
     """The printable diagram of the position after ``ply`` plies of the record."""
     replay = replay_context(battle, moves, ply)
+    points = {"dwarf": replay["dwarf_points"], "troll": replay["troll_points"]}
+    seats = [
+        seat | {"points": points[seat["key"]], "to_move": seat["key"] == replay["side_to_move"]}
+        for seat in presenter_for(battle)(battle, None)["seats"]
+    ]
     return {
         "battle": battle,
         "board": replay["board"],
+        "board_template": "games/_board.html",
+        "seats": seats,
         "plies": replay["ply"],
-        "dwarf_points": replay["dwarf_points"],
-        "troll_points": replay["troll_points"],
-        "side_to_move": replay["side_to_move"],
         "replay_ply": replay["ply"],
+        "replay_running": replay["ply"] < replay["last_ply"],
     }
 
 
@@ -225,8 +260,11 @@ def clock_context(battle: Battle) -> dict:
     # Moves per side, as players count them ("Move 2 of 24 (dwarfs)"), whatever the unit.
     per_side = (limit + 1) // 2 if limit else None
     move_no = battle.ply // 2 + 1
+    names = {info.key: _(info.name) for info in battle.rules.sides}
     return {
         "snap": snap,
+        "side_to_move_name": names.get(snap["side"], snap["side"]),
+        "side_names_json": json.dumps(names),
         "move_no": min(move_no, per_side) if per_side else move_no,
         "move_limit": per_side,
         "remaining_s": (snap["remaining_ms"] or 0) / 1000,

@@ -18,8 +18,8 @@ from django.views.decorators.http import require_GET, require_POST
 from thud_site.http import HtmxHttpRequest
 
 from . import archive, battles, events, permissions, presenters
+from .interface import InvalidMove
 from .models import Battle, ClockEvent, Move
-from .thud import format_move, format_square
 
 
 def _int(value, default: int = -1) -> int:
@@ -35,7 +35,7 @@ def _board(request: HtmxHttpRequest, battle: Battle, side, *, error: str = "", *
         if error:
             messages.error(request, error)
         return redirect("games:battle", battle_id=battle.pk)
-    context = presenters.board_context(battle, side, **kw) | {"error": error}
+    context = presenters.presenter_for(battle)(battle, side, **kw) | {"error": error}
     return render(request, "games/battle.html#board-panel", context)
 
 
@@ -52,7 +52,7 @@ def settled(request: HtmxHttpRequest, battle_id: int, gate) -> Battle:
 def battle_page(request: HtmxHttpRequest, battle_id: int):
     battle = settled(request, battle_id, permissions.access_battle_public)
     side = permissions.battle_side_of(request.user, battle)
-    context = presenters.board_context(battle, side, selected=request.GET.get("sq", ""))
+    context = presenters.presenter_for(battle)(battle, side, selected=request.GET.get("sq", ""))
     template = "games/battle.html#board-panel" if request.htmx else "games/battle.html"
     return render(request, template, context)
 
@@ -97,15 +97,20 @@ def touch(request: HtmxHttpRequest, battle_id: int):
 def move(request: HtmxHttpRequest, battle_id: int):
     battle, side = permissions.access_battle_for_player(request.user, battle_id)
     src, dst = request.POST.get("from", ""), request.POST.get("to", "")
-    candidates = presenters.candidate_moves(battle, src, dst)
+    try:
+        candidates = battle.rules.candidates(presenters.state_of(battle), src, dst)
+    except (InvalidMove, ValueError):
+        candidates = []
     if len(candidates) > 1 and "confirm" not in request.POST:
-        return _board(request, battle, side, selected=src, choice=candidates)
+        return _board(
+            request, battle, side, selected=src, choice=candidates, choice_from=src, choice_to=dst
+        )
     wanted = set(request.POST.getlist("captures"))
-    chosen = [m for m in candidates if {format_square(s) for s in m.captures} == wanted]
+    chosen = [m for m in candidates if set(m.captures) == wanted]
     if len(candidates) > 1 and not chosen:
         error = _("That choice of captures is not allowed by this tournament's capture policy.")
         return _board(request, battle, side, error=error)
-    notation = format_move(chosen[0] if chosen else candidates[0]) if candidates else ""
+    notation = (chosen[0] if chosen else candidates[0]).notation if candidates else ""
     try:
         battle = battles.submit_move(
             battle_id, side=side, version=_int(request.POST.get("version")), notation=notation

@@ -18,6 +18,14 @@
              ply: 0, maxPlies: null, nudged: -1 };
   var sources = new WeakSet();
 
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+  // Correspondence: days, then hh:mm:ss.
+  function long(ms) {
+    var s = Math.floor(ms / 1000), d = Math.floor(s / 86400);
+    var hms = pad(Math.floor(s % 86400 / 3600)) + ":" + pad(Math.floor(s % 3600 / 60)) + ":" + pad(s % 60);
+    return d ? interpolate(gettext("%(days)s d %(time)s"), { days: d, time: hms }, true) : hms;
+  }
+
   function panel() { return document.getElementById("clock-panel"); }
   function num(v) { return v === "" || v === null || v === undefined ? null : Number(v); }
 
@@ -58,7 +66,12 @@
       var elapsed = performance.now() - st.base;
       var left = Math.max(0, st.remaining - elapsed);
       var thinkLeft = st.think === null ? 0 : Math.max(0, st.think - elapsed);
-      if (thinkLeft > 0) {
+      if (p.dataset.timing === "correspondence") {
+        phase = "think";
+        shown = long(left);
+        label.textContent = gettext("Time left for this move");
+        if (left <= 0 && performance.now() - st.base - st.remaining > 300) nudge();
+      } else if (thinkLeft > 0) {
         phase = "think";
         shown = String(Math.ceil(thinkLeft / 1000));
         label.textContent = gettext("Think");
@@ -88,7 +101,11 @@
                                     : gettext("Move %(n)s of %(limit)s (trolls)");
       info.textContent = interpolate(fmt, { n: n, limit: limit }, true);
     } else {
-      info.textContent = st.side === "dwarf" ? gettext("Dwarfs to move") : gettext("Trolls to move");
+      var sideNames = p.dataset.sideNames ? JSON.parse(p.dataset.sideNames) : {};
+      if (st.side === "dwarf") info.textContent = gettext("Dwarfs to move");
+      else if (st.side === "troll") info.textContent = gettext("Trolls to move");
+      else info.textContent = interpolate(gettext("%(side)s to move"),
+                                          { side: sideNames[st.side] || st.side }, true);
     }
   }
 

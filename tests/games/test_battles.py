@@ -62,7 +62,7 @@ def test_settle_forfeits_once_however_often_called(otb, t0):
     for via in ("eta", "sweep", "read", "nudge"):
         battles.settle(otb.pk, via=via, now=t0 + ms(1600))
     b = Battle.objects.get(pk=otb.pk)
-    assert (b.ply, b.side_to_move, b.forfeits_dwarf, b.clock_version) == (1, "troll", 1, 2)
+    assert (b.ply, b.side_to_move, b.forfeits_first, b.clock_version) == (1, "troll", 1, 2)
     assert b.turn_started_at == t0 + ms(1600)
     ev = ClockEvent.objects.get(battle=b, kind=clock.TURN_EXPIRED)
     assert (ev.ply, ev.via, ev.due_at, ev.lateness_ms) == (0, "eta", t0 + ms(1550), 50)
@@ -163,7 +163,7 @@ def test_consecutive_forfeits_wait_for_referee_then_continue(match, t0):
     battles.settle(b.pk, via="sweep", now=now + timedelta(hours=1))
     assert Battle.objects.get(pk=b.pk).ply == 5
     b = battles.resume(b.pk, now=now + ms(5000))
-    assert b.status == Battle.Status.RUNNING and b.forfeits_dwarf == 0
+    assert b.status == Battle.Status.RUNNING and b.forfeits_first == 0
 
 
 def test_forfeits_to_the_move_limit_finish_the_battle(t0):

@@ -13,12 +13,15 @@ from games.clock import ClockConfig, ClockError, ClockState
 T0 = datetime(2026, 11, 22, 12, 0, 0, tzinfo=UTC)
 
 
+SIDES = ("dwarf", "troll")  # a Thud battle's side keys, in turn order
+
+
 def at(ms: int) -> datetime:
     return T0 + timedelta(milliseconds=ms)
 
 
 def running(**cfg) -> ClockState:
-    config = ClockConfig(**cfg)
+    config = ClockConfig(**({"sides": SIDES} | cfg))
     return clock.start(ClockState(config=config, max_plies=48), T0)
 
 
@@ -52,7 +55,7 @@ def test_expiry_forfeits_turn_and_next_turn_starts_at_settle_time():
     s = running()
     s2, kind = clock.resolve_timeout(s, at(20_400))
     assert kind == clock.TURN_EXPIRED
-    assert (s2.ply, s2.side_to_move, s2.forfeits_dwarf) == (1, "troll", 1)
+    assert (s2.ply, s2.side_to_move, s2.forfeits_first) == (1, "troll", 1)
     assert s2.turn_started_at == at(20_400)
     assert s2.deadline == at(40_400)
 
@@ -90,9 +93,9 @@ def test_third_consecutive_forfeit_by_one_side_waits_for_referee():
             break
     # dwarf, troll, dwarf, troll, dwarf: the dwarfs' third forfeit stops the clock.
     assert s.status == clock.NEEDS_REFEREE
-    assert s.ply == 5 and s.forfeits_dwarf == 3
+    assert s.ply == 5 and s.forfeits_first == 3
     s2 = clock.resume(s, at(200_000))
-    assert s2.status == clock.RUNNING and s2.forfeits_dwarf == 0
+    assert s2.status == clock.RUNNING and s2.forfeits_first == 0
     assert clock.remaining_ms(s2, at(200_000)) == 20_000
 
 
@@ -101,7 +104,7 @@ def test_a_move_resets_the_movers_forfeit_count():
     s, _ = clock.resolve_timeout(s, at(20_300))  # dwarf forfeits
     s = clock.after_move(s, at(21_000))  # troll moves
     s = clock.after_move(s, at(22_000))  # dwarf moves
-    assert (s.forfeits_dwarf, s.forfeits_troll, s.ply) == (0, 0, 3)
+    assert (s.forfeits_first, s.forfeits_second, s.ply) == (0, 0, 3)
 
 
 def test_move_limit_finishes_the_battle():
@@ -180,7 +183,7 @@ def test_give_time_extends_running_and_paused_turns():
 
 
 def test_untimed_battle_never_expires():
-    s = clock.start(ClockState(config=ClockConfig(timed=False)), T0)
+    s = clock.start(ClockState(config=ClockConfig(timed=False, sides=SIDES)), T0)
     assert s.deadline is None and not clock.expiry_due(s, at(10**9))
     assert clock.phase(s, at(0)) == "untimed"
     assert clock.after_move(s, at(10**9)).ply == 1

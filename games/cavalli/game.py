@@ -1,0 +1,112 @@
+"""Battaglia di Cavalli behind the game interface (:mod:`games.interface`).
+
+The state is an immutable :class:`~games.cavalli.Position` (board numbers included);
+its text form is the one-line compact notation of :meth:`Position.to_compact`. The
+setup of a new game is the board: ``{"board_seed": n}`` (a seeded shuffle) or
+``{"board": text}`` (a printed board); without either, seed 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.interface import InvalidMove, MoveInfo, Outcome, SideInfo, gettext_noop
+
+from .base import IllegalMoveError, InvalidMoveError, InvalidPositionError, Side
+from .board import Board, InvalidBoardError
+from .notation import format_move, format_square, parse_move, parse_square
+from .position import Position
+
+
+class CavalliGame:
+    """Battaglia di Cavalli for the battle workflow.
+
+    >>> game = CavalliGame()
+    >>> state = game.initial_state({"board_seed": 7})
+    >>> game.side_to_move(state), game.legal_moves(state)[:2]
+    ('white', ['A1 xC1', 'A1 xA2'])
+    >>> state, info = game.apply(state, "a1 x c1")
+    >>> info.notation, info.captures, game.scores(state)
+    ('A1 xC1', ('C1',), {'white': 33, 'black': 0})
+    """
+
+    key = "cavalli"
+    name = gettext_noop("Battaglia di Cavalli")
+    sides = (
+        SideInfo(Side.WHITE.value, gettext_noop("White")),
+        SideInfo(Side.BLACK.value, gettext_noop("Black")),
+    )
+    board_template = "games/cavalli/board.html"
+    presenter = "games.presenters_cavalli.board_context"
+
+    def __init__(self, **_options: Any) -> None:
+        pass
+
+    def initial_state(self, setup: Mapping[str, Any] | None = None) -> Position:
+        setup = setup or {}
+        try:
+            if setup.get("board"):
+                board = Board.parse(setup["board"])
+            else:
+                board = Board.from_seed(int(setup.get("board_seed") or 0))
+        except InvalidBoardError as exc:
+            raise ValueError(str(exc)) from exc
+        return Position.initial(board)
+
+    def serialise(self, state: Position) -> str:
+        return state.to_compact()
+
+    def deserialise(self, text: str) -> Position:
+        try:
+            return Position.from_compact(text)
+        except (InvalidPositionError, InvalidBoardError) as exc:
+            raise ValueError(str(exc)) from exc
+
+    def side_to_move(self, state: Position) -> str:
+        return state.to_move.value
+
+    def legal_moves(self, state: Position) -> list[str]:
+        return [format_move(m) for m in state.legal_moves()]
+
+    def apply(self, state: Position, notation: str) -> tuple[Position, MoveInfo]:
+        try:
+            move = parse_move(notation, state)
+        except (InvalidMoveError, IllegalMoveError) as exc:
+            raise InvalidMove(str(exc)) from exc
+        return state.apply(move), self._info(move)
+
+    @staticmethod
+    def _info(move) -> MoveInfo:
+        captures = () if move.choice is None else (format_square(move.choice),)
+        return MoveInfo(notation=format_move(move), kind="move", captures=captures)
+
+    def candidates(self, state: Position, src: str, dst: str) -> list[MoveInfo]:
+        """The legal moves landing on ``dst`` (the knight is implied: ``src`` is ignored);
+        several when landing on a double leaves a choice of the double to strike out."""
+        try:
+            to = parse_square(dst)
+        except ValueError:
+            return []
+        return [self._info(m) for m in state.legal_moves() if m.to == to]
+
+    def owns(self, state: Position, square: str) -> bool:
+        try:
+            return state.knight_at(parse_square(square)) == state.to_move
+        except ValueError:
+            return False
+
+    def pass_turn(self, state: Position) -> Position:
+        return state.pass_turn()
+
+    def outcome(self, state: Position) -> Outcome | None:
+        result = state.outcome()
+        if result is None:
+            return None
+        return Outcome(self.scores(state), result.termination.value)
+
+    def scores(self, state: Position) -> dict[str, int]:
+        return {Side.WHITE.value: state.white_score, Side.BLACK.value: state.black_score}
+
+    def row_fields(self, state: Position) -> dict[str, Any]:
+        return {}

@@ -1,0 +1,114 @@
+"""The one game interface every battle is played through (Thud, Battaglia di Cavalli).
+
+Terminology and invariants:
+- A *game* is a stateless rules object (:class:`Game`); its *state* is an opaque,
+  immutable value that the game alone understands. The battle row stores it as the
+  text of :meth:`Game.serialise` and reads it back with :meth:`Game.deserialise`.
+- A game has two *sides* in turn order (:attr:`Game.sides`): the first side moves first
+  (see each game's ``sides``). The workflow (``games.battles``), the clock
+  and the pages only ever handle side *keys*; names are for people.
+- Moves travel as canonical notation strings. :meth:`Game.apply` checks a move, returns the
+  new state and a :class:`MoveInfo` (canonical notation, kind, captured squares), or raises
+  :class:`InvalidMove` with a message for the player.
+- :meth:`Game.outcome` is ``None`` while play goes on, else an :class:`Outcome` with the
+  score of each side. :meth:`Game.scores` gives the scores of an unfinished state (a
+  battle ended by agreement, move limit or a referee ends with them).
+
+This module is pure Python (no Django): display names are plain English strings marked
+for translation with :func:`gettext_noop`; pages translate them when they show them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+
+def gettext_noop(text: str) -> str:
+    """Mark ``text`` for ``makemessages`` without importing Django (the caller translates)."""
+    return text
+
+
+class InvalidMove(ValueError):
+    """A move that cannot be played here (bad syntax or not legal); ``str()`` says why."""
+
+
+@dataclass(frozen=True)
+class SideInfo:
+    key: str
+    name: str  # English, marked with gettext_noop: translate when showing it
+
+
+@dataclass(frozen=True)
+class MoveInfo:
+    """What :meth:`Game.apply` did: enough to store and show the move."""
+
+    notation: str
+    kind: str = "move"
+    captures: tuple[str, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A finished game: each side's score (by side key) and why it ended."""
+
+    scores: Mapping[str, int]
+    reason: str
+
+    @property
+    def winner(self) -> str | None:
+        """The side key with the higher score, or ``None`` for a draw.
+
+        >>> Outcome({"a": 3, "b": 1}, "x").winner, Outcome({"a": 2, "b": 2}, "x").winner
+        ('a', None)
+        """
+        (a, sa), (b, sb) = self.scores.items()
+        if sa == sb:
+            return None
+        return a if sa > sb else b
+
+
+@runtime_checkable
+class Game(Protocol):
+    """The rules of one game, as the battle workflow and pages need them."""
+
+    key: str
+    name: str
+    sides: tuple[SideInfo, SideInfo]
+    #: Template (under ``templates/``) that draws a board, and the dotted path of the
+    #: function ``(battle, side, **kw) -> dict`` that builds its context.
+    board_template: str
+    presenter: str
+
+    def initial_state(self, setup: Mapping[str, Any] | None = None) -> Any: ...
+    def serialise(self, state: Any) -> str: ...
+    def deserialise(self, text: str) -> Any: ...
+    def side_to_move(self, state: Any) -> str: ...
+    def legal_moves(self, state: Any) -> list[str]: ...
+    def apply(self, state: Any, notation: str) -> tuple[Any, MoveInfo]: ...
+    def pass_turn(self, state: Any) -> Any: ...
+    def outcome(self, state: Any) -> Outcome | None: ...
+    def scores(self, state: Any) -> dict[str, int]: ...
+    def candidates(self, state: Any, src: str, dst: str) -> list[MoveInfo]:
+        """Legal moves a click from ``src`` to ``dst`` may mean: several when the player
+        must still choose (which pieces to capture, which square to strike out)."""
+        ...
+
+    def owns(self, state: Any, square: str) -> bool:
+        """Whether ``square`` holds a piece of the side to move (what may be touched)."""
+        ...
+
+    def row_fields(self, state: Any) -> dict[str, Any]:
+        """Extra battle columns this game keeps up to date (e.g. counts of pieces left)."""
+        ...
+
+
+def side_keys(game: Game) -> tuple[str, str]:
+    return game.sides[0].key, game.sides[1].key
+
+
+def other_side(game: Game, side: str) -> str:
+    first, second = side_keys(game)
+    return second if side == first else first

@@ -1,0 +1,85 @@
+"""Battaglia di Cavalli's board presenter (``CavalliGame.presenter``).
+
+A 10×10 board of numbers, rank 10 on top; the two knights; struck-out (unusable)
+squares. A player to move clicks a target square; landing on a double with another
+double left to strike out is a second step, like Thud's capture choice.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from .cavalli import FILES, Position, cells
+from .models import Battle
+from .presenters import battle_context, state_of
+
+KNIGHT_LABELS = {"white": "♘", "black": "♞"}
+
+
+def board_view(
+    position: Position, *, targets: frozenset[str] = frozenset(), last: str = ""
+) -> dict:
+    rows = []
+    for row in cells(position):
+        squares = []
+        for cell in row:
+            knight = cell.knight.value if cell.knight else ""
+            classes = ["sq", "usable" if cell.usable else "struck"]
+            if cell.double:
+                classes.append("double")
+            if knight:
+                classes.append(f"has-{knight}")
+            if cell.name in targets:
+                classes.append("target")
+            if cell.name == last:
+                classes.append("last-to")
+            if knight:
+                label = _("%(side)s knight on %(square)s (%(number)s)") % {
+                    "side": _("White") if knight == "white" else _("Black"),
+                    "square": cell.name,
+                    "number": cell.label,
+                }
+            elif cell.usable:
+                label = _("%(square)s: %(number)s") % {"square": cell.name, "number": cell.label}
+            else:
+                label = _("%(square)s: struck out") % {"square": cell.name}
+            squares.append(
+                {
+                    "name": cell.name,
+                    "number": cell.label,
+                    "knight": KNIGHT_LABELS.get(knight, ""),
+                    "target": cell.name in targets,
+                    "classes": " ".join(classes),
+                    "label": label,
+                }
+            )
+        rows.append({"rank": row[0].name[1:], "squares": squares})
+    return {"files": list(FILES), "rows": rows, "last_move": last}
+
+
+def board_context(
+    battle: Battle,
+    side: str | None,
+    *,
+    selected: str = "",
+    choice: list | None = None,
+    choice_from: str = "",
+    choice_to: str = "",
+) -> dict:
+    position = state_of(battle)
+    common = battle_context(battle, side, position)
+    targets: frozenset[str] = frozenset()
+    if common["my_turn"]:
+        targets = frozenset(m.split()[0] for m in battle.rules.legal_moves(position))
+    last = next((m.notation.split()[0] for m in reversed(common["moves"]) if m.notation), "")
+    return common | {
+        "board": board_view(position, targets=targets, last=last),
+        "selected": "",
+        "choice": choice,
+        "choice_from": choice_from,
+        "choice_to": choice_to,
+        "choice_prompt": _("Choose the double to strike out:"),
+        "choice_input": "radio",
+        "choice_button": _("Move and strike out"),
+        "capture_squares": sorted({sq for m in choice or () for sq in m.captures}),
+    }

@@ -1,0 +1,115 @@
+"""Thud behind the game interface (:mod:`games.interface`): a thin adapter, no new rules.
+
+The state is an immutable :class:`~games.thud.Position`; its text form is the 15-line
+diagram the battle row has always stored, so existing battles read back unchanged.
+The capture policy is an option of the game (one battle's rules), not of the state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.interface import InvalidMove, MoveInfo, Outcome, SideInfo, gettext_noop
+
+from .base import CapturePolicy, IllegalMoveError, InvalidMoveError, InvalidPositionError, Side
+from .notation import format_move, format_square, parse_move, parse_square
+from .position import Position
+
+
+class ThudGame:
+    """Thud (classic rules) for the battle workflow.
+
+    >>> game = ThudGame()
+    >>> state = game.initial_state()
+    >>> game.side_to_move(state), len(game.legal_moves(state))
+    ('dwarf', 656)
+    >>> state, info = game.apply(state, "dF1-F5")
+    >>> info.notation, game.side_to_move(state)
+    ('d F1-F5', 'troll')
+    """
+
+    key = "thud"
+    name = gettext_noop("Thud")
+    sides = (
+        SideInfo(Side.DWARF.value, gettext_noop("Dwarfs")),
+        SideInfo(Side.TROLL.value, gettext_noop("Trolls")),
+    )
+    board_template = "games/_board.html"
+    presenter = "games.presenters.board_context"
+
+    def __init__(self, capture_policy: str = CapturePolicy.SUBSET.value, **_other: Any) -> None:
+        self.policy = CapturePolicy(capture_policy).value
+
+    def initial_state(self, setup: Mapping[str, Any] | None = None) -> Position:
+        return Position.initial()
+
+    def serialise(self, state: Position) -> str:
+        return state.to_diagram()
+
+    def deserialise(self, text: str) -> Position:
+        try:
+            return Position.from_diagram(text)
+        except InvalidPositionError as exc:
+            raise ValueError(str(exc)) from exc
+
+    def side_to_move(self, state: Position) -> str:
+        return state.side_to_move.value
+
+    def legal_moves(self, state: Position) -> list[str]:
+        return [format_move(m) for m in state.legal_moves(self.policy)]
+
+    def parse(self, state: Position, notation: str):
+        """The engine's move for ``notation`` (the board page builds moves from clicks)."""
+        try:
+            return parse_move(notation, state, self.policy)
+        except (InvalidMoveError, IllegalMoveError) as exc:
+            raise InvalidMove(str(exc)) from exc
+
+    def apply(self, state: Position, notation: str) -> tuple[Position, MoveInfo]:
+        move = self.parse(state, notation)
+        return state.play(move, self.policy), self._info(move)
+
+    @staticmethod
+    def _info(move) -> MoveInfo:
+        return MoveInfo(
+            notation=format_move(move),
+            kind=move.kind,
+            captures=tuple(format_square(sq) for sq in move.captures),
+            extra={"from": format_square(move.from_sq)},
+        )
+
+    def pass_turn(self, state: Position) -> Position:
+        return state.pass_turn()
+
+    def outcome(self, state: Position) -> Outcome | None:
+        result = state.outcome(self.policy)
+        if result is None:
+            return None
+        # A side without pieces is a side without a legal move (DESIGN.md §2): one reason.
+        return Outcome(self.scores(state), "no_legal_move")
+
+    def scores(self, state: Position) -> dict[str, int]:
+        dwarf_points, troll_points = state.score()
+        return {Side.DWARF.value: dwarf_points, Side.TROLL.value: troll_points}
+
+    def candidates(self, state: Position, src: str, dst: str) -> list[MoveInfo]:
+        """The legal moves from ``src`` to ``dst``: several when captures are a choice."""
+        try:
+            a, b = parse_square(src), parse_square(dst)
+        except ValueError:
+            return []
+        return [
+            self._info(m) for m in state.legal_moves(self.policy) if (m.from_sq, m.to_sq) == (a, b)
+        ]
+
+    def owns(self, state: Position, square: str) -> bool:
+        """Whether ``square`` holds a piece of the side to move (what a player may touch)."""
+        try:
+            sq = parse_square(square)
+        except ValueError:
+            return False
+        return state.piece_at(sq) == state.side_to_move.letter
+
+    def row_fields(self, state: Position) -> dict[str, Any]:
+        return {"dwarf_count": state.dwarf_count, "troll_count": state.troll_count}

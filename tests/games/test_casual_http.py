@@ -1,0 +1,103 @@
+"""The battle page plays casual battles of either game (HTTP, no browser)."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games import battles
+from games.models import Battle
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def cavalli(seed: int = 7) -> Battle:
+    white, black = UserFactory(username="white_player"), UserFactory(username="black_player")
+    return battles.create_casual_battle(
+        game="cavalli", first=white, second=black, timing="correspondence", board_seed=seed
+    )
+
+
+def test_spectator_sees_the_numbered_board_and_both_players(client):
+    b = cavalli()
+    r = client.get(reverse("games:battle", args=[b.pk]))
+    html = r.content.decode()
+    assert r.status_code == 200
+    assert "white_player" in html and "black_player" in html
+    assert 'class="cavalli-board"' in html and 'name="to"' not in html
+
+
+def test_the_player_to_move_gets_targets_and_moves_by_clicking(client):
+    b = cavalli()
+    client.force_login(b.first_user)
+    page = client.get(reverse("games:battle", args=[b.pk])).content.decode()
+    assert 'name="to" value="D1"' in page
+    r = client.post(
+        reverse("games:move", args=[b.pk]), {"version": b.clock_version, "to": "D1"}, **HX
+    )
+    assert r.status_code == 200
+    b.refresh_from_db()
+    assert (b.ply, b.side_to_move) == (1, "black")
+    assert b.moves.get().notation == "D1"
+
+
+def test_landing_on_a_double_asks_which_double_to_strike_out(client):
+    b = cavalli()  # seed 7: A1 holds 33, a double
+    client.force_login(b.first_user)
+    url = reverse("games:move", args=[b.pk])
+    r = client.post(url, {"version": b.clock_version, "to": "A1"}, **HX)
+    html = r.content.decode()
+    assert 'type="radio" name="captures" value="C1"' in html
+    assert Battle.objects.get(pk=b.pk).ply == 0
+    data = {"version": b.clock_version, "to": "A1", "confirm": "1", "captures": "C1"}
+    client.post(url, data, **HX)
+    assert Battle.objects.get(pk=b.pk).moves.get().notation == "A1 xC1"
+
+
+def test_the_opponent_cannot_move_out_of_turn(client):
+    b = cavalli()
+    client.force_login(b.second_user)
+    r = client.post(
+        reverse("games:move", args=[b.pk]), {"version": b.clock_version, "to": "C10"}, **HX
+    )
+    assert r.status_code == 200 and "error-box" in r.content.decode()
+    assert Battle.objects.get(pk=b.pk).ply == 0
+
+
+def test_a_stranger_may_watch_but_not_move(client):
+    b = cavalli()
+    client.force_login(UserFactory())
+    r = client.post(reverse("games:move", args=[b.pk]), {"version": 1, "to": "C1"}, **HX)
+    assert r.status_code == 403
+
+
+def test_casual_thud_battle_page_and_diagram_work(client):
+    a, c = UserFactory(username="ann"), UserFactory(username="cid")
+    b = battles.create_casual_battle(game="thud", first=a, second=c, timing="quickfire")
+    assert client.get(reverse("games:battle", args=[b.pk])).status_code == 200
+    r = client.get(reverse("games:diagram", args=[b.pk]))
+    assert r.status_code == 200 and "ann" in r.content.decode()
+
+
+def _play(b: Battle, plies: int) -> None:
+    game = b.rules
+    for _ in range(plies):
+        b.refresh_from_db()
+        move = game.legal_moves(game.deserialise(b.board))[-1]
+        battles.submit_move(b.pk, side=b.side_to_move, version=b.clock_version, notation=move)
+
+
+@pytest.mark.parametrize("game", ["cavalli", "thud"])
+def test_page_queries_do_not_grow_with_the_moves(client, game):
+    counts = []
+    for plies in (2, 8):
+        b = battles.create_casual_battle(game=game, first=UserFactory(), second=UserFactory())
+        _play(b, plies)
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(reverse("games:battle", args=[b.pk])).status_code == 200
+        counts.append(len(ctx))
+    assert counts[0] == counts[1]

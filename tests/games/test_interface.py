@@ -1,0 +1,110 @@
+"""The game interface: both games behind it behave alike (pure, no database)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from games import registry
+from games.interface import Game, InvalidMove, Outcome, other_side, side_keys
+from games.thud import Position
+
+GAMES = [registry.get("thud"), registry.get("cavalli")]
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.key)
+def test_game_satisfies_the_protocol(game):
+    assert isinstance(game, Game)
+    assert len(game.sides) == 2
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.key)
+def test_first_side_moves_first_and_sides_alternate(game):
+    state = game.initial_state({"board_seed": 3})
+    first, second = side_keys(game)
+    assert game.side_to_move(state) == first
+    state, _info = game.apply(state, game.legal_moves(state)[0])
+    assert game.side_to_move(state) == second
+    assert game.side_to_move(game.pass_turn(state)) == first
+    assert other_side(game, first) == second
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.key)
+def test_serialise_round_trips_after_moves(game):
+    state = game.initial_state({"board_seed": 5})
+    for _ in range(4):
+        state, _info = game.apply(state, game.legal_moves(state)[-1])
+        assert game.deserialise(game.serialise(state)) == state
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.key)
+def test_every_legal_notation_applies_and_comes_back_canonical(game):
+    state = game.initial_state({"board_seed": 1})
+    for notation in game.legal_moves(state):
+        _new, info = game.apply(state, notation)
+        assert info.notation == notation
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.key)
+@pytest.mark.parametrize("text", ["", "zz", "Z99-Q1"])
+def test_bad_moves_raise_one_error_type_with_a_message(game, text):
+    state = game.initial_state()
+    with pytest.raises(InvalidMove) as caught:
+        game.apply(state, text)
+    assert str(caught.value)
+
+
+def test_thud_capture_policy_is_an_option_of_the_game():
+    # A troll next to two dwarfs: "subset" offers each capture subset, "all" only both.
+    position = Position.from_compact("troll dE5,dE6,TG7")
+    subset = registry.get("thud", capture_policy="subset").legal_moves(position)
+    everything = registry.get("thud", capture_policy="all").legal_moves(position)
+    assert "T G7-F6 xE5" in subset
+    assert "T G7-F6 xE5" not in everything
+    assert "T G7-F6 xE5 xE6" in everything
+
+
+def test_thud_apply_reports_captures_and_kind():
+    game = registry.get("thud")
+    position = Position.from_compact("troll dE5,dE6,TG7")
+    new, info = game.apply(position, "TG7-F6xE5xE6")
+    assert (info.notation, info.kind, info.captures) == ("T G7-F6 xE5 xE6", "step", ("E5", "E6"))
+    assert game.scores(new) == {"dwarf": 0, "troll": 4}
+    assert game.row_fields(new) == {"dwarf_count": 0, "troll_count": 1}
+
+
+def test_thud_outcome_when_the_side_to_move_has_no_move():
+    game = registry.get("thud")
+    position = Position.from_compact("dwarf TG7")
+    assert game.outcome(position) == Outcome({"dwarf": 0, "troll": 4}, "no_legal_move")
+    assert game.outcome(game.initial_state()) is None
+
+
+def test_cavalli_setup_fixes_the_board():
+    game = registry.get("cavalli")
+    a, b = game.initial_state({"board_seed": 1}), game.initial_state({"board_seed": 2})
+    assert a != b
+    assert game.initial_state({"board_seed": 1}) == a
+
+
+def test_unknown_game_is_refused():
+    with pytest.raises(registry.UnknownGame):
+        registry.get("chess")
+
+
+def test_the_registry_imports_no_django():
+    code = "import sys, games.registry; assert 'django' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize(
+    "module", ["games.interface", "games.registry", "games.thud.game", "games.cavalli.game"]
+)
+def test_docstring_examples_hold(module):
+    import doctest
+    import importlib
+
+    failures, attempted = doctest.testmod(importlib.import_module(module))
+    assert attempted and not failures
