@@ -140,7 +140,7 @@ def start_gunicorn(port: int) -> subprocess.Popen:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # four workers booting on a busy two-core machine
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/", timeout=2).status_code == 200:

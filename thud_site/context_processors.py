@@ -1,17 +1,45 @@
-"""Navigation facts every page needs: which role links to show (two small queries)."""
+"""Navigation facts every page needs: which role links to show.
+
+The facts are lazy: an htmx fragment (a result panel, a standings refresh) never shows the
+navigation, so it never pays for it. A full page asks once, in one query (plus the pending
+claims count for organisers).
+"""
 
 from __future__ import annotations
 
+from functools import cache
+
+from django.contrib.auth import get_user_model
+from django.db.models import Exists
+from django.utils.functional import SimpleLazyObject
+
 from tournaments import dashboards, permissions
+from tournaments.models import Player
+
+
+def _facts(user) -> dict:
+    if not user.is_authenticated:
+        return {"has_player": False, "organises": False, "claims": 0}
+    row = (
+        get_user_model()
+        .objects.filter(pk=user.pk)
+        .values(
+            has_player=Exists(Player.objects.filter(user_id=user.pk)),
+            organises=Exists(permissions.tournaments_organised_by(user)),
+        )
+        .first()
+    ) or {"has_player": False, "organises": False}
+    claims = dashboards.pending_claims_count(user) if row["organises"] else 0
+    return {**row, "claims": claims}
 
 
 def navigation(request) -> dict:
     user = getattr(request, "user", None)
-    if user is None or not user.is_authenticated:
+    if user is None:
         return {}
-    organises = permissions.tournaments_organised_by(user).exists()
+    facts = cache(lambda: _facts(user))
     return {
-        "nav_has_player": hasattr(user, "player"),
-        "nav_organises": organises,
-        "nav_claims": dashboards.pending_claims_count(user) if organises else 0,
+        "nav_has_player": SimpleLazyObject(lambda: facts()["has_player"]),
+        "nav_organises": SimpleLazyObject(lambda: facts()["organises"]),
+        "nav_claims": SimpleLazyObject(lambda: facts()["claims"]),
     }

@@ -28,7 +28,11 @@ a lower tier can never outweigh one unit of a higher tier), and the matching max
    because that leaves a symmetric fold;
 5. placement inside the group, fold (1 v G, 2 v G-1: top half against bottom half), as the
    squared deviation from the ideal fold partner;
-6. a seeded random tiebreak.
+6. a seeded random tiebreak;
+7. a per-edge 32-bit seeded hash, so that two different pairings practically never weigh the
+   same (only an exact tie in all of tiers 1-6 reaches it). A tie-free optimum is unique, so
+   every correct matching algorithm returns it: the fast backend (rustworkx, Rust) and the
+   reference one (networkx, pure Python) give the same pairings, which a test checks.
 
 Hard rules (edge omitted): forbidden pairs; a second bye. If no pairing satisfies them,
 ``PairingUserError``.
@@ -62,8 +66,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass, field
+from operator import mul
 
 import networkx as nx
+import rustworkx as rx
 
 FULL_GRAPH_MAX = 64
 WINDOW_MIN = 24
@@ -71,7 +77,13 @@ WINDOW_MAX = 48
 MERGE_LIMIT = 320
 LOOKAHEAD_ATTEMPTS = 24
 _NOISE_BITS = 10
-_TIERS = 6  # rematch, ban, score, float/bye, placement, noise
+_TIE_BITS = 32
+_TIE_MASK = (1 << _TIE_BITS) - 1
+_TIERS = 7  # rematch, ban, score, float/bye, placement, noise, tie-break
+# rustworkx's matching works on signed 128-bit weights and its dual variables reach twice the
+# largest weight; above this the reference backend (Python integers) takes over.
+_RX_MAX_WEIGHT = 1 << 120
+BACKENDS = ("rustworkx", "networkx")
 
 
 class PairingUserError(ValueError):
@@ -247,7 +259,14 @@ Edge = tuple[Hashable, Hashable]
 class _Field:
     """Precomputed per-player facts for the cost function."""
 
-    def __init__(self, players: Sequence[PlayerRecord], history: History, seed: int, rnd: int):
+    def __init__(
+        self,
+        players: Sequence[PlayerRecord],
+        history: History,
+        seed: int,
+        rnd: int,
+        backend: str = "rustworkx",
+    ):
         self.by_id = {p.id: p for p in players}
         self.order = sorted(players, key=lambda p: (-p.score, p.rank, p.id))
         self.gpos = {p.id: i for i, p in enumerate(self.order)}
@@ -270,27 +289,40 @@ class _Field:
         self.noise = {
             p.id: rng.getrandbits(_NOISE_BITS) for p in sorted(players, key=lambda p: p.id)
         }
+        # Drawn after the noise, so tiers 1-6 (and hence every pairing without an exact tie)
+        # are the same as before the tie-break tier existed.
+        self.tie_key = {p.id: rng.getrandbits(64) for p in sorted(players, key=lambda p: p.id)}
+        self.backend = backend
+        self.facts = {
+            p.id: (p.score, self.pos[p.id], self.gsize[p.id], self.noise[p.id], self.tie_key[p.id])
+            for p in players
+        }
+
+    def tie(self, u: int, v: int) -> int:
+        """A seeded 32-bit hash of the unordered pair: the middle bits of a 128-bit product."""
+        return ((self.tie_key[u] * self.tie_key[v]) >> 48) & _TIE_MASK
 
     def pair_tiers(self, u: int, v: int, banned: Collection[frozenset]) -> tuple[int, ...] | None:
         key = frozenset((u, v))
         if key in self.forbidden:
             return None
-        pu, pv = self.by_id[u], self.by_id[v]
-        if pu.score == pv.score:
-            dev = self.pos[u] + self.pos[v] - (self.gsize[u] - 1)
+        su, pu, gu, nu, ku = self.facts[u]
+        sv, pv, gv, nv, kv = self.facts[v]
+        if su == sv:
+            dev = pu + pv - (gu - 1)
             flt, place = 0, dev * dev
         else:
-            hi, lo = (u, v) if pu.score > pv.score else (v, u)
-            flt = (self.gsize[hi] - 1 - self.pos[hi]) + self.pos[lo]
+            flt = (gu - 1 - pu) + pv if su > sv else (gv - 1 - pv) + pu
             place = 0
-        d = pu.score - pv.score
+        d = su - sv
         return (
             int(key in self.played),
-            int(key in banned),
+            int(key in banned) if banned else 0,
             d * d,
             flt,
             place,
-            self.noise[u] ^ self.noise[v],
+            nu ^ nv,
+            ((ku * kv) >> 48) & _TIE_MASK,  # self.tie(u, v), inlined: this is the hot loop
         )
 
     def bye_tiers(self, u: int, banned: Collection[frozenset]) -> tuple[int, ...] | None:
@@ -299,12 +331,21 @@ class _Field:
             return None
         d = p.score - (self.min_score - 1)
         below = len(self.order) - 1 - self.gpos[u]
-        return (0, int(frozenset((u, _BYE)) in banned), d * d, below, 0, self.noise[u])
+        return (
+            0,
+            int(frozenset((u, _BYE)) in banned),
+            d * d,
+            below,
+            0,
+            self.noise[u],
+            self.tie_key[u] >> (64 - _TIE_BITS),  # a bye edge's own seeded 32 bits
+        )
 
     def float_tiers(self, u: int, next_score: int | None) -> tuple[int, ...]:
         p = self.by_id[u]
         d = max(p.score - next_score, 0) if next_score is not None else 0
-        return (0, 0, d * d, self.gsize[u] - self.pos[u], 0, 0)
+        # Float phantoms are interchangeable: which phantom a floater meets never matters.
+        return (0, 0, d * d, self.gsize[u] - self.pos[u], 0, 0, 0)
 
 
 def _solve(
@@ -317,34 +358,58 @@ def _solve(
     banned: Collection[frozenset] = frozenset(),
 ) -> set[Edge] | None:
     """Max-weight perfect matching over ``members`` (+ bye / float phantoms), or None."""
+    vertices, weighted = _graph(
+        fld, members, bye=bye, floats=floats, next_score=next_score, banned=banned
+    )
+    matching = _max_weight_matching(vertices, weighted, fld.backend)
+    if 2 * len(matching) != len(vertices):
+        return None
+    return matching
+
+
+def _graph(
+    fld: _Field,
+    members: list[int],
+    *,
+    bye: bool,
+    floats: int,
+    next_score: int | None,
+    banned: Collection[frozenset] = frozenset(),
+) -> tuple[list[Hashable], list[tuple[Hashable, Hashable, int]]]:
+    """The vertices and integer-weighted edges that ``_solve`` matches."""
     vertices: list[Hashable] = list(members)
-    edges: list[tuple[Hashable, Hashable, tuple[int, ...]]] = []
+    ends: list[Edge] = []
+    tiers: list[tuple[int, ...]] = []
     for i, u in enumerate(members):
         for v in members[i + 1 :]:
             t = fld.pair_tiers(u, v, banned)
             if t is not None:
-                edges.append((u, v, t))
+                ends.append((u, v))
+                tiers.append(t)
     if bye:
         vertices.append(_BYE)
         for u in members:
             t = fld.bye_tiers(u, banned)
             if t is not None:
-                edges.append((u, _BYE, t))
+                ends.append((u, _BYE))
+                tiers.append(t)
     phantoms = [("float", k) for k in range(floats)]
     for ph in phantoms:
         vertices.append(ph)
         for u in members:
-            edges.append((u, ph, fld.float_tiers(u, next_score)))
+            ends.append((u, ph))
+            tiers.append(fld.float_tiers(u, next_score))
     zero = (0,) * _TIERS
     for i, ph in enumerate(phantoms):
         for other in phantoms[i + 1 :]:
-            edges.append((ph, other, zero))
+            ends.append((ph, other))
+            tiers.append(zero)
     if len(vertices) % 2:
         raise PairingBugError("odd vertex count in a matching")
     m = len(vertices) // 2
     # Tight per-tier bounds from this graph's own edges keep the weights small (big integers
     # beyond 64 bits slow the matching down) while staying exact.
-    tier_max = [max((t[k] for _, _, t in edges), default=0) for k in range(len(zero))]
+    tier_max = [max(column) for column in zip(*tiers, strict=True)] if tiers else list(zero)
     mults = []
     mult = 1
     for tmax in reversed(tier_max):
@@ -352,15 +417,34 @@ def _solve(
         mult *= m * tmax + 1
     mults.reverse()
     big = mult
-    graph = nx.Graph()
-    graph.add_nodes_from(vertices)
-    for u, v, tiers in edges:
-        cost = sum(t * k for t, k in zip(tiers, mults, strict=True))
-        graph.add_edge(u, v, weight=big - cost)
-    matching = nx.max_weight_matching(graph, maxcardinality=True)
-    if 2 * len(matching) != len(vertices):
-        return None
-    return {(u, v) for u, v in matching}
+    weighted = [
+        (u, v, big - sum(map(mul, t, mults))) for (u, v), t in zip(ends, tiers, strict=True)
+    ]
+    return vertices, weighted
+
+
+def _max_weight_matching(
+    vertices: list[Hashable], edges: list[tuple[Hashable, Hashable, int]], backend: str
+) -> set[Edge]:
+    """A maximum-cardinality, maximum-weight matching; both backends return the optimum.
+
+    Each pair comes out in ``vertices`` order (the side coin in ``_finish`` depends on it;
+    rustworkx's own orientation follows a randomly seeded hash set).
+    """
+    index = {vertex: i for i, vertex in enumerate(vertices)}
+    if backend == "rustworkx" and max((w for _, _, w in edges), default=0) < _RX_MAX_WEIGHT:
+        graph = rx.PyGraph(multigraph=False)
+        graph.add_nodes_from(range(len(vertices)))
+        graph.add_edges_from([(index[u], index[v], w) for u, v, w in edges])
+        found = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
+    elif backend in BACKENDS:
+        nx_graph = nx.Graph()
+        nx_graph.add_nodes_from(range(len(vertices)))
+        nx_graph.add_weighted_edges_from((index[u], index[v], w) for u, v, w in edges)
+        found = nx.max_weight_matching(nx_graph, maxcardinality=True)
+    else:
+        raise PairingBugError(f"unknown matching backend {backend!r}")
+    return {(vertices[min(i, j)], vertices[max(i, j)]) for i, j in found}
 
 
 def _next_round_possible(fld: _Field, pairs: set[Edge]) -> bool:
@@ -373,21 +457,22 @@ def _next_round_possible(fld: _Field, pairs: set[Edge]) -> bool:
             bye_now.add(v if u == _BYE else u)
         else:
             played.add(frozenset((u, v)))
-    graph = nx.Graph()
-    graph.add_nodes_from(ids)
+    vertices: list[Hashable] = list(ids)
+    edges: list[tuple[Hashable, Hashable, int]] = []
     for i, u in enumerate(ids):
         for v in ids[i + 1 :]:
             key = frozenset((u, v))
             if key not in played and key not in fld.forbidden:
-                graph.add_edge(u, v)
+                edges.append((u, v, 1))
     if len(ids) % 2:
-        graph.add_node(_BYE)
+        vertices.append(_BYE)
         for u in ids:
             if fld.by_id[u].byes == 0 and u not in bye_now:
-                graph.add_edge(u, _BYE)
-    if any(d == 0 for _, d in graph.degree()):
-        return False
-    return 2 * len(nx.max_weight_matching(graph, maxcardinality=True)) == graph.number_of_nodes()
+                edges.append((u, _BYE, 1))
+    if {x for u, v, _ in edges for x in (u, v)} != set(vertices):
+        return False  # a player with no possible opponent
+    # Only the size of a maximum matching matters here, so ties between matchings are harmless.
+    return 2 * len(_max_weight_matching(vertices, edges, fld.backend)) == len(vertices)
 
 
 def _pair_full(fld: _Field, lookahead: bool) -> set[Edge]:
@@ -520,20 +605,25 @@ def pair_swiss(
     seed: int,
     round_number: int,
     rounds_total: int | None = None,
+    backend: str = "rustworkx",
 ) -> list[Pairing]:
     """Pair one Swiss round. See the module docstring for the cost model.
 
     ``players`` are the active players only (withdrawn or absent players left out). The
     look-ahead runs when ``rounds_total`` is None or ``round_number < rounds_total``.
     Tables are numbered from the top score down; the bye is on the last table.
+    ``backend`` picks the matching implementation: ``"rustworkx"`` (fast, the default) or
+    ``"networkx"`` (the pure-Python reference); both give the same pairings.
     """
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
     ids = [p.id for p in players]
     if len(set(ids)) != len(ids):
         raise PairingBugError("duplicate player ids")
     players = sorted(players, key=lambda p: p.id)
     if not players:
         return []
-    fld = _Field(players, history, seed, round_number)
+    fld = _Field(players, history, seed, round_number, backend)
     lookahead = rounds_total is None or round_number < rounds_total
     pairs = _pair_full(fld, lookahead) if len(players) <= FULL_GRAPH_MAX else _pair_windows(fld)
     return _finish(fld, pairs, seed, round_number)

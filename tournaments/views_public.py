@@ -160,8 +160,12 @@ def _standings_table(request: HtmxHttpRequest, t: Tournament) -> str:
     rendering at the same moment.
     """
     # The page number is resolved against the entry count first (one small query), so
-    # "?page=x", "?page=1" and no page share one cache key.
-    number = _page_of(request, range(t.entries.count())).number
+    # "?page=x", "?page=1" and no page share one cache key. Without "?page" it is page 1
+    # whatever the count (every phone's poll): no query.
+    if request.GET.get("page") is None:
+        number = 1
+    else:
+        number = _page_of(request, range(t.entries.count())).number
     # The creation time keeps scopes apart across databases that reuse primary keys.
     scope = f"standings-table:{t.pk}:{t.created_at.timestamp()}:{get_language()}:{number}"
     key = f"{scope}:{standings_fingerprint(t)}"

@@ -36,6 +36,13 @@ from .models import Match, ResultVersion
 from .permissions import Role
 
 MATCH_PAGE = "tournaments/referee_match.html"
+# What a result write can change on the Match row (see tournaments/results.py); the round and
+# the entries it points at stay as loaded by the gate.
+_RESULT_FIELDS = [
+    f.name
+    for f in Match._meta.concrete_fields
+    if f.name not in ("id", "round", "player_a", "player_b")
+]
 SOURCE_BY_ROLE = {
     Role.ORGANISER: ResultVersion.Source.ORGANISER,
     Role.REFEREE: ResultVersion.Source.REFEREE,
@@ -107,7 +114,7 @@ def result_enter(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpResp
     except results.ResultError as error:
         form.add_error(None, str(error))
         return _panel(request, match, role, entry_form=form, status=422)
-    return _done(request, slug, match_id, _("Result entered."))
+    return _done(request, match, role, _("Result entered."))
 
 
 @login_required
@@ -130,7 +137,7 @@ def result_confirm(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpRe
         return _panel(request, stale.match, role, conflict=True, status=409)
     except results.ResultError as error:
         return _panel(request, match, role, error=str(error), status=422)
-    return _done(request, slug, match_id, _("Result confirmed."))
+    return _done(request, match, role, _("Result confirmed."))
 
 
 @login_required
@@ -153,7 +160,7 @@ def result_correct(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpRe
     except results.ResultError as error:
         form.add_error(None, str(error))
         return _panel(request, match, role, correction_form=form, status=422)
-    return _done(request, slug, match_id, _("Correction saved; another referee must confirm it."))
+    return _done(request, match, role, _("Correction saved; another referee must confirm it."))
 
 
 @login_required
@@ -176,12 +183,17 @@ def result_decide(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpRes
     except results.ResultError as error:
         form.add_error(None, str(error))
         return _panel(request, match, role, decision_form=form, status=422)
-    return _done(request, slug, match_id, _("Final decision recorded."))
+    return _done(request, match, role, _("Final decision recorded."))
 
 
-def _done(request: HtmxHttpRequest, slug: str, match_id: int, notice: str) -> HttpResponse:
-    """After a successful write: the fresh panel (htmx) or a redirect (plain POST)."""
-    match, role = permissions.access_match_for_result_entry(request.user, slug, match_id)
+def _done(request: HtmxHttpRequest, match: Match, role: Role, notice: str) -> HttpResponse:
+    """After a successful write: the fresh panel (htmx) or a redirect (plain POST).
+
+    The gate already passed in this request; only the match's own row changed (status, lock
+    version, confirmed version), so that is all that is read again.
+    """
+    match.refresh_from_db(fields=_RESULT_FIELDS)
+    slug, match_id = match.round.tournament.slug, match.pk
     if request.htmx:
         response = _panel(request, match, role, notice=notice)
     else:

@@ -226,3 +226,53 @@ def test_standings_are_paginated_and_each_page_is_cached_apart(client, big):
     assert player_links(big, page3) == 2 and "P202" in page3
     full = client.get(f"{url}?page=2").content.decode()
     assert "<html" in full and "P101" in full and 'href="?page=3"' in full
+
+
+def _first_row(client, t: Tournament) -> str:
+    body = client.get(f"/t/{t.slug}/standings/", **HTMX).content.decode()
+    return body.split("<tbody>")[1].split("</tr>")[0]
+
+
+def test_cached_standings_follow_a_correction_once_it_is_confirmed():
+    from django.test import Client
+
+    from tests.factories import UserFactory
+    from tournaments.results import confirm_result, correct_result
+
+    client = Client()
+    t = started(2)  # player A won 18 - 9
+    match = t.round_set.get().matches.get()
+    assert match.player_a.player.name in _first_row(client, t)
+    first, second = UserFactory(), UserFactory()
+    version = correct_result(
+        match, survivors=(0, 8, 32, 0), by=first, reason="swapped", expected_lock_version=None
+    )
+    # A correction waiting for its second person changes nothing yet.
+    assert match.player_a.player.name in _first_row(client, t)
+    confirm_result(match, version_id=version.pk, by=second, expected_lock_version=None)
+    assert match.player_b.player.name in _first_row(client, t)
+
+
+def test_cached_standings_follow_a_final_decision(client):
+    from tests.factories import UserFactory
+    from tournaments.results import decide_result
+
+    t = started(2)
+    match = t.round_set.get().matches.get()
+    assert match.player_a.player.name in _first_row(client, t)
+    decide_result(
+        match,
+        survivors=(0, 8, 32, 0),
+        by=UserFactory(),
+        reason="scoresheet",
+        expected_lock_version=None,
+    )
+    assert match.player_b.player.name in _first_row(client, t)
+
+
+def test_logged_in_standings_page_query_count_does_not_grow_with_players(client):
+    from tests.factories import UserFactory
+
+    client.force_login(UserFactory())
+    client.get("/")  # the first request of a session saves the user's language profile
+    assert standings_page_queries(client, 4) == standings_page_queries(client, 40)

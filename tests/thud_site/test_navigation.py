@@ -1,0 +1,82 @@
+"""The navigation's role links: right for each user, lazy, and a constant number of queries."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connection
+from django.test import RequestFactory
+from django.test.utils import CaptureQueriesContext
+
+from tests.factories import EntryFactory, TournamentFactory, UserFactory
+from thud_site.context_processors import navigation
+from tournaments.models import Player, PlayerClaim
+
+pytestmark = pytest.mark.django_db
+
+
+def _nav(user) -> dict:
+    request = RequestFactory().get("/")
+    request.user = user
+    return navigation(request)
+
+
+def test_navigation_queries_nothing_until_a_template_shows_it():
+    user = UserFactory()
+    with CaptureQueriesContext(connection) as ctx:
+        nav = _nav(user)
+    assert len(ctx.captured_queries) == 0
+    with CaptureQueriesContext(connection) as ctx:
+        assert not nav["nav_has_player"]
+        assert not nav["nav_organises"]
+        assert not nav["nav_claims"]
+    assert len(ctx.captured_queries) == 1  # both facts in one query, asked once
+
+
+def test_navigation_knows_players_and_organisers_with_their_pending_claims():
+    player_user = UserFactory()
+    Player.objects.create(name="Linked", user=player_user)
+    nav = _nav(player_user)
+    assert nav["nav_has_player"] and not nav["nav_organises"]
+
+    owner = UserFactory()
+    t = TournamentFactory(owner=owner)
+    entry = EntryFactory(tournament=t)
+    PlayerClaim.objects.create(player=entry.player, user=UserFactory())
+    nav = _nav(owner)
+    assert not nav["nav_has_player"] and nav["nav_organises"]
+    assert int(str(nav["nav_claims"])) == 1
+
+
+def test_navigation_query_count_does_not_grow_with_tournaments_or_players():
+    def queries(tournaments: int) -> int:
+        owner = UserFactory()
+        for _ in range(tournaments):
+            t = TournamentFactory(owner=owner)
+            for _ in range(3):
+                PlayerClaim.objects.create(
+                    player=EntryFactory(tournament=t).player, user=UserFactory()
+                )
+        with CaptureQueriesContext(connection) as ctx:
+            nav = _nav(owner)
+            bool(nav["nav_has_player"]), bool(nav["nav_organises"]), str(nav["nav_claims"])
+        return len(ctx.captured_queries)
+
+    assert queries(1) == queries(8) == 2  # facts + the claims count
+
+
+def test_a_logged_in_page_reads_its_session_from_the_cache(client):
+    client.force_login(UserFactory())
+    client.get("/")  # the session is cached after its first read
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get("/").wsgi_request.user.is_authenticated
+    assert not [q for q in ctx.captured_queries if "django_session" in q["sql"]]
+
+
+def test_a_session_missing_from_the_cache_is_read_from_the_database(client):
+    user = UserFactory()
+    client.force_login(user)
+    session_key = client.cookies[settings.SESSION_COOKIE_NAME].value
+    cache.delete(f"django.contrib.sessions.cached_db{session_key}")
+    assert client.get("/").wsgi_request.user == user
