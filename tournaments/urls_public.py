@@ -2,11 +2,16 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import views_public
+from . import views_public, views_reports
 
 urlpatterns = [
     path("t/<slug:slug>/", views_public.tournament, name="tournament"),
     path("t/<slug:slug>/rounds/<int:number>/", views_public.round_pairings, name="round_pairings"),
     path("t/<slug:slug>/standings/", views_public.standings, name="standings"),
     path("t/<slug:slug>/players/<int:entry_id>/", views_public.player, name="player"),
+    path("t/<slug:slug>/stats/", views_reports.tournament_stats, name="tournament_stats"),
+    path("t/<slug:slug>/crosstable/", views_reports.crosstable, name="crosstable"),
+    path("t/<slug:slug>/report/", views_reports.report, name="report"),
+    path("stats/", views_reports.site_stats, name="site_stats"),
+    path("players/<int:player_id>/stats/", views_reports.player_stats, name="player_stats"),
 ]
