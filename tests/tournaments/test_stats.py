@@ -37,9 +37,7 @@ def test_percentages_round_half_up_to_two_decimals():
 
 
 def test_side_stats_counts_both_battles_of_each_result():
-    stats = side_stats(
-        [Survivors(20, 3, 10, 4), Survivors(8, 2, 12, 3), Survivors(5, 6, 30, 1)]
-    )
+    stats = side_stats([Survivors(20, 3, 10, 4), Survivors(8, 2, 12, 3), Survivors(5, 6, 30, 1)])
     assert (stats.battles, stats.dwarfs_won, stats.trolls_won, stats.drawn) == (6, 2, 2, 2)
     assert stats.lost is None
     assert stats.dwarfs_won_pct == stats.trolls_won_pct == stats.drawn_pct == Decimal("33.33")
