@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
+FONT_SIZE = 14
 # Colour-blind-safe palette (Okabe–Ito), cycled for the rank lines.
 PALETTE = (
     "#0072b2",
@@ -36,26 +37,27 @@ def bar_chart(bars: Sequence[Bar], *, title: str) -> str:
     """Horizontal bars of percentages, one row each.
 
     >>> svg = bar_chart([Bar("Dwarfs", 50.0, "50 %", "#333")], title="Sides")
-    >>> 'width="140.0"' in svg and "<title>Sides</title>" in svg
+    >>> 'width="100.0"' in svg and "<title>Sides</title>" in svg
     True
     """
-    row, label_w, bar_w, text_w = 24, 90, 280, 130
+    row, label_w, bar_w, text_w = 26, 120, 200, 110
     width = label_w + bar_w + text_w
     height = row * len(bars) + 8
     parts = [
         f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
+        f'aria-label="{escape(title)}" font-family="sans-serif" font-size="{FONT_SIZE}" '
+        'xmlns="http://www.w3.org/2000/svg">',
         f"<title>{escape(title)}</title>",
     ]
     for i, bar in enumerate(bars):
         y = 4 + i * row
         length = round(bar_w * max(0.0, min(100.0, bar.value)) / 100, 1)
         parts.append(
-            f'<text x="{label_w - 6}" y="{y + 16}" text-anchor="end">{escape(bar.label)}</text>'
+            f'<text x="{label_w - 6}" y="{y + 18}" text-anchor="end">{escape(bar.label)}</text>'
             f'<rect x="{label_w}" y="{y + 3}" width="{bar_w}" height="{row - 6}" fill="#eee"/>'
             f'<rect x="{label_w}" y="{y + 3}" width="{length}" height="{row - 6}" '
             f'fill="{escape(bar.colour)}"/>'
-            f'<text x="{label_w + bar_w + 6}" y="{y + 16}">{escape(bar.text)}</text>'
+            f'<text x="{label_w + bar_w + 6}" y="{y + 18}">{escape(bar.text)}</text>'
         )
     parts.append("</svg>")
     return "".join(parts)
@@ -82,7 +84,8 @@ def rank_chart(
     rounds = max(len(round_labels), 1)
     left, top, right, bottom = 34, 12, 130, 26
     step_x = 60 if rounds > 1 else 0
-    step_y = max(8, min(24, 240 // max(players, 1)))
+    # A big field shares about 320 units of height, so the chart stays a chart on a phone.
+    step_y = max(1, min(24, 320 // max(players, 1)))
     width = left + step_x * (rounds - 1) + right
     height = top + step_y * (max(players, 1) - 1) + bottom
 
@@ -94,7 +97,8 @@ def rank_chart(
 
     parts = [
         f'<svg class="chart rank-chart" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
+        f'aria-label="{escape(title)}" font-family="sans-serif" font-size="{FONT_SIZE}" '
+        'xmlns="http://www.w3.org/2000/svg">',
         f"<title>{escape(title)}</title>",
     ]
     for i, label in enumerate(round_labels):

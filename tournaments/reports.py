@@ -14,8 +14,10 @@ Terminology and invariants:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 
 from django.db.models import Q
+from django.utils.formats import number_format
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
@@ -24,7 +26,7 @@ from .crosstable import CrossMatch, CrossRow, crosstable, ranks_by_round
 from .models import Entry, Match, Player, Tournament
 from .rounds import points_scheme
 from .standings import EntrantRecord, MatchRecord, StandingRow, compute_standings
-from .stats import SideStats, player_side_stats, side_stats
+from .stats import SideStats, percentage, player_side_stats, side_stats
 from .survivors import Survivors
 
 SURVIVOR_COLUMNS = (
@@ -35,6 +37,7 @@ SURVIVOR_COLUMNS = (
 )
 # The rank chart stays readable with this many lines; the rest are in the crosstable.
 RANK_CHART_LINES = 16
+DWARF_COLOUR, TROLL_COLOUR, LOST_COLOUR, DRAWN_COLOUR = "#8a5a00", "#2f6f3e", "#b3261e", "#777777"
 
 
 def _confirmed_matches():
@@ -70,33 +73,20 @@ def player_stats(player: Player) -> SideStats:
 def side_chart(stats: SideStats, *, title: str) -> SafeString:
     """The bar chart of who won the battles (labels translated here)."""
 
-    def text(pct, count: int) -> str:
-        return f"{pct} % ({count})"
+    def bar(label: str, pct: Decimal, count: int, colour: str) -> charts.Bar:
+        return charts.Bar(label, float(pct), f"{number_format(pct, 2)} % ({count})", colour)
 
+    if stats.lost is None:
+        dwarfs, trolls = _("Dwarfs won"), _("Trolls won")
+    else:
+        dwarfs, trolls = _("Won as dwarfs"), _("Won as trolls")
     bars = [
-        charts.Bar(
-            _("Dwarfs won"),
-            float(stats.dwarfs_won_pct),
-            text(stats.dwarfs_won_pct, stats.dwarfs_won),
-            "#8a5a00",
-        ),
-        charts.Bar(
-            _("Trolls won"),
-            float(stats.trolls_won_pct),
-            text(stats.trolls_won_pct, stats.trolls_won),
-            "#2f6f3e",
-        ),
-        charts.Bar(
-            _("Drawn"), float(stats.drawn_pct), text(stats.drawn_pct, stats.drawn), "#777777"
-        ),
+        bar(dwarfs, stats.dwarfs_won_pct, stats.dwarfs_won, DWARF_COLOUR),
+        bar(trolls, stats.trolls_won_pct, stats.trolls_won, TROLL_COLOUR),
     ]
     if stats.lost is not None:
-        bars.insert(
-            2,
-            charts.Bar(
-                _("Lost"), float(stats.lost_pct or 0), text(stats.lost_pct, stats.lost), "#b3261e"
-            ),
-        )
+        bars.append(bar(_("Lost"), percentage(stats.lost, stats.battles), stats.lost, LOST_COLOUR))
+    bars.append(bar(_("Drawn"), stats.drawn_pct, stats.drawn, DRAWN_COLOUR))
     # charts.bar_chart escapes every label.
     return mark_safe(charts.bar_chart(bars, title=title))  # noqa: S308
 

@@ -12,8 +12,8 @@ def test_bar_lengths_are_proportional_to_the_percentages():
         [Bar("Dwarfs", 59.92, "59.92 %", "#111"), Bar("Trolls", 100.0, "100 %", "#222")],
         title="Sides",
     )
-    widths = re.findall(r'<rect x="90" y="\d+" width="([\d.]+)" height="\d+" fill="#\d+"', svg)
-    assert widths == ["167.8", "280.0"]  # 59.92 % and 100 % of 280
+    widths = re.findall(r'<rect x="120" y="\d+" width="([\d.]+)" height="\d+" fill="#\d+"', svg)
+    assert widths == ["119.8", "200.0"]  # 59.92 % and 100 % of 200
 
 
 def test_labels_are_escaped():

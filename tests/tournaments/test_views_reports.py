@@ -25,7 +25,7 @@ def test_tournament_stats_page_shows_counts_percentages_and_a_chart(client):
     page = text(client.get("/t/stats-cup/stats/"))
     assert '33.33 % <span class="muted">(2)</span>' in page
     assert "14.17" in page and "12.67" in page
-    assert "<svg" in page and 'width="93.3"' in page  # 33.33 % of the 280-wide bar
+    assert "<svg" in page and 'width="66.7"' in page  # 33.33 % of the 200-wide bar
     assert event.t.name in page
 
 
@@ -50,6 +50,7 @@ def test_percentages_follow_the_language(client):
     build_event()
     page = text(client.get("/t/stats-cup/stats/", HTTP_ACCEPT_LANGUAGE="it"))
     assert "33,33 %" in page
+    assert "33,33 % (2)</text>" in page  # the chart's labels too
 
 
 def test_crosstable_page_cells_and_links(client):
