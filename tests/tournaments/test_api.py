@@ -132,11 +132,15 @@ def test_pairings_carry_battles_and_score_once_confirmed(client):
     assert rounds[0][1]["player_b"] is None and rounds[0][1]["score"] is None
 
 
-def test_drawn_pairing_gives_both_players_the_draw_points(client):
+def test_pairing_match_points_follow_the_outcome(client):
     build_event()
-    score = client.get("/api/tournaments/stats-cup/rounds/2/pairings").json()[0]["score"]
-    assert score["outcome"] == "draw" and score["differential"] == 0
-    assert score["a_match_points"] == score["b_match_points"] == 1
+    drawn = client.get("/api/tournaments/stats-cup/rounds/2/pairings").json()[0]["score"]
+    assert drawn["outcome"] == "draw" and drawn["differential"] == 0
+    assert drawn["a_match_points"] == drawn["b_match_points"] == 1
+    # Round 3: Cy (A) 5 + 4 = 9 against Ann (B) 24 + 30 = 54.
+    b_won = client.get("/api/tournaments/stats-cup/rounds/3/pairings").json()[0]["score"]
+    assert (b_won["outcome"], b_won["differential"]) == ("b", -45)
+    assert (b_won["a_match_points"], b_won["b_match_points"]) == (0, 2)
 
 
 def test_stats_endpoints_keys_and_hand_computed_values(client):

@@ -9,6 +9,7 @@ from django.db import connection
 from django.template.loader import render_to_string
 from django.test.utils import CaptureQueriesContext
 
+from tests.factories import EntryFactory
 from tournaments import reports
 
 from .event import build_event, grow_event
@@ -109,9 +110,11 @@ def test_query_counts_do_not_grow_with_the_field(client):
         assert queries(client, template.format(small.slug)) == queries(
             client, template.format(large.slug)
         ), template
-    assert queries(client, f"/players/{small_player}/stats/") == queries(
-        client, f"/players/{large_player}/stats/"
-    )
+    one_tournament = queries(client, f"/players/{small_player}/stats/")
+    assert one_tournament == queries(client, f"/players/{large_player}/stats/")
+    # The same player in a second tournament: still the same queries.
+    EntryFactory(tournament=large, player_id=small_player, seed=99)
+    assert queries(client, f"/players/{small_player}/stats/") == one_tournament
     before = queries(client, "/stats/")
     grow_event(10)
     assert queries(client, "/stats/") == before
