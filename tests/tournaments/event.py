@@ -65,14 +65,14 @@ def build_event() -> SimpleNamespace:
     return SimpleNamespace(t=t, other=other, ann=ann, bo=bo, cy=cy, m1=m1, m4=m4)
 
 
-def grow_event(players: int) -> object:
-    """A tournament of ``players`` entries over two rounds, every match confirmed.
+def grow_event(players: int, rounds: int = 2) -> object:
+    """A tournament of ``players`` entries over ``rounds`` rounds, every match confirmed.
 
     For query-count tests: the same pages at two sizes must cost the same queries.
     """
     t = TournamentFactory()
     entries = [EntryFactory(tournament=t, seed=n) for n in range(1, players + 1)]
-    for number in (1, 2):
+    for number in range(1, rounds + 1):
         round_ = RoundFactory(tournament=t, number=number)
         shifted = entries[number - 1 :] + entries[: number - 1]
         for table, (a, b) in enumerate(zip(shifted[::2], shifted[1::2], strict=False), 1):
