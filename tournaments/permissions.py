@@ -20,7 +20,7 @@ from django.db import models
 from django.http import Http404
 
 from . import lifecycle
-from .models import Entry, Match, PlayerClaim, ResultVersion, Round, Tournament
+from .models import Entry, Match, Player, PlayerClaim, ResultVersion, Round, Tournament
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -96,6 +96,14 @@ def get_tournament_or_404(slug: str) -> Tournament:
 def access_tournament_public(slug: str) -> Tournament:
     """Tournaments are public read-only once created."""
     return get_tournament_or_404(slug)
+
+
+def access_player_public(player_id: int) -> Player:
+    """A player's statistics are public, like the tournament pages that name them."""
+    try:
+        return Player.objects.get(pk=player_id)
+    except Player.DoesNotExist as exc:
+        raise Http404("No such player") from exc
 
 
 def access_tournament_for_organiser(user: AnyUser, slug: str) -> Tournament:

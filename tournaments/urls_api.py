@@ -15,4 +15,7 @@ urlpatterns = [
         name="api_round_pairings",
     ),
     path("tournaments/<slug:slug>/standings", views_api.standings, name="api_standings"),
+    path("tournaments/<slug:slug>/stats", views_api.tournament_stats, name="api_tournament_stats"),
+    path("stats", views_api.site_stats, name="api_stats"),
+    path("players/<int:player_id>/stats", views_api.player_stats, name="api_player_stats"),
 ]

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import views_bracket, views_downloads, views_public
+from . import views_bracket, views_downloads, views_public, views_reports
 
 urlpatterns = [
     path("t/<slug:slug>/", views_public.tournament, name="tournament"),
@@ -21,4 +21,10 @@ urlpatterns = [
     path(
         "t/<slug:slug>/rounds/<int:number>/slips.pdf", views_downloads.slips_pdf, name="slips_pdf"
     ),
+    path("t/<slug:slug>/stats/", views_reports.tournament_stats, name="tournament_stats"),
+    path("t/<slug:slug>/crosstable/", views_reports.crosstable, name="crosstable"),
+    path("t/<slug:slug>/report/", views_reports.report, name="report"),
+    path("stats/", views_reports.site_stats, name="site_stats"),
+    path("players/<int:player_id>/stats/", views_reports.player_stats, name="player_stats"),
+    path("t/<slug:slug>/report.pdf", views_downloads.report_pdf, name="report_pdf"),
 ]

@@ -10,9 +10,10 @@ from django.views.decorators.http import require_GET
 
 from thud_site.http import HtmxHttpRequest
 
-from . import permissions
-from .models import Tournament
-from .rounds import load_standings, public_matches, standings_json
+from . import permissions, reports
+from .models import Match, Tournament
+from .rounds import load_standings, match_score, points_scheme, public_matches, standings_json
+from .scoring import PointsScheme
 
 
 def json_404(view: Callable[..., JsonResponse]) -> Callable[..., JsonResponse]:
@@ -58,21 +59,53 @@ def tournament_detail(request: HtmxHttpRequest, slug: str) -> JsonResponse:
     return JsonResponse(data)
 
 
+def pairing_json(m: Match, scheme: PointsScheme) -> dict:
+    """One pairing; ``battles`` and ``score`` stay null until the result is confirmed."""
+    a = m.player_a.player.name
+    b = m.player_b.player.name if m.player_b else None
+    data: dict = {
+        "table": m.table,
+        "player_a": a,
+        "player_b": b,
+        "result_status": m.result_status,
+        "battles": None,
+        "score": None,
+    }
+    score = match_score(m) if m.player_b else None
+    if score is not None:
+        survivors = m.confirmed_version.survivors
+        data["battles"] = [
+            {
+                "battle": n,
+                "dwarfs": dwarfs_player,
+                "trolls": trolls_player,
+                "dwarfs_surviving": survivors.battle(n)[0],
+                "trolls_surviving": survivors.battle(n)[1],
+                "dwarf_points": survivors.battle_points(n)[0],
+                "troll_points": survivors.battle_points(n)[1],
+            }
+            for n, dwarfs_player, trolls_player in ((1, a, b), (2, b, a))
+        ]
+        by_outcome = {"a": (scheme.win, scheme.loss), "b": (scheme.loss, scheme.win)}
+        a_mp, b_mp = by_outcome.get(score.outcome, (scheme.draw, scheme.draw))
+        data["score"] = {
+            "a_points": sum(score.a_points),
+            "b_points": sum(score.b_points),
+            "differential": score.differential,
+            "outcome": score.outcome,
+            "a_match_points": a_mp,
+            "b_match_points": b_mp,
+        }
+    return data
+
+
 @require_GET
 @json_404
 def round_pairings(request: HtmxHttpRequest, slug: str, number: int) -> JsonResponse:
     tournament = permissions.access_tournament_public(slug)
     _round, matches = public_matches(tournament, number)
-    data = [
-        {
-            "table": m.table,
-            "player_a": m.player_a.player.name,
-            "player_b": m.player_b.player.name if m.player_b else None,
-            "result_status": m.result_status,
-        }
-        for m in matches
-    ]
-    return JsonResponse(data, safe=False)
+    scheme = points_scheme(tournament)
+    return JsonResponse([pairing_json(m, scheme) for m in matches], safe=False)
 
 
 @require_GET
@@ -80,3 +113,26 @@ def round_pairings(request: HtmxHttpRequest, slug: str, number: int) -> JsonResp
 def standings(request: HtmxHttpRequest, slug: str) -> JsonResponse:
     tournament = permissions.access_tournament_public(slug)
     return JsonResponse(standings_json(load_standings(tournament)), safe=False)
+
+
+@require_GET
+def site_stats(request: HtmxHttpRequest) -> JsonResponse:
+    """Battles won by each side over every confirmed result on the site."""
+    return JsonResponse(reports.site_stats().as_json())
+
+
+@require_GET
+@json_404
+def tournament_stats(request: HtmxHttpRequest, slug: str) -> JsonResponse:
+    tournament = permissions.access_tournament_public(slug)
+    data = reports.tournament_stats(tournament).as_json()
+    return JsonResponse({"tournament": tournament.slug, **data})
+
+
+@require_GET
+@json_404
+def player_stats(request: HtmxHttpRequest, player_id: int) -> JsonResponse:
+    """One player's battles in every tournament, from their point of view."""
+    player = permissions.access_player_public(player_id)
+    data = reports.player_stats(player).as_json()
+    return JsonResponse({"player": player.pk, "name": player.name, **data})

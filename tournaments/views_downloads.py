@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET
 
 from thud_site.http import HtmxHttpRequest
 
-from . import exports, permissions
+from . import exports, permissions, reports
 from .models import Round, Tournament
 from .pdf import pdf_response
 from .rounds import load_standings
@@ -57,6 +57,14 @@ def standings_pdf(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return pdf_response(
         request, "tournaments/pdf/standings.html", context, f"{t.slug}-standings.pdf"
     )
+
+
+@require_GET
+def report_pdf(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """The final report page (podium, standings, crosstable, statistics) as a PDF."""
+    t = permissions.access_tournament_public(slug)
+    context = reports.report_context(t) | {"generated_at": timezone.now()}
+    return pdf_response(request, "tournaments/pdf/report.html", context, f"{t.slug}-report.pdf")
 
 
 def _round_context(round_: Round) -> dict:

@@ -8,6 +8,9 @@ from tests.factories import TournamentFactory, tournament_with_players
 from tournaments.models import ResultVersion
 from tournaments.results import record_final_result
 from tournaments.rounds import pair_next_round, publish_round
+from tournaments.stats import JSON_KEYS
+
+from .event import build_event, grow_event
 
 pytestmark = pytest.mark.django_db
 
@@ -33,6 +36,8 @@ def test_pairings_of_a_published_round_with_a_bye(client):
         "player_a": bye.player_a.player.name,
         "player_b": None,
         "result_status": "awaiting",
+        "battles": None,
+        "score": None,
     }
 
 
@@ -86,3 +91,109 @@ def test_standings_query_count_does_not_grow_with_players(client):
 def test_api_is_read_only(client):
     t = tournament_with_players(2)
     assert client.post(f"/api/tournaments/{t.slug}/standings").status_code == 405
+
+
+def test_pairings_carry_battles_and_score_once_confirmed(client):
+    build_event()
+    rounds = [client.get(f"/api/tournaments/stats-cup/rounds/{n}/pairings").json() for n in (1, 4)]
+    confirmed, pending = rounds[0][0], rounds[1][0]
+    assert confirmed["result_status"] == "confirmed"
+    assert confirmed["battles"] == [
+        {
+            "battle": 1,
+            "dwarfs": "Ann",
+            "trolls": "Bo",
+            "dwarfs_surviving": 20,
+            "trolls_surviving": 3,
+            "dwarf_points": 20,
+            "troll_points": 12,
+        },
+        {
+            "battle": 2,
+            "dwarfs": "Bo",
+            "trolls": "Ann",
+            "dwarfs_surviving": 10,
+            "trolls_surviving": 4,
+            "dwarf_points": 10,
+            "troll_points": 16,
+        },
+    ]
+    assert confirmed["score"] == {
+        "a_points": 36,
+        "b_points": 22,
+        "differential": 14,
+        "outcome": "a",
+        "a_match_points": 2,
+        "b_match_points": 0,
+    }
+    # Entered but not confirmed: no scores yet; a bye has none either.
+    assert pending["result_status"] == "entered"
+    assert (pending["battles"], pending["score"]) == (None, None)
+    assert rounds[0][1]["player_b"] is None and rounds[0][1]["score"] is None
+
+
+def test_pairing_match_points_follow_the_outcome(client):
+    build_event()
+    drawn = client.get("/api/tournaments/stats-cup/rounds/2/pairings").json()[0]["score"]
+    assert drawn["outcome"] == "draw" and drawn["differential"] == 0
+    assert drawn["a_match_points"] == drawn["b_match_points"] == 1
+    # Round 3: Cy (A) 5 + 4 = 9 against Ann (B) 24 + 30 = 54.
+    b_won = client.get("/api/tournaments/stats-cup/rounds/3/pairings").json()[0]["score"]
+    assert (b_won["outcome"], b_won["differential"]) == ("b", -45)
+    assert (b_won["a_match_points"], b_won["b_match_points"]) == (0, 2)
+
+
+def test_stats_endpoints_keys_and_hand_computed_values(client):
+    event = build_event()
+    site = client.get("/api/stats").json()
+    tournament = client.get("/api/tournaments/stats-cup/stats").json()
+    ann = client.get(f"/api/players/{event.ann.player_id}/stats").json()
+    for data in (site, tournament, ann):
+        assert set(JSON_KEYS) <= set(data)
+    assert {k: site[k] for k in JSON_KEYS} == {
+        "battles": 8,
+        "dwarfs_won": 3,
+        "trolls_won": 3,
+        "drawn": 2,
+        "dwarfs_won_pct": 37.5,
+        "trolls_won_pct": 37.5,
+        "drawn_pct": 25.0,
+    }
+    assert {k: tournament[k] for k in JSON_KEYS} == {
+        "battles": 6,
+        "dwarfs_won": 2,
+        "trolls_won": 2,
+        "drawn": 2,
+        "dwarfs_won_pct": 33.33,
+        "trolls_won_pct": 33.33,
+        "drawn_pct": 33.33,
+    }
+    assert tournament["tournament"] == "stats-cup"
+    assert tournament["avg_dwarf_points"] == 14.17
+    assert (ann["battles"], ann["dwarfs_won"], ann["trolls_won"], ann["lost"]) == (6, 3, 3, 0)
+    assert ann["name"] == "Ann" and ann["avg_dwarf_points"] == 27.33
+
+
+def test_stats_of_unknown_tournament_or_player_are_json_404(client):
+    for url in ("/api/tournaments/nope/stats", "/api/players/999999/stats"):
+        response = client.get(url)
+        assert response.status_code == 404 and "error" in response.json()
+
+
+def api_queries(client, url: str) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(url).status_code == 200
+    return len(ctx.captured_queries)
+
+
+def test_stats_and_pairings_query_counts_do_not_grow(client):
+    small, large = grow_event(4), grow_event(16)
+    for template in ("/api/tournaments/{}/stats", "/api/tournaments/{}/rounds/1/pairings"):
+        assert api_queries(client, template.format(small.slug)) == api_queries(
+            client, template.format(large.slug)
+        ), template
+    players = [t.entries.first().player_id for t in (small, large)]
+    assert len({api_queries(client, f"/api/players/{p}/stats") for p in players}) == 1
+    before = api_queries(client, "/api/stats")
+    grow_event(8)
+    assert api_queries(client, "/api/stats") == before

@@ -94,6 +94,23 @@ def test_standings_pdf_lists_every_player_and_renders_to_png(client):
     screenshot(client.get(f"/t/{t.slug}/standings.pdf"), "standings-pdf")
 
 
+def test_report_pdf_has_the_podium_crosstable_and_statistics(client):
+    t = played()
+    page = client.get(f"/t/{t.slug}/report/")
+    assert f'href="/t/{t.slug}/report.pdf"' in page.content.decode()
+    response = client.get(f"/t/{t.slug}/report.pdf")
+    reader, text = pdf_text(response)
+    assert "Final report" in text and t.name in text
+    for name in NAMES:
+        assert name in text
+    assert "Crosstable" in text and "Statistics" in text
+    screenshot(response, "report-pdf")
+
+
+def test_report_pdf_of_an_unknown_tournament_is_404(client):
+    assert client.get("/t/no-such-event/report.pdf").status_code == 404
+
+
 def test_standings_pdf_of_a_big_field_runs_over_several_pages(client):
     names = [f"Troll {i:03d}" for i in range(1, 91)]
     t = field(names)
@@ -273,7 +290,8 @@ def _queries(client, url: str) -> int:
 
 
 @pytest.mark.parametrize(
-    "path", ["standings.pdf", "rounds/1/pairings.pdf", "standings.csv", "results.csv"]
+    "path",
+    ["standings.pdf", "rounds/1/pairings.pdf", "standings.csv", "results.csv", "report.pdf"],
 )
 def test_download_queries_do_not_grow_with_players(client, path):
     small = played(NAMES[:4])

@@ -1,0 +1,115 @@
+"""Statistics by side: the pure functions, then the database adapter on a hand-computed event."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from tournaments import reports
+from tournaments.stats import (
+    JSON_KEYS,
+    SideStats,
+    battle_winner,
+    percentage,
+    player_side_stats,
+    side_stats,
+)
+from tournaments.survivors import Survivors
+
+from .event import build_event
+
+# ------------------------------------------------------------------ pure
+
+
+def test_battle_is_won_by_the_side_with_more_points_trolls_counting_four():
+    assert battle_winner(13, 12) == "dwarfs"  # 13 dwarfs beat 3 trolls
+    assert battle_winner(12, 16) == "trolls"  # 4 trolls beat 12 dwarfs
+    assert battle_winner(12, 12) == "drawn"
+
+
+def test_percentages_round_half_up_to_two_decimals():
+    assert percentage(1, 3) == Decimal("33.33")
+    assert percentage(2, 3) == Decimal("66.67")
+    assert percentage(1, 8) == Decimal("12.50")
+    assert percentage(1, 800) == Decimal("0.13")  # 0.125 rounds up, not to even
+    assert percentage(0, 0) == Decimal("0.00")
+
+
+def test_side_stats_counts_both_battles_of_each_result():
+    stats = side_stats([Survivors(20, 3, 10, 4), Survivors(8, 2, 12, 3), Survivors(5, 6, 30, 1)])
+    assert (stats.battles, stats.dwarfs_won, stats.trolls_won, stats.drawn) == (6, 2, 2, 2)
+    assert stats.lost is None
+    assert stats.dwarfs_won_pct == stats.trolls_won_pct == stats.drawn_pct == Decimal("33.33")
+    assert stats.avg_dwarf_points == Decimal("14.17")  # 85 / 6
+    assert stats.avg_troll_points == Decimal("12.67")  # 76 / 6
+
+
+def test_no_battles_give_zero_percentages_and_averages():
+    stats = side_stats([])
+    assert stats == SideStats(battles=0)
+    assert stats.dwarfs_won_pct == stats.avg_troll_points == Decimal("0.00")
+
+
+def test_player_side_stats_follow_the_side_the_player_had():
+    # As A: dwarfs in battle 1 (20-12 won), trolls in battle 2 (16-10 won).
+    # As B: trolls in battle 1 (8-8 drawn), dwarfs in battle 2 (3 dwarfs vs 4 trolls: lost).
+    stats = player_side_stats([(Survivors(20, 3, 10, 4), "a"), (Survivors(8, 2, 3, 1), "b")])
+    assert (stats.battles, stats.dwarfs_won, stats.trolls_won) == (4, 1, 1)
+    assert (stats.lost, stats.drawn) == (1, 1)
+    assert (stats.dwarf_battles, stats.troll_battles) == (2, 2)
+    assert stats.lost_pct == Decimal("25.00")
+    assert stats.avg_dwarf_points == Decimal("11.50")  # (20 + 3) / 2
+    assert stats.avg_troll_points == Decimal("12.00")  # (16 + 8) / 2
+
+
+def test_player_letter_must_be_a_or_b():
+    with pytest.raises(ValueError, match="'c'"):
+        player_side_stats([(Survivors(1, 1, 1, 1), "c")])
+
+
+def test_json_has_the_stable_keys_and_numbers():
+    data = side_stats([Survivors(20, 3, 10, 4)]).as_json()
+    assert set(JSON_KEYS) <= set(data)
+    assert data["dwarfs_won_pct"] == 50.0 and data["drawn_pct"] == 0.0
+    assert "lost" not in data
+    assert player_side_stats([]).as_json()["lost"] == 0
+
+
+# ------------------------------------------------------------------ database
+
+
+@pytest.mark.django_db
+def test_tournament_statistics_count_confirmed_battles_only():
+    event = build_event()
+    stats = reports.tournament_stats(event.t)
+    assert (stats.battles, stats.dwarfs_won, stats.trolls_won, stats.drawn) == (6, 2, 2, 2)
+    assert stats.dwarfs_won_pct == Decimal("33.33")
+    assert (stats.avg_dwarf_points, stats.avg_troll_points) == (Decimal("14.17"), Decimal("12.67"))
+
+
+@pytest.mark.django_db
+def test_site_statistics_span_every_tournament():
+    build_event()
+    stats = reports.site_stats()
+    assert (stats.battles, stats.dwarfs_won, stats.trolls_won, stats.drawn) == (8, 3, 3, 2)
+    assert (stats.dwarfs_won_pct, stats.drawn_pct) == (Decimal("37.50"), Decimal("25.00"))
+
+
+@pytest.mark.django_db
+def test_player_statistics_span_tournaments_from_the_players_side():
+    event = build_event()
+    ann = reports.player_stats(event.ann.player)
+    assert (ann.battles, ann.dwarfs_won, ann.trolls_won, ann.lost, ann.drawn) == (6, 3, 3, 0, 0)
+    assert (ann.avg_dwarf_points, ann.avg_troll_points) == (Decimal("27.33"), Decimal("24.00"))
+    bo = reports.player_stats(event.bo.player)
+    assert (bo.battles, bo.dwarfs_won, bo.trolls_won, bo.lost, bo.drawn) == (4, 0, 0, 2, 2)
+    assert (bo.lost_pct, bo.avg_dwarf_points) == (Decimal("50.00"), Decimal("9.00"))
+
+
+@pytest.mark.django_db
+def test_a_draft_round_does_not_count():
+    event = build_event()
+    event.m1.round.status = "draft"
+    event.m1.round.save()
+    assert reports.tournament_stats(event.t).battles == 4
