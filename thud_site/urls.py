@@ -7,7 +7,8 @@
 - accounts (``accounts/``):           tournaments/urls_accounts.py
 - online battles and clocks:          games/urls.py
 - the language switcher (``i18n/``): accounts/views.py
-- the rules of Thud (``rules/``):     thud_site/views.py
+- the rules of Thud (``rules/``) and Cavalli (``rules/cavalli/``): thud_site/views.py
+- casual play (``play/``):            play/urls.py
 - the JavaScript catalog (``jsi18n/``): Django's JavaScriptCatalog
 """
 
@@ -39,5 +40,7 @@ urlpatterns = [
     path("i18n/setlang/", set_language, name="set_language"),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("rules/", views.rules, name="rules"),
+    path("rules/cavalli/", views.rules_cavalli, name="rules_cavalli"),
+    path("play/", include("play.urls")),
     path("", include("tournaments.urls_public")),
 ]
