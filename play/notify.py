@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 
 from django.conf import settings
-
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.urls import reverse

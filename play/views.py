@@ -14,7 +14,8 @@ from accounts.models import UserProfile
 from games import registry
 from thud_site.http import HtmxHttpRequest
 
-from . import challenges, queries, stats as stats_lib
+from . import challenges, queries
+from . import stats as stats_lib
 from .forms import ChallengeForm, NotificationsForm
 from .models import Challenge
 
