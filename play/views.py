@@ -26,7 +26,7 @@ ACTIONS = {"accept", "decline", "cancel"}
 @require_http_methods(["GET", "POST"])
 def start(request: HtmxHttpRequest) -> HttpResponse:
     """Challenge a user or open a seek; answer the challenges and seeks open to you."""
-    form = ChallengeForm(request.POST or None, user=request.user)
+    form = ChallengeForm(request.POST if request.method == "POST" else None, user=request.user)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -127,7 +127,7 @@ def stats(request: HtmxHttpRequest) -> HttpResponse:
 def notifications(request: HtmxHttpRequest) -> HttpResponse:
     """The user's email setting (on the profile)."""
     profile, _created = UserProfile.objects.get_or_create(user=request.user)
-    form = NotificationsForm(request.POST or None, instance=profile)
+    form = NotificationsForm(request.POST if request.method == "POST" else None, instance=profile)
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, _("Your settings are saved."))
