@@ -2,7 +2,8 @@
 
 Two knights on a 10x10 board of the numbers 00..99 score the numbers they land on and
 burn squares as they go. Geometry and the numbered :class:`Board` in :mod:`.board`, value
-types in :mod:`.base`, the immutable :class:`Position` and the rules in :mod:`.position`,
+types in :mod:`.base`, the immutable :class:`Position` and the rules in :mod:`.position`
+(move generation in :mod:`.movegen`, the functional API in :mod:`.play`),
 text forms in :mod:`.notation`, pictures in :mod:`.diagram`, perft in :mod:`.perft` and
 the command line in :mod:`.cli`.
 
@@ -32,7 +33,8 @@ from .board import FILES, SQUARES, Board, InvalidBoardError, Square
 from .diagram import Cell, cells, diagram
 from .notation import format_move, format_square, parse_move, parse_square
 from .perft import perft
-from .position import Position, apply, initial, legal_moves, outcome
+from .play import apply, initial, legal_moves, outcome, replay
+from .position import Position
 
 __all__ = [
     "FILES",
@@ -60,4 +62,5 @@ __all__ = [
     "parse_move",
     "parse_square",
     "perft",
+    "replay",
 ]

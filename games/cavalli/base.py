@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .board import Square
+from .board import Square, name_of
 
 
 class Side(StrEnum):
@@ -66,9 +66,10 @@ class Move:
         return (self.to, -1 if self.choice is None else self.choice)
 
     def __str__(self) -> str:
-        from .notation import format_move
-
-        return format_move(self)
+        """Canonical notation (the same text as :func:`.notation.format_move`)."""
+        if self.choice is None:
+            return name_of(self.to)
+        return f"{name_of(self.to)} x{name_of(self.choice)}"
 
 
 @dataclass(frozen=True)

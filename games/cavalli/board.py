@@ -45,6 +45,15 @@ def square(file: int, rank: int) -> Square:
     return (rank - 1) * SIZE + file
 
 
+def name_of(sq: Square) -> str:
+    """The algebraic name of a valid square; :func:`.notation.format_square` checks it.
+
+    >>> name_of(0), name_of(22), name_of(99)
+    ('A1', 'C3', 'J10')
+    """
+    return f"{FILES[sq % SIZE]}{sq // SIZE + 1}"
+
+
 def file_of(sq: Square) -> int:
     return sq % SIZE
 
@@ -177,7 +186,8 @@ class Board:
             for file, token in enumerate(tokens):
                 if not _TOKEN.match(token):
                     raise InvalidBoardError(
-                        f"{token!r} on line {i + 1} (square {FILES[file]}{rank}) is not a number"
+                        f"{token!r} on line {i + 1} (square {name_of(square(file, rank))}) "
+                        "is not a number"
                     )
                 numbers[square(file, rank)] = int(token)
         return cls(tuple(numbers))
@@ -216,7 +226,7 @@ class Board:
 def _check_permutation(numbers: tuple[int, ...]) -> None:
     seen: set[int] = set()
     for sq, n in enumerate(numbers):
-        name = f"{FILES[file_of(sq)]}{rank_of(sq)}"
+        name = name_of(sq)
         if not 0 <= n < SIZE * SIZE:
             raise InvalidBoardError(f"{n} on {name} is not a number from 00 to 99")
         if n in seen:

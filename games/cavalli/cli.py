@@ -23,8 +23,9 @@ from typing import NoReturn
 
 from .base import IllegalMoveError, InvalidMoveError
 from .board import Board, InvalidBoardError
-from .notation import format_move, parse_move
+from .notation import format_move
 from .perft import perft
+from .play import replay
 from .position import Position
 
 USAGE_ERROR = 2
@@ -87,18 +88,11 @@ def _read_board(path: str) -> Board:
 
 
 def _replay(board: Board, history: str) -> Position:
-    position = Position.initial(board)
-    if not history.strip():
-        return position
-    for number, text in enumerate(history.split(","), start=1):
-        if not text.strip():
-            raise _Fail(f"history move {number} is empty")
-        try:
-            move = parse_move(text, position)
-        except (InvalidMoveError, IllegalMoveError) as exc:
-            raise _Fail(f"history move {number}: {exc}") from None
-        position = position.apply(move)
-    return position
+    moves = history.split(",") if history.strip() else []
+    try:
+        return replay(board, moves)
+    except (InvalidMoveError, IllegalMoveError) as exc:
+        raise _Fail(f"history {exc}") from None
 
 
 def main(argv: list[str] | None = None) -> int:

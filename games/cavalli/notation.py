@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING
 
 from .base import IllegalMoveError, InvalidMoveError, Move
-from .board import FILES, SIZE, Square, file_of, rank_of, square
+from .board import FILES, SIZE, Square, name_of, square
 
 if TYPE_CHECKING:
     from .position import Position
@@ -45,7 +45,7 @@ def format_square(sq: Square) -> str:
     """
     if type(sq) is not int or not 0 <= sq < SIZE * SIZE:
         raise ValueError(f"not a square: {sq!r}")
-    return f"{FILES[file_of(sq)]}{rank_of(sq)}"
+    return name_of(sq)
 
 
 def format_move(move: Move) -> str:
@@ -54,10 +54,10 @@ def format_move(move: Move) -> str:
     >>> format_move(Move(22)), format_move(Move(44, choice=11))
     ('C3', 'E5 xB2')
     """
-    text = format_square(move.to)
+    format_square(move.to)  # raises for anything that is not a square
     if move.choice is not None:
-        text += f" x{format_square(move.choice)}"
-    return text
+        format_square(move.choice)
+    return str(move)
 
 
 def parse_move_text(text: str) -> Move:

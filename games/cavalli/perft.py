@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from .base import Side
 from .board import Board
-from .position import NONE, Position, land, raw_moves
+from .movegen import NONE, land, raw_moves
+from .position import Position
 
 
 def _perft(board: Board, mask: int, mover: int, enemy: int, side: Side, depth: int) -> int:

@@ -19,8 +19,9 @@ Terminology and invariants:
   draw. ``ply`` counts the turns taken, so white is to move on even plies (unless a
   turn was passed with :meth:`Position.pass_turn`).
 
-Move generation works on plain ints (a 100-bit mask of unusable squares, ``-1`` for a
-knight not yet placed) so that :mod:`.perft` can use it without building positions.
+Move generation works on plain ints (:mod:`.movegen`) so that :mod:`.perft` can use it
+without building positions. The functional API (``initial``, ``apply``, ``replay``, ...)
+is in :mod:`.play`.
 """
 
 from __future__ import annotations
@@ -28,67 +29,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import IllegalMoveError, InvalidPositionError, Move, Outcome, Side, Termination
+from .base import (
+    IllegalMoveError,
+    InvalidPositionError,
+    Move,
+    Outcome,
+    Side,
+    Termination,
+)
 from .board import (
     HOME_RANK_SQUARES,
     KNIGHT_JUMPS,
-    KNIGHT_MASKS,
     SQUARES,
     Board,
     InvalidBoardError,
     Square,
     is_double,
-    reverse,
 )
+from .movegen import NONE, land, raw_moves
 from .notation import format_move, format_square, parse_square
-
-RawMove = tuple[int, int]  # (to, choice); choice -1 when there is none
-NONE = -1
-
-
-def raw_moves(board: Board, mask: int, mover: int, enemy: int, side: Side) -> list[RawMove]:
-    """Every legal move as ``(to, choice)``, in square order."""
-    if mover < 0:
-        candidates = HOME_RANK_SQUARES[side is Side.BLACK]
-        blocked = mask
-        left = mask
-    else:
-        candidates = KNIGHT_JUMPS[mover]
-        blocked = mask if enemy < 0 else mask | KNIGHT_MASKS[enemy]
-        left = mask | (1 << mover)
-    if enemy >= 0:
-        blocked |= 1 << enemy
-        left |= 1 << enemy
-    numbers = board.numbers
-    out: list[RawMove] = []
-    for to in candidates:
-        if blocked >> to & 1:
-            continue
-        if numbers[to] % 11:
-            out.append((to, NONE))
-            continue
-        taken = left | (1 << to)
-        choices = [c for c in board.double_squares if not taken >> c & 1]
-        if choices:
-            out.extend((to, c) for c in choices)
-        else:
-            out.append((to, NONE))
-    return out
-
-
-def land(board: Board, mask: int, mover: int, enemy: int, to: int, choice: int) -> int:
-    """The unusable mask after the mover (on ``mover``, -1 if unplaced) lands on ``to``."""
-    if mover >= 0:
-        mask |= 1 << mover
-    number = board.numbers[to]
-    if number % 11 == 0:
-        if choice >= 0:
-            mask |= 1 << choice
-    else:
-        rev = board.square_of(reverse(number))
-        if rev != enemy:
-            mask |= 1 << rev
-    return mask
 
 
 def _mask_of(squares: frozenset[Square]) -> int:
@@ -370,9 +329,7 @@ class Position:
             raise InvalidPositionError(str(exc)) from None
         if len(mask_text) != 25 or any(c not in "0123456789abcdef" for c in mask_text):
             raise InvalidPositionError("the unusable mask is 25 lower-case hex digits")
-        mask = int(mask_text, 16)
-        if mask >> len(SQUARES):
-            raise InvalidPositionError("the unusable mask has bits beyond square J10")
+        mask = int(mask_text, 16)  # 25 hex digits: exactly the 100 squares
         sides = {"w": Side.WHITE, "b": Side.BLACK}
         if side not in sides:
             raise InvalidPositionError(f"side to move must be 'w' or 'b', not {side!r}")
@@ -429,7 +386,9 @@ class Position:
             )
         except InvalidPositionError:
             raise
-        except (KeyError, TypeError, ValueError) as exc:
+        except KeyError as exc:
+            raise InvalidPositionError(f"not a Cavalli position: no {exc} key") from None
+        except (TypeError, ValueError) as exc:
             raise InvalidPositionError(f"not a Cavalli position: {exc}") from None
 
     def __repr__(self) -> str:
@@ -443,27 +402,3 @@ def _knight_from_text(text: str) -> Square | None:
         return parse_square(text)
     except ValueError as exc:
         raise InvalidPositionError(str(exc)) from None
-
-
-# --- the functional API the platform uses ---------------------------------------------
-
-
-def initial(board: Board) -> Position:
-    """The starting position on ``board``."""
-    return Position.initial(board)
-
-
-def legal_moves(position: Position) -> list[Move]:
-    return position.legal_moves()
-
-
-def apply(position: Position, move: Move) -> Position:
-    """The position after a legal ``move``; :class:`IllegalMoveError` otherwise."""
-    return position.apply(move)
-
-
-def outcome(position: Position) -> Outcome | None:
-    return position.outcome()
-
-
-__all__ = ["IllegalMoveError", "Position", "apply", "initial", "legal_moves", "outcome"]

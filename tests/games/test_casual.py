@@ -135,3 +135,16 @@ def test_a_cavalli_game_ends_when_the_mover_has_no_move_and_keeps_its_scores(ali
     assert b.finished_reason == "no_legal_move"
     assert b.scores == game.scores(state)
     assert Battle.objects.get(pk=b.pk).winner == (game.outcome(state).winner or "")
+
+
+@pytest.mark.parametrize("game", ["thud", "cavalli"])
+def test_a_forfeited_turn_passes_the_turn_in_the_game_state_too(alice, bob, t0, game):
+    b = battles.create_casual_battle(game=game, first=alice, second=bob, now=t0)
+    later = t0 + timedelta(milliseconds=b.think_ms + b.move_ms + b.grace_ms)
+    b = battles.settle(b.pk, via=ClockEvent.Via.SWEEP, now=later)
+    rules = b.rules
+    second = rules.sides[1].key
+    assert b.side_to_move == second == rules.side_to_move(rules.deserialise(b.board))
+    move = rules.legal_moves(rules.deserialise(b.board))[0]
+    b = battles.submit_move(b.pk, side=second, version=b.clock_version, notation=move, now=later)
+    assert b.ply == 2

@@ -97,3 +97,14 @@ def test_unknown_game_is_refused():
 def test_the_registry_imports_no_django():
     code = "import sys, games.registry; assert 'django' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize(
+    "module", ["games.interface", "games.registry", "games.thud.game", "games.cavalli.game"]
+)
+def test_docstring_examples_hold(module):
+    import doctest
+    import importlib
+
+    failures, attempted = doctest.testmod(importlib.import_module(module))
+    assert attempted and not failures
