@@ -226,3 +226,12 @@ def test_notifications_can_be_turned_off_on_the_settings_page(client):
 def test_every_play_page_is_linked_from_the_navigation(client, name):
     client.force_login(UserFactory())
     assert f'href="{reverse(name)}"' in client.get(reverse("home")).content.decode()
+
+
+def test_after_the_first_move_the_second_player_has_the_move():
+    alice, bob = UserFactory(), UserFactory()
+    battle = casual(alice, bob)
+    game = battle.rules
+    notation = game.legal_moves(game.deserialise(battle.board))[0]
+    battles.submit_move(battle.pk, side="white", version=battle.clock_version, notation=notation)
+    assert (your_move_count(alice), your_move_count(bob)) == (0, 1)
