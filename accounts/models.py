@@ -25,6 +25,13 @@ class UserProfile(models.Model):
         verbose_name=_("user"),
     )
     language = models.CharField(_("language"), max_length=10, choices=language_choices, blank=True)
+    email_notifications = models.BooleanField(
+        _("email notifications"),
+        default=True,
+        help_text=_(
+            "Email me when a challenge arrives and when it is my move in a correspondence game."
+        ),
+    )
 
     class Meta:
         verbose_name = _("user profile")

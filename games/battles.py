@@ -87,7 +87,7 @@ def _write(battle: Battle, state: clock.ClockState, *, now: datetime, **extra) -
 
 def after_commit(battle_id: int, version: int, state: clock.ClockState, offer: str = "") -> None:
     """Schedule the expiry for the new deadline and publish the new state."""
-    from . import events, tasks
+    from . import events, signals, tasks
 
     due = clock.due_at(state)
     if state.status == clock.RUNNING and due is not None:
@@ -100,6 +100,13 @@ def after_commit(battle_id: int, version: int, state: clock.ClockState, offer: s
         except Exception:  # the sweeper and settle-on-read still enforce it
             log.warning("could not schedule expiry for battle %s", battle_id, exc_info=True)
     events.publish_state(battle_id, version, state, offer=offer)
+    signals.turn_changed.send(
+        sender=Battle,
+        battle_id=battle_id,
+        version=version,
+        side_to_move=state.side_to_move,
+        status=state.status,
+    )
 
 
 def _load(battle_id: int) -> Battle:

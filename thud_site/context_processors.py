@@ -2,7 +2,8 @@
 
 The facts are lazy: an htmx fragment (a result panel, a standings refresh) never shows the
 navigation, so it never pays for it. A full page asks once, in one query (plus the pending
-claims count for organisers).
+claims count for organisers, and the count of casual games waiting for the user's
+move when the badge is shown).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Exists
 from django.utils.functional import SimpleLazyObject
 
+from play.queries import your_move_count
 from tournaments import dashboards, permissions
 from tournaments.models import Player
 
@@ -42,4 +44,7 @@ def navigation(request) -> dict:
         "nav_has_player": SimpleLazyObject(lambda: facts()["has_player"]),
         "nav_organises": SimpleLazyObject(lambda: facts()["organises"]),
         "nav_claims": SimpleLazyObject(lambda: facts()["claims"]),
+        "nav_your_move": SimpleLazyObject(
+            lambda: your_move_count(user) if user.is_authenticated else 0
+        ),
     }

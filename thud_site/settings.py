@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "tournaments",
     "games",
     "accounts",
+    "play",
 ]
 
 MIDDLEWARE = [
@@ -178,6 +179,8 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# Links in emails (notifications of casual games) point here.
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("it", _("Italian")), ("nb", _("Norwegian Bokmål"))]

@@ -1,4 +1,4 @@
-"""Site-wide pages that belong to no single app: the rules of Thud."""
+"""Site-wide pages that belong to no single app: the rules of Thud and of Cavalli."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from games import cavalli
+from games.presenters_cavalli import board_view
 from games.thud import FILES, SQUARES, STONE, Position, format_square
 from thud_site.http import HtmxHttpRequest
 from tournaments.models import Tournament
@@ -62,3 +64,15 @@ def rules(request: HtmxHttpRequest) -> HttpResponse:
         "loss": tournament_default("points_loss"),
     }
     return render(request, "rules.html", context)
+
+
+#: The board drawn on the Cavalli rules page (any seed is a legal start; this one is fixed
+#: so the page and its translations always show the same example).
+CAVALLI_RULES_SEED = 2002
+
+
+@require_GET
+def rules_cavalli(request: HtmxHttpRequest) -> HttpResponse:
+    """How to play Battaglia di Cavalli, with a seeded starting board drawn."""
+    position = cavalli.Position.initial(cavalli.Board.from_seed(CAVALLI_RULES_SEED))
+    return render(request, "rules_cavalli.html", {"board": board_view(position)})

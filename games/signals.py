@@ -1,0 +1,13 @@
+"""Signals the battle workflow sends, for apps that react to play (e.g. notifications).
+
+``turn_changed`` is sent *after commit* of every clock write of a battle (a move, a
+forfeited turn, the start, the end), with ``battle_id``, ``version`` (the new
+``clock_version``), ``side_to_move`` and ``status``. It may be sent more than once for the
+same state (an end offer republishes it): receivers must be idempotent.
+"""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+turn_changed = Signal()

@@ -1,0 +1,112 @@
+"""Play outside tournaments: challenges, public seeks, and the notices sent about them.
+
+Terminology and invariants:
+- A *challenge* names its opponent; a *seek* is a challenge with no opponent, open to
+  any other user. Both are ``Challenge`` rows; ``opponent`` is null for a seek.
+- A challenge is ``open`` until it is accepted (it then points to its battle, created
+  by ``games.battles.create_casual_battle``), declined or cancelled. The change from
+  ``open`` is one conditional update, so one challenge makes at most one battle.
+- ``Notice`` remembers every email sent about a battle's turn: unique per (battle, ply,
+  user), so the same move never mails twice however often the turn signal fires.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games import registry
+from games.models import MAX_CORRESPONDENCE_DAYS, Battle
+
+
+class Challenge(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    class First(models.TextChoices):
+        CHALLENGER = "challenger", _("I move first")
+        OPPONENT = "opponent", _("My opponent moves first")
+        RANDOM = "random", _("Random")
+
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="challenges_made",
+        verbose_name=_("challenger"),
+    )
+    opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="challenges_received",
+        null=True,
+        blank=True,
+        verbose_name=_("opponent"),
+    )
+    game = models.CharField(
+        _("game"),
+        max_length=16,
+        choices=[(key, _(name)) for key, name in registry.choices()],  # noqa: INT001
+        default=registry.DEFAULT,
+    )
+    timing = models.CharField(
+        _("timing"),
+        max_length=16,
+        choices=Battle.Timing.choices,
+        default=Battle.Timing.CORRESPONDENCE,
+    )
+    days = models.PositiveSmallIntegerField(
+        _("days per move"),
+        default=3,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_CORRESPONDENCE_DAYS)],
+    )
+    first = models.CharField(
+        _("who moves first"), max_length=12, choices=First.choices, default=First.RANDOM
+    )
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.OPEN
+    )
+    battle = models.OneToOneField(
+        Battle, on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(days__gte=1, days__lte=MAX_CORRESPONDENCE_DAYS),
+                name="challenge_days_in_range",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(opponent=models.F("challenger")),
+                name="challenge_not_self",
+            ),
+        ]
+        verbose_name = _("challenge")
+        verbose_name_plural = _("challenges")
+
+    def __str__(self) -> str:
+        return f"{self.challenger} → {self.opponent or '*'} ({self.game})"
+
+    @property
+    def is_seek(self) -> bool:
+        return self.opponent_id is None
+
+
+class Notice(models.Model):
+    """An email sent about a battle's turn (at most one per battle, ply and user)."""
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="+")
+    ply = models.PositiveIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["battle", "ply", "user"], name="one_notice_per_turn"),
+        ]

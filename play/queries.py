@@ -1,0 +1,66 @@
+"""Which casual battles belong to a user, and which of them wait for the user's move."""
+
+from __future__ import annotations
+
+from django.db.models import Count, Q, QuerySet
+
+from games import registry
+from games.models import Battle
+
+
+def your_move(user) -> Q:
+    """Running battles where ``user`` holds the side to move (any game's side keys)."""
+    q = Q(pk__in=[])
+    for game in registry.all_games():
+        first, second = (info.key for info in game.sides)
+        q |= Q(game=game.key, side_to_move=first, first_user=user)
+        q |= Q(game=game.key, side_to_move=second, second_user=user)
+    return Q(status=Battle.Status.RUNNING) & q
+
+
+def casual_battles_of(user) -> QuerySet[Battle]:
+    return Battle.objects.filter(match__isnull=True).filter(
+        Q(first_user=user) | Q(second_user=user)
+    )
+
+
+def your_move_count(user) -> int:
+    """One query: how many casual battles wait for ``user``'s move (the navigation badge)."""
+    return casual_battles_of(user).filter(your_move(user)).count()
+
+
+def _winner_index(game: str, winner: str) -> int | None:
+    first, second = (info.key for info in registry.get(game).sides)
+    return {first: 0, second: 1}.get(winner)
+
+
+def finished_online() -> QuerySet[Battle]:
+    """Battles played on the site to the end (casual and tournament): they have a winner."""
+    return Battle.objects.filter(status=Battle.Status.FINISHED, mode=Battle.Mode.ONLINE)
+
+
+def site_result_rows() -> list[tuple[str, int | None, int]]:
+    """``(game, winner_index, count)`` over every finished online battle (one query)."""
+    grouped = finished_online().values("game", "winner").annotate(n=Count("pk")).order_by()
+    return [(r["game"], _winner_index(r["game"], r["winner"]), r["n"]) for r in grouped]
+
+
+def player_result_rows(user) -> list[tuple[str, int, int | None, int]]:
+    """``(game, seat, winner_index, count)`` over ``user``'s finished casual battles."""
+    grouped = (
+        finished_online()
+        .filter(match__isnull=True)
+        .filter(Q(first_user=user) | Q(second_user=user))
+        .values("game", "first_user", "winner")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    return [
+        (
+            r["game"],
+            0 if r["first_user"] == user.pk else 1,
+            _winner_index(r["game"], r["winner"]),
+            r["n"],
+        )
+        for r in grouped
+    ]

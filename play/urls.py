@@ -1,0 +1,16 @@
+"""Casual play (``/play/``): challenges and seeks, your games, statistics, notifications."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from . import views
+
+app_name = "play"
+urlpatterns = [
+    path("", views.start, name="start"),
+    path("challenge/<int:challenge_id>/<str:action>/", views.answer, name="answer"),
+    path("games/", views.my_games, name="games"),
+    path("stats/", views.stats, name="stats"),
+    path("settings/", views.notifications, name="settings"),
+]

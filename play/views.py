@@ -1,0 +1,135 @@
+"""Casual play pages: thin views over ``play.challenges`` and ``play.queries``."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.models import UserProfile
+from games import registry
+from thud_site.http import HtmxHttpRequest
+
+from . import challenges, queries
+from . import stats as stats_lib
+from .forms import ChallengeForm, NotificationsForm
+from .models import Challenge
+
+ACTIONS = {"accept", "decline", "cancel"}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def start(request: HtmxHttpRequest) -> HttpResponse:
+    """Challenge a user or open a seek; answer the challenges and seeks open to you."""
+    form = ChallengeForm(request.POST if request.method == "POST" else None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            challenges.create_challenge(
+                by=request.user,
+                opponent=data["username"],
+                game=data["game"],
+                timing=data["timing"],
+                days=data["days"],
+                first=data["first"],
+            )
+        except challenges.ChallengeError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, _("Your challenge is waiting for an answer."))
+            return redirect("play:start")
+    return _start_page(request, form, status=400 if request.method == "POST" else 200)
+
+
+def _start_page(request: HtmxHttpRequest, form: ChallengeForm, *, status: int) -> HttpResponse:
+    open_ = Challenge.objects.filter(status=Challenge.Status.OPEN).select_related(
+        "challenger", "opponent"
+    )
+    context = {
+        "form": form,
+        "received": open_.filter(opponent=request.user),
+        "seeks": open_.filter(opponent__isnull=True).exclude(challenger=request.user),
+        "made": open_.filter(challenger=request.user),
+    }
+    return render(request, "play/start.html", context, status=status)
+
+
+@login_required
+@require_POST
+def answer(request: HtmxHttpRequest, challenge_id: int, action: str) -> HttpResponse:
+    """Accept (→ the new battle), decline or cancel an open challenge."""
+    if action not in ACTIONS:
+        raise Http404("No such action")
+    get_object_or_404(Challenge, pk=challenge_id)
+    try:
+        if action == "accept":
+            battle = challenges.accept(challenge_id, by=request.user)
+            return redirect("games:battle", battle_id=battle.pk)
+        if action == "decline":
+            challenges.decline(challenge_id, by=request.user)
+        else:
+            challenges.cancel(challenge_id, by=request.user)
+    except challenges.ChallengeError as exc:
+        messages.error(request, exc.message)
+        return _start_page(request, ChallengeForm(user=request.user), status=409)
+    return redirect("play:start")
+
+
+@login_required
+@require_GET
+def my_games(request: HtmxHttpRequest) -> HttpResponse:
+    """The user's casual battles, the ones waiting for their move first."""
+    mine = queries.casual_battles_of(request.user).select_related("first_user", "second_user")
+    your_move = queries.your_move(request.user)
+    context = {
+        "your_move": list(mine.filter(your_move).order_by("deadline", "pk")),
+        "others": list(mine.exclude(your_move).order_by("-updated_at", "-pk")[:100]),
+    }
+    return render(request, "play/games.html", context)
+
+
+@require_GET
+def stats(request: HtmxHttpRequest) -> HttpResponse:
+    """Wins of the first side, the second side and draws, per game (site-wide, per player)."""
+    games = registry.all_games()
+    keys = [g.key for g in games]
+    player = None
+    name = request.GET.get("player", "").strip()
+    if name:
+        player = get_user_model().objects.filter(username__iexact=name).first()
+        if player is None:
+            raise Http404("No such player")
+    elif request.user.is_authenticated:
+        player = request.user
+    site = stats_lib.by_side(keys, queries.site_result_rows())
+    per_player = stats_lib.for_player(keys, queries.player_result_rows(player)) if player else {}
+    rows = [
+        {
+            "game": game,
+            "first_side": _(game.sides[0].name),  # noqa: INT001
+            "second_side": _(game.sides[1].name),  # noqa: INT001
+            "name": _(game.name),  # noqa: INT001
+            "site": site[game.key],
+            "player": per_player.get(game.key),
+        }
+        for game in games
+    ]
+    return render(request, "play/stats.html", {"rows": rows, "player": player})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def notifications(request: HtmxHttpRequest) -> HttpResponse:
+    """The user's email setting (on the profile)."""
+    profile, _created = UserProfile.objects.get_or_create(user=request.user)
+    form = NotificationsForm(request.POST if request.method == "POST" else None, instance=profile)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("Your settings are saved."))
+        return redirect("play:settings")
+    return render(request, "play/settings.html", {"form": form})

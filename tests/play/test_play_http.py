@@ -1,0 +1,237 @@
+"""The casual play pages over HTTP: start a game, answer, your games, statistics, settings."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from accounts.models import UserProfile
+from games import battles
+from games.models import Battle
+from play import challenges
+from play.models import Challenge
+from play.queries import your_move_count
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def casual(first, second, game="cavalli", seed=7) -> Battle:
+    return battles.create_casual_battle(
+        game=game, first=first, second=second, timing="correspondence", board_seed=seed
+    )
+
+
+def finish(battle: Battle, *, first_moves: bool) -> Battle:
+    """End ``battle`` by agreement; the first side wins if it moved first, else a draw."""
+    if first_moves:
+        game = battle.rules
+        notation = game.legal_moves(game.deserialise(battle.board))[0]
+        battle = battles.submit_move(
+            battle.pk, side=game.sides[0].key, version=battle.clock_version, notation=notation
+        )
+    battles.offer_end(battle.pk, side=battle.rules.sides[0].key)
+    return battles.accept_end(battle.pk, side=battle.rules.sides[1].key)
+
+
+def test_start_page_needs_a_login(client):
+    r = client.get(reverse("play:start"))
+    assert r.status_code == 302 and reverse("login") in r["Location"]
+
+
+def test_challenging_a_user_by_name_lists_it_for_both(client):
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    client.force_login(alice)
+    r = client.post(
+        reverse("play:start"),
+        {
+            "username": "BOB",
+            "game": "cavalli",
+            "timing": "correspondence",
+            "days": 4,
+            "first": "random",
+        },
+    )
+    assert r.status_code == 302
+    c = Challenge.objects.get()
+    assert (c.challenger, c.opponent, c.days) == (alice, bob, 4)
+    client.force_login(bob)
+    page = client.get(reverse("play:start")).content.decode()
+    assert f'action="{reverse("play:answer", args=[c.pk, "accept"])}"' in page
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"username": "nobody"},
+        {"username": "alice"},
+        {"days": 15},
+        {"days": "x"},
+        {"game": "chess"},
+        {"timing": "blitz"},
+        {"first": ""},
+    ],
+)
+def test_a_bad_challenge_is_a_400_with_a_message_and_stores_nothing(client, bad):
+    alice = UserFactory(username="alice")
+    UserFactory(username="bob")
+    client.force_login(alice)
+    data = {"username": "bob", "game": "thud", "timing": "quickfire", "days": 3, "first": "random"}
+    r = client.post(reverse("play:start"), data | bad)
+    assert r.status_code == 400
+    assert 'class="errorlist' in r.content.decode()
+    assert not Challenge.objects.exists()
+
+
+def test_accepting_a_seek_redirects_to_the_new_battle_page(client):
+    alice, bob = UserFactory(), UserFactory()
+    seek = challenges.create_challenge(by=alice, game="thud", timing="quickfire", first="random")
+    client.force_login(bob)
+    r = client.post(reverse("play:answer", args=[seek.pk, "accept"]))
+    battle = Battle.objects.get()
+    assert r.status_code == 302 and r["Location"] == reverse("games:battle", args=[battle.pk])
+    assert client.get(r["Location"]).status_code == 200
+
+
+def test_refused_answers_are_4xx_and_change_nothing(client):
+    alice, bob = UserFactory(), UserFactory()
+    seek = challenges.create_challenge(by=alice, game="thud", timing="quickfire", first="random")
+    client.force_login(alice)
+    assert client.post(reverse("play:answer", args=[seek.pk, "accept"])).status_code == 409
+    assert client.post(reverse("play:answer", args=[seek.pk, "decline"])).status_code == 409
+    assert client.post(reverse("play:answer", args=[seek.pk, "explode"])).status_code == 404
+    assert client.post(reverse("play:answer", args=[seek.pk + 99, "accept"])).status_code == 404
+    assert client.get(reverse("play:answer", args=[seek.pk, "accept"])).status_code == 405
+    client.force_login(bob)
+    assert client.post(reverse("play:answer", args=[seek.pk, "cancel"])).status_code == 409
+    seek.refresh_from_db()
+    assert seek.status == Challenge.Status.OPEN and not Battle.objects.exists()
+
+
+def test_withdrawing_and_declining(client):
+    alice, bob = UserFactory(), UserFactory()
+    c1 = challenges.create_challenge(by=alice, opponent=bob, game="thud", timing="quickfire")
+    c2 = challenges.create_challenge(by=alice, opponent=bob, game="thud", timing="quickfire")
+    client.force_login(alice)
+    assert client.post(reverse("play:answer", args=[c1.pk, "cancel"])).status_code == 302
+    client.force_login(bob)
+    assert client.post(reverse("play:answer", args=[c2.pk, "decline"])).status_code == 302
+    assert sorted(Challenge.objects.values_list("status", flat=True)) == ["cancelled", "declined"]
+
+
+def test_your_games_lists_games_waiting_for_your_move_first(client):
+    alice, bob = UserFactory(), UserFactory()
+    waiting = casual(alice, bob)  # alice (white) to move
+    theirs = casual(bob, alice)  # bob to move
+    client.force_login(alice)
+    page = client.get(reverse("play:games")).content.decode()
+    your_move, others = page.split('id="other-games"')
+    assert f'data-battle="{waiting.pk}"' in your_move and f'data-battle="{theirs.pk}"' in others
+
+
+def test_the_your_move_count_follows_the_turn_in_both_games():
+    alice, bob = UserFactory(), UserFactory()
+    casual(alice, bob)
+    casual(alice, bob, game="thud", seed=None)  # alice has the dwarfs: her move
+    casual(bob, alice)
+    assert (your_move_count(alice), your_move_count(bob)) == (2, 1)
+    finish(casual(alice, bob), first_moves=False)  # finished: nobody's move
+    assert (your_move_count(alice), your_move_count(bob)) == (2, 1)
+
+
+def test_the_navigation_badge_shows_the_count_with_one_query_more(client):
+    alice, bob = UserFactory(), UserFactory()
+    client.force_login(alice)
+    client.get(reverse("rules"))  # the first request also saves the session
+    with CaptureQueriesContext(connection) as none:
+        page = client.get(reverse("rules")).content.decode()
+    assert 'title="Games waiting for your move"' not in page
+    casual(alice, bob)
+    casual(alice, bob)
+    with CaptureQueriesContext(connection) as two:
+        page = client.get(reverse("rules")).content.decode()
+    assert 'title="Games waiting for your move">2</span>' in page
+    assert len(two) == len(none)
+    assert sum("games_battle" in q["sql"] for q in two.captured_queries) == 1
+
+
+def test_your_games_page_queries_do_not_grow_with_the_games(client):
+    alice, bob = UserFactory(), UserFactory()
+    client.force_login(alice)
+    casual(alice, bob)
+    casual(bob, alice)
+    client.get(reverse("play:games"))  # the first request also saves the session
+    with CaptureQueriesContext(connection) as small:
+        client.get(reverse("play:games"))
+    for _ in range(4):
+        casual(alice, bob)
+        casual(bob, alice)
+    with CaptureQueriesContext(connection) as large:
+        r = client.get(reverse("play:games"))
+    assert r.content.decode().count("data-battle=") == 10
+    assert len(large) == len(small)
+
+
+def test_statistics_count_finished_games_by_winning_side_site_wide_and_per_player(client):
+    alice, bob, carol = (UserFactory(username=n) for n in ("alice", "bob", "carol"))
+    finish(casual(alice, bob), first_moves=True)  # white (alice) wins
+    finish(casual(bob, carol), first_moves=True)  # white (bob) wins
+    finish(casual(carol, alice), first_moves=False)  # draw
+    casual(alice, carol)  # running: not counted
+    r = client.get(reverse("play:stats"), {"player": "alice"})
+    section = r.content.decode().split('id="stats-cavalli"')[1].split("</section>")[0]
+    assert "<td>2 (66.67 %)</td>" in section  # white won 2 of 3
+    assert "<td>1 (33.33 %)</td>" in section  # 1 draw
+    assert "won 1 of 1 as White" in section and "won 0 of 1 as Black" in section
+    thud = r.content.decode().split('id="stats-thud"')[1].split("</section>")[0]
+    assert "<td>0 (0.00 %)</td>" in thud
+
+
+def test_statistics_queries_do_not_grow_with_the_games(client):
+    alice, bob = UserFactory(username="alice"), UserFactory()
+    finish(casual(alice, bob), first_moves=True)
+    with CaptureQueriesContext(connection) as small:
+        client.get(reverse("play:stats"), {"player": "alice"})
+    for _ in range(3):
+        finish(casual(alice, bob), first_moves=True)
+        finish(casual(bob, alice), first_moves=False)
+    with CaptureQueriesContext(connection) as large:
+        client.get(reverse("play:stats"), {"player": "alice"})
+    assert len(large) == len(small)
+
+
+def test_statistics_of_an_unknown_player_is_a_404(client):
+    assert client.get(reverse("play:stats"), {"player": "ghost"}).status_code == 404
+
+
+def test_the_cavalli_rules_page_draws_a_starting_board(client):
+    page = client.get(reverse("rules_cavalli")).content.decode()
+    assert 'class="cavalli-board"' in page
+    assert page.count('data-square="') == 100 and "♘" not in page
+    assert reverse("rules_cavalli") in client.get(reverse("rules")).content.decode()
+
+
+def test_notifications_can_be_turned_off_on_the_settings_page(client):
+    alice = UserFactory()
+    client.force_login(alice)
+    assert client.get(reverse("play:settings")).status_code == 200
+    r = client.post(reverse("play:settings"), {})  # unchecked box
+    assert r.status_code == 302
+    assert UserProfile.objects.get(user=alice).email_notifications is False
+
+
+@pytest.mark.parametrize("name", ["play:start", "play:games", "play:stats", "play:settings"])
+def test_every_play_page_is_linked_from_the_navigation(client, name):
+    client.force_login(UserFactory())
+    assert f'href="{reverse(name)}"' in client.get(reverse("home")).content.decode()
+
+
+def test_after_the_first_move_the_second_player_has_the_move():
+    alice, bob = UserFactory(), UserFactory()
+    battle = casual(alice, bob)
+    game = battle.rules
+    notation = game.legal_moves(game.deserialise(battle.board))[0]
+    battles.submit_move(battle.pk, side="white", version=battle.clock_version, notation=notation)
+    assert (your_move_count(alice), your_move_count(bob)) == (0, 1)
