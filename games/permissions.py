@@ -112,6 +112,15 @@ def access_battle_published(battle_id: int) -> Battle:
     """A battle of a published or finished round, whoever asks (the JSON API: a draft
     round's battles never appear there, not even to its referees)."""
     battle = _battle(battle_id)
-    if not can_see_round(AnonymousUser(), battle.match.round):
+    if battle.is_casual or not can_see_round(AnonymousUser(), battle.match.round):
         raise Http404("No such battle")
+    return battle
+
+
+def access_battle_record(user: AnyUser, battle_id: int) -> Battle:
+    """A tournament battle whose record and replay anyone who may watch it can read
+    (records carry a tournament's tags: a casual game has none)."""
+    battle = access_battle_public(user, battle_id)
+    if battle.is_casual:
+        raise Http404("No record for this battle")
     return battle

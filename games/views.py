@@ -63,6 +63,7 @@ def battle_diagram(request: HtmxHttpRequest, battle_id: int):
     ``?ply=N``: the position after N plies of the battle's record (from the replay)."""
     battle = settled(request, battle_id, permissions.access_battle_public)
     if "ply" in request.GET:
+        permissions.access_battle_record(request.user, battle.pk)
         moves = archive.moves_of(archive.with_moves(Battle.objects.filter(pk=battle.pk)).get())
         ply = presenters.ply_in(request.GET["ply"], moves)
         if ply is None:

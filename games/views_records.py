@@ -26,7 +26,7 @@ def _download(text: str, filename: str) -> HttpResponse:
 
 
 def _battle_with_moves(request: HtmxHttpRequest, battle_id: int) -> Battle:
-    permissions.access_battle_public(request.user, battle_id)
+    permissions.access_battle_record(request.user, battle_id)
     return archive.with_moves(Battle.objects.filter(pk=battle_id)).get()
 
 
