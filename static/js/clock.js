@@ -17,6 +17,7 @@
   var st = { version: -1, base: 0, remaining: null, think: null, status: "", side: "",
              ply: 0, maxPlies: null, nudged: -1 };
   var sources = new WeakSet();
+  var newest = -1;  // the highest version any "state" event has carried
 
   function pad(n) { return (n < 10 ? "0" : "") + n; }
   // Correspondence: days, then hh:mm:ss.
@@ -113,7 +114,11 @@
     if (!source || sources.has(source)) return;
     sources.add(source);
     source.addEventListener("state", function (ev) {
-      try { apply(JSON.parse(ev.data)); } catch (e) { /* malformed: ignore */ }
+      try {
+        var d = JSON.parse(ev.data);
+        newest = Math.max(newest, d.version);
+        apply(d);
+      } catch (e) { /* malformed: ignore */ }
     });
   }
 
@@ -127,6 +132,17 @@
       return d.version > Number(p.dataset.version) || (d.offer || "") !== (p.dataset.offer || "");
     } catch (e) { return true; }
   };
+
+  // htmx drops a panel's trigger while that panel's previous request is in flight, so
+  // an event arriving mid-swap (a forfeit, then the last move a moment later) would leave
+  // the panel one state behind for good. After every swap, refetch any panel older than
+  // the newest event seen. The fetched panel is at least that new, so this stops.
+  document.addEventListener("htmx:afterSettle", function () {
+    ["board-panel", "referee-panel"].forEach(function (id) {
+      var p = document.getElementById(id);
+      if (p && window.htmx && newest > Number(p.dataset.version)) window.htmx.trigger(p, "thud:behind");
+    });
+  });
 
   document.addEventListener("htmx:sseOpen", function (ev) { listen(ev.detail.source); });
   document.addEventListener("visibilitychange", function () {

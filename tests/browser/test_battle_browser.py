@@ -153,3 +153,50 @@ def test_two_players_and_a_spectator_play_a_timed_online_battle(server, monkeypa
     assert (b1.status, b1.finished_reason, b1.dwarf_count) == ("finished", "move_limit", 2)
     b2 = Battle.objects.get(match=match, number=2)
     assert b2.status == "running" and b2.dwarfs == match.player_b
+
+
+def test_a_panel_swapped_in_stale_catches_up_with_an_event_it_missed(server, monkeypatch):
+    """htmx drops a panel's trigger while its previous request is in flight. Hold the
+    spectator's refetch after one change, make a second change meanwhile, then let the
+    stale response land: the page must fetch again rather than stay one state behind."""
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import expect, sync_playwright
+
+    match = make_match(variant="timed24", move_unit="ply", think_ms=60_000, move_ms=60_000)[0]
+    b1, _ = battles.create_battles(match, mode=Battle.Mode.ONLINE)
+    battles.start_battle(b1.pk)
+    battles.pause(b1.pk)
+    url = f"{server}/battles/{b1.pk}/"
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        spec = browser.new_context(viewport={"width": 360, "height": 800}).new_page()
+        spec.goto(url)
+        expect(spec.locator("#clock-panel")).to_have_attribute("data-phase", "paused")
+        first = spec.locator("#board-panel").get_attribute("data-version")
+
+        held = []
+
+        def hold(route):  # answer now, deliver later: the response is the older state
+            if route.request.headers.get("hx-request") and not held:
+                held.append((route, route.fetch()))
+            else:
+                route.continue_()
+
+        spec.route(url, hold)
+        battles.resume(b1.pk)
+        for _ in range(100):
+            if held:
+                break
+            spec.wait_for_timeout(100)
+        assert len(held) == 1, "the spectator's panel did not refetch after the first change"
+        battles.pause(b1.pk)
+        expect(spec.locator("#clock-panel")).to_have_attribute("data-phase", "paused")
+        route, response = held[0]
+        route.fulfill(response=response)
+
+        latest = str(Battle.objects.get(pk=b1.pk).clock_version)
+        assert int(latest) > int(first) + 1
+        expect(spec.locator("#board-panel")).to_have_attribute("data-version", latest, timeout=10_000)
+        browser.close()
+        connections.close_all()
