@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from django.core.exceptions import PermissionDenied
 from django.db import models
+from django.db.models import Exists, OuterRef
 from django.http import Http404
 
 from . import lifecycle
@@ -40,13 +41,43 @@ class Role(models.TextChoices):
 ORGANISERS_GROUP = "Organisers"
 
 
+def _appointments(user: AbstractBaseUser, tournament: Tournament) -> tuple[bool, bool]:
+    """Whether ``user`` is a co-organiser and whether a referee of ``tournament``.
+
+    One query for both, remembered on the tournament instance: a page asks the
+    question several times (the gate, the role, the template), and the instance lives
+    for one request. Adding or removing through the instance forgets the answer
+    (``forget_appointments``).
+    """
+    memo = tournament.__dict__.setdefault("_appointments", {})
+    if user.pk not in memo:
+        appointed = {
+            f"is_{name}": Exists(
+                getattr(Tournament, name).through.objects.filter(
+                    tournament_id=OuterRef("pk"), user_id=user.pk
+                )
+            )
+            for name in ("co_organisers", "referees")
+        }
+        memo[user.pk] = Tournament.objects.filter(pk=tournament.pk).annotate(
+            **appointed
+        ).values_list(*appointed).first() or (False, False)
+    return memo[user.pk]
+
+
+def forget_appointments(sender, instance, **kwargs) -> None:
+    """``m2m_changed`` receiver: ``tournament.referees.add(...)`` and the like."""
+    if isinstance(instance, Tournament):
+        instance.__dict__.pop("_appointments", None)
+
+
 def can_organise(user: AnyUser, tournament: Tournament) -> bool:
     """The owner, a co-organiser, or a superuser."""
     if not user.is_authenticated:
         return False
     if user.is_superuser or tournament.owner_id == user.pk:
         return True
-    return tournament.co_organisers.filter(pk=user.pk).exists()
+    return _appointments(user, tournament)[0]
 
 
 def can_manage_co_organisers(user: AnyUser, tournament: Tournament) -> bool:
@@ -62,7 +93,7 @@ def can_referee(user: AnyUser, tournament: Tournament) -> bool:
         return False
     if can_organise(user, tournament):
         return True
-    return tournament.referees.filter(pk=user.pk).exists()
+    return _appointments(user, tournament)[1]
 
 
 def can_create_tournament(user: AnyUser) -> bool:

@@ -197,6 +197,8 @@ def test_a_panel_swapped_in_stale_catches_up_with_an_event_it_missed(server, mon
 
         latest = str(Battle.objects.get(pk=b1.pk).clock_version)
         assert int(latest) > int(first) + 1
-        expect(spec.locator("#board-panel")).to_have_attribute("data-version", latest, timeout=10_000)
+        expect(spec.locator("#board-panel")).to_have_attribute(
+            "data-version", latest, timeout=10_000
+        )
         browser.close()
         connections.close_all()
