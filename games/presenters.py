@@ -162,6 +162,10 @@ def battle_context(battle: Battle, side: str | None, state) -> dict:
                 "winner": battle.is_finished and battle.winner == info.key,
             }
         )
+    result = ""
+    if battle.is_finished and battle.mode == Battle.Mode.ONLINE:  # scored by the server
+        won = [seat["name"] for seat in seats if seat["winner"]]
+        result = _("%(side)s won") % {"side": won[0]} if won else _("Draw")
     my_turn = (
         side is not None
         and battle.status == Battle.Status.RUNNING
@@ -174,6 +178,7 @@ def battle_context(battle: Battle, side: str | None, state) -> dict:
         "my_turn": my_turn,
         "game_name": _(game.name),
         "seats": seats,
+        "result": result,
         "board_template": game.board_template,
         "moves": list(battle.moves.all()),
         **clock_context(battle),
