@@ -78,7 +78,9 @@ class Game(Protocol):
     name: str
     sides: tuple[SideInfo, SideInfo]
     #: Template (under ``templates/``) that draws a board, and the dotted path of the
-    #: function ``(battle, side, **kw) -> dict`` that builds its context.
+    #: function ``(battle, side, **kw) -> dict`` that builds its context. A game with
+    #: game records also has ``replay_context`` and ``replay_diagram_context`` in that
+    #: module (``games.presenters`` finds them there).
     board_template: str
     presenter: str
 

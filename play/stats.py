@@ -10,46 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from tournaments.side_counts import SideCounts, count_by_side
 
-@dataclass(frozen=True)
-class SideStats:
-    """Counts of one game's finished battles by result."""
-
-    first: int = 0
-    second: int = 0
-    draws: int = 0
-
-    @property
-    def total(self) -> int:
-        return self.first + self.second + self.draws
-
-    def percent(self, count: int) -> float:
-        """``count`` as a percentage of all battles, 0 when there are none.
-
-        >>> SideStats(3, 1, 0).percent(3)
-        75.0
-        """
-        return 100.0 * count / self.total if self.total else 0.0
-
-    @property
-    def first_pct(self) -> float:
-        return self.percent(self.first)
-
-    @property
-    def second_pct(self) -> float:
-        return self.percent(self.second)
-
-    @property
-    def draws_pct(self) -> float:
-        return self.percent(self.draws)
-
-
-def _add(stats: SideStats, winner: int | None, n: int) -> SideStats:
-    if winner == 0:
-        return SideStats(stats.first + n, stats.second, stats.draws)
-    if winner == 1:
-        return SideStats(stats.first, stats.second + n, stats.draws)
-    return SideStats(stats.first, stats.second, stats.draws + n)
+#: Counts of one game's finished battles by result, with percentages rounded half up to
+#: two decimals: the same rule as the tournament statistics (``tournaments.side_counts``).
+SideStats = SideCounts
 
 
 def by_side(
@@ -61,11 +26,8 @@ def by_side(
     >>> (s["thud"].first, s["thud"].draws, s["cavalli"].second, s["cavalli"].total)
     (1, 1, 1, 1)
     """
-    out = {game: SideStats() for game in games}
-    for game, winner, n in rows:
-        if game in out:
-            out[game] = _add(out[game], winner, n)
-    return out
+    rows = list(rows)
+    return {game: count_by_side((w, n) for g, w, n in rows if g == game) for game in games}
 
 
 @dataclass(frozen=True)
@@ -102,13 +64,13 @@ def for_player(
     >>> p["cavalli"].won, p["cavalli"].lost, p["cavalli"].draws, p["cavalli"].as_second.first
     (1, 1, 1, 1)
     """
-    out = {game: PlayerStats() for game in games}
-    for game, seat, winner, n in rows:
-        if game not in out:
-            continue
-        current = out[game]
-        if seat == 0:
-            out[game] = PlayerStats(_add(current.as_first, winner, n), current.as_second)
-        else:
-            out[game] = PlayerStats(current.as_first, _add(current.as_second, winner, n))
-    return out
+    rows = list(rows)
+    return {
+        game: PlayerStats(
+            *(
+                count_by_side((w, n) for g, s, w, n in rows if g == game and s == seat)
+                for seat in (0, 1)
+            )
+        )
+        for game in games
+    }

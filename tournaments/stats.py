@@ -14,7 +14,8 @@ Terminology
   dwarfs, won as trolls, lost, drawn. Player A of a match has the dwarfs in battle 1 and the
   trolls in battle 2.
 - **Percentages** are of all battles, rounded half up to two decimals (seed 002 shows
-  "white 59.92 %"); with no battle every percentage is 0.00.
+  "white 59.92 %"); with no battle every percentage is 0.00 (``tournaments.side_counts``,
+  shared with the casual play statistics).
 - **Average points as dwarfs / as trolls**: the points scored by the dwarf (troll) side per
   battle it played; for a player, per battle the player had that side.
 
@@ -27,9 +28,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
+from .side_counts import HUNDREDTH, count_by_side, percentage
 from .survivors import Survivors
-
-HUNDREDTH = Decimal("0.01")
 
 # The stable JSON keys (DESIGN.md §8); ``as_json`` may add more.
 JSON_KEYS = (
@@ -41,17 +41,8 @@ JSON_KEYS = (
     "trolls_won_pct",
     "drawn_pct",
 )
-
-
-def percentage(part: int, whole: int) -> Decimal:
-    """``part`` of ``whole`` in per cent, two decimals, half up; 0.00 of nothing.
-
-    >>> percentage(1, 3), percentage(2, 3), percentage(0, 0)
-    (Decimal('33.33'), Decimal('66.67'), Decimal('0.00'))
-    """
-    if whole == 0:
-        return Decimal("0.00")
-    return (Decimal(100 * part) / Decimal(whole)).quantize(HUNDREDTH, rounding=ROUND_HALF_UP)
+#: ``battle_winner`` as the side index of ``count_by_side`` (dwarfs move first).
+WINNER_INDEX = {"dwarfs": 0, "trolls": 1, "drawn": None}
 
 
 def average(total: int, count: int) -> Decimal:
@@ -148,22 +139,22 @@ def side_stats(results: Iterable[Survivors]) -> SideStats:
     >>> s.battles, s.dwarfs_won, s.trolls_won, s.drawn, s.dwarfs_won_pct
     (4, 1, 1, 2, Decimal('25.00'))
     """
-    won = {"dwarfs": 0, "trolls": 0, "drawn": 0}
-    count = dwarf_points = troll_points = 0
+    winners = []
+    dwarf_points = troll_points = 0
     for result in results:
         for number in (1, 2):
             dwarfs, trolls = result.battle_points(number)
-            won[battle_winner(dwarfs, trolls)] += 1
-            count += 1
+            winners.append((WINNER_INDEX[battle_winner(dwarfs, trolls)], 1))
             dwarf_points += dwarfs
             troll_points += trolls
+    counts = count_by_side(winners)
     return SideStats(
-        battles=count,
-        dwarfs_won=won["dwarfs"],
-        trolls_won=won["trolls"],
-        drawn=won["drawn"],
-        dwarf_battles=count,
-        troll_battles=count,
+        battles=counts.total,
+        dwarfs_won=counts.first,
+        trolls_won=counts.second,
+        drawn=counts.draws,
+        dwarf_battles=counts.total,
+        troll_battles=counts.total,
         dwarf_points=dwarf_points,
         troll_points=troll_points,
     )

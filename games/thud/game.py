@@ -36,7 +36,7 @@ class ThudGame:
         SideInfo(Side.TROLL.value, gettext_noop("Trolls")),
     )
     board_template = "games/_board.html"
-    presenter = "games.presenters.board_context"
+    presenter = "games.presenters_thud.board_context"
 
     def __init__(self, capture_policy: str = CapturePolicy.SUBSET.value, **_other: Any) -> None:
         self.policy = CapturePolicy(capture_policy).value

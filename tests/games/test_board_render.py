@@ -1,4 +1,4 @@
-"""The board renderer: ``presenters.board_view`` over plain positions (no database), and
+"""The board renderer: ``presenters_thud.board_view`` over plain positions (no database), and
 the HTML of the live board and the printable diagram (SVG pieces, labels, accessible
 names, the last move and its captures)."""
 
@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 from django.urls import reverse
 
-from games import battles, presenters
+from games import battles, presenters_thud
 from games.models import Battle
 from games.thud import Move, Position, Side, parse_square
 from tournaments.models import Round
@@ -40,7 +40,7 @@ def board_html(html: str) -> str:
 
 
 def test_board_view_is_the_octagon_with_rank_1_on_top_and_the_stone_in_the_middle():
-    view = presenters.board_view(Position.initial())
+    view = presenters_thud.board_view(Position.initial())
     assert view["files"] == FILES and "I" not in view["files"]
     assert [row["rank"] for row in view["rows"]] == list(range(1, 16))
     assert len(squares(view)) == 165
@@ -61,7 +61,7 @@ def test_board_view_is_the_octagon_with_rank_1_on_top_and_the_stone_in_the_middl
 def test_board_view_marks_a_troll_move_and_the_dwarfs_it_took():
     move = Move(Side.TROLL, parse_square("F6"), parse_square("F5"), (parse_square("G4"),))
     pos = Position({parse_square("F5")}, set(), Side.DWARF)  # whatever is left after it
-    by_name = squares(presenters.board_view(pos, last_move=move))
+    by_name = squares(presenters_thud.board_view(pos, last_move=move))
     assert by_name["F6"]["last_from"] and "last-from" in by_name["F6"]["classes"].split()
     assert by_name["F5"]["last_to"] and "last-to" in by_name["F5"]["classes"].split()
     assert by_name["G4"]["captured"] and "captured" in by_name["G4"]["classes"].split()
@@ -72,17 +72,17 @@ def test_board_view_marks_a_troll_move_and_the_dwarfs_it_took():
 def test_a_hurl_marks_its_landing_square_as_moved_to_and_captured():
     move = Move(Side.DWARF, parse_square("C4"), parse_square("G8"), (parse_square("G8"),))
     pos = Position({parse_square("G8")}, set(), Side.TROLL)
-    g8 = squares(presenters.board_view(pos, last_move=move))["G8"]
+    g8 = squares(presenters_thud.board_view(pos, last_move=move))["G8"]
     assert {"last-to", "captured", "has-dwarf"} <= set(g8["classes"].split())
 
 
 def test_selectable_targets_and_selection_are_the_callers_choice():
     pos = Position.initial()
     f1, f2 = parse_square("F1"), parse_square("F2")
-    by_name = squares(presenters.board_view(pos, selectable={f1}, targets={f2}, selected=f1))
+    by_name = squares(presenters_thud.board_view(pos, selectable={f1}, targets={f2}, selected=f1))
     assert by_name["F1"]["selectable"] and by_name["F1"]["selected"]
     assert by_name["F2"]["target"] and not by_name["G1"]["selectable"]
-    assert not any(sq["selectable"] for sq in squares(presenters.board_view(pos)).values())
+    assert not any(sq["selectable"] for sq in squares(presenters_thud.board_view(pos)).values())
 
 
 def stored(*notations: str) -> list:
@@ -91,12 +91,12 @@ def stored(*notations: str) -> list:
 
 def test_last_move_skips_forfeits_and_ignores_a_move_the_board_does_not_show():
     pos = Position.initial().apply(Move(Side.DWARF, parse_square("F1"), parse_square("F2")))
-    assert presenters.last_move_of(stored("d F1-F2", ""), pos) == Move(
+    assert presenters_thud.last_move_of(stored("d F1-F2", ""), pos) == Move(
         Side.DWARF, parse_square("F1"), parse_square("F2")
     )
-    assert presenters.last_move_of(stored(), pos) is None
+    assert presenters_thud.last_move_of(stored(), pos) is None
     # The referee reset the board: F5 holds no dwarf, so nothing is marked.
-    assert presenters.last_move_of(stored("d F1-F5"), pos) is None
+    assert presenters_thud.last_move_of(stored("d F1-F5"), pos) is None
 
 
 # --- the live board over HTTP ------------------------------------------------------------

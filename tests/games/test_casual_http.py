@@ -117,3 +117,26 @@ def test_a_casual_game_has_no_tournament_record_replay_or_api_entry(client):
     ):
         assert client.get(url).status_code == 404, url
     assert client.get(f"/battles/{b.pk}/diagram/").status_code == 200
+
+
+def test_a_finished_battle_says_who_won_or_that_it_was_a_draw(client):
+    def cavalli():
+        return battles.create_casual_battle(
+            game="cavalli", first=UserFactory(), second=UserFactory(), board_seed=7
+        )
+
+    drawn = cavalli()
+    battles.offer_end(drawn.pk, side="white")
+    battles.accept_end(drawn.pk, side="black")  # 0 - 0 by agreement
+    page = client.get(reverse("games:battle", args=[drawn.pk])).content.decode()
+    assert '<p class="result" id="battle-result"><strong>Draw</strong></p>' in page
+
+    won = cavalli()
+    won = battles.submit_move(won.pk, side="white", version=won.clock_version, notation="D1")
+    battles.offer_end(won.pk, side="white")
+    battles.accept_end(won.pk, side="black")
+    page = client.get(reverse("games:battle", args=[won.pk])).content.decode()
+    assert '<p class="result" id="battle-result"><strong>White won</strong></p>' in page
+
+    running = client.get(reverse("games:battle", args=[cavalli().pk])).content.decode()
+    assert 'id="battle-result"' not in running

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from play.stats import PlayerStats, SideStats, by_side, for_player
 
 
@@ -12,13 +14,14 @@ def test_site_counts_first_side_wins_second_side_wins_and_draws_per_game():
     assert stats["cavalli"] == SideStats(first=0, second=2, draws=0)
 
 
-def test_percentages_add_up_to_one_hundred_and_are_zero_without_games():
+def test_percentages_are_rounded_like_the_tournament_statistics_and_zero_without_games():
     s = SideStats(first=75125, second=49894, draws=351)
-    assert round(s.first_pct, 2) == 59.92
-    assert round(s.second_pct, 2) == 39.80
-    assert round(s.draws_pct, 2) == 0.28
-    assert abs(s.first_pct + s.second_pct + s.draws_pct - 100) < 1e-9
-    assert SideStats().first_pct == SideStats().draws_pct == 0.0
+    assert (s.first_pct, s.second_pct, s.draws_pct) == (
+        Decimal("59.92"),
+        Decimal("39.80"),
+        Decimal("0.28"),
+    )
+    assert SideStats().first_pct == SideStats().draws_pct == Decimal("0.00")
 
 
 def test_a_game_without_results_is_listed_with_zeros_and_unknown_games_are_ignored():

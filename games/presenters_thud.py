@@ -1,0 +1,234 @@
+"""Thud's board presenter (``ThudGame.presenter``) and its replay pages.
+
+Reads the stored position through the rules engine; decides nothing (legality is
+decided again by ``games.battles`` when a move is submitted). What every game's page
+shares (players, scores, the clock) is ``games.presenters.battle_context``.
+
+``board_view`` is the one board renderer's input (``templates/games/_board.html``): plain
+rows of plain squares built from a :class:`~games.thud.Position`, used by the live board,
+the printable diagram and anything that shows a position later (a replay). It reads no
+database; ``board_context`` gathers what it needs from a battle.
+
+Game records (and so replays) exist for tournament battles only, which are Thud's;
+``games.presenters.replay_context`` finds ``replay_context`` and
+``replay_diagram_context`` here, in the module of the game's ``presenter``.
+Django lives here, not in the pure engine package ``games/thud/`` (STYLE.md point 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from django.utils.translation import gettext as _
+
+from . import thud
+from .models import Battle
+from .models import Move as StoredMove
+from .presenters import battle_context
+from .records import replay_prefix
+from .thud.board import SIZE, STONE, on_board
+from .thud.notation import parse_move_text
+
+PIECE_NAMES = {"d": "dwarf", "T": "troll"}
+
+
+def position_of(battle: Battle) -> thud.Position:
+    if battle.board:
+        return thud.Position.from_diagram(battle.board)
+    return thud.Position.initial()
+
+
+def last_move_of(moves: Sequence[StoredMove], position: thud.Position) -> thud.Move | None:
+    """The latest stored move that moved a piece, if ``position`` still shows it.
+
+    Forfeited turns and over-the-board plies carry no notation and are skipped, so after
+    a forfeit the move before it stays marked. A move whose piece is not on its
+    destination any more (the board was set by a referee) is not shown: a highlight that
+    disagrees with the board is worse than none.
+    """
+    for stored in reversed(moves):
+        if not stored.notation:
+            continue
+        try:
+            move = parse_move_text(stored.notation)
+        except ValueError:
+            return None
+        return move if position.piece_at(move.to_sq) == move.side.letter else None
+    return None
+
+
+def _square_label(piece: str, name: str) -> str:
+    if piece == "dwarf":
+        return _("dwarf on %(square)s") % {"square": name}
+    if piece == "troll":
+        return _("troll on %(square)s") % {"square": name}
+    if piece == "thudstone":
+        return _("Thudstone on %(square)s") % {"square": name}
+    return _("empty square %(square)s") % {"square": name}
+
+
+def board_view(
+    position: thud.Position,
+    *,
+    last_move: thud.Move | None = None,
+    selectable: Collection[thud.Square] = (),
+    targets: Collection[thud.Square] = (),
+    selected: thud.Square | None = None,
+) -> dict:
+    """Rows of squares for ``_board.html``, row 0 (rank 1) first, files ``A``..``P``.
+
+    Each square is a dict: ``on`` (part of the octagon), ``name`` (``"F1"``), ``piece``
+    (``"dwarf"``, ``"troll"``, ``"thudstone"`` or ``""``: the id of its symbol in
+    ``_pieces.svg.html``), ``label`` (its accessible name),
+    ``classes`` (CSS classes), and the flags ``selectable``, ``target``, ``selected``,
+    ``last_from``, ``last_to`` and ``captured``. ``selectable`` and ``targets`` say which
+    squares become buttons; the caller decides who may act.
+    """
+    captured = set(last_move.captures) if last_move else set()
+    rows = []
+    for r in range(SIZE):
+        squares = []
+        for c in range(SIZE):
+            sq = (r, c)
+            if not on_board(r, c):
+                squares.append({"on": False, "classes": "sq off"})
+                continue
+            letter = position.piece_at(sq)
+            piece = "thudstone" if sq == STONE else PIECE_NAMES.get(letter or "", "")
+            name = thud.format_square(sq)
+            flags = {
+                "selectable": sq in selectable,
+                "target": sq in targets,
+                "selected": sq == selected,
+                "last_from": last_move is not None and sq == last_move.from_sq,
+                "last_to": last_move is not None and sq == last_move.to_sq,
+                "captured": sq in captured,
+            }
+            classes = ["sq", "dark" if (r + c) % 2 else "light"]
+            if piece:
+                classes.append(f"has-{piece}")
+            classes += [flag.replace("_", "-") for flag, on in flags.items() if on]
+            squares.append(
+                {
+                    "on": True,
+                    "name": name,
+                    "piece": piece,
+                    "label": _square_label(piece, name),
+                    "classes": " ".join(classes),
+                    **flags,
+                }
+            )
+        rows.append({"rank": r + 1, "squares": squares})
+    return {
+        "files": list(thud.FILES),
+        "rows": rows,
+        "last_move": thud.format_move(last_move) if last_move else "",
+    }
+
+
+def board_context(
+    battle: Battle,
+    side: str | None,
+    *,
+    selected: str = "",
+    choice: list | None = None,
+    choice_from: str = "",
+    choice_to: str = "",
+) -> dict:
+    """The battle page's board panel for a viewer commanding ``side`` (None: spectator)."""
+    position = position_of(battle)
+    common = battle_context(battle, side, position)
+    my_turn = common["my_turn"]
+    selected = battle.touched_square or selected
+    selected_sq = None
+    targets: set = set()
+    if selected:
+        try:
+            selected_sq = thud.parse_square(selected)
+        except ValueError:
+            selected = ""
+    if my_turn and selected_sq is not None:
+        targets = set(position.targets_from(selected_sq, battle.capture_policy))
+    selectable: frozenset = frozenset()
+    if my_turn and not battle.touched_square:  # a touched piece is bound: no other choice
+        selectable = position.dwarfs if side == thud.Side.DWARF else position.trolls
+    capture_squares = sorted({sq for m in choice or () for sq in m.captures})
+    moves = common["moves"]
+    board = board_view(
+        position,
+        last_move=last_move_of(moves, position),
+        selectable=selectable,
+        targets=targets,
+        selected=selected_sq,
+    )
+    return common | {
+        "board": board,
+        "selected": selected,
+        "choice": choice,
+        "choice_from": choice_from,
+        "choice_to": choice_to,
+        "choice_prompt": _("Choose the dwarfs to capture:"),
+        "choice_input": "checkbox",
+        "choice_button": _("Move and capture"),
+        "capture_squares": capture_squares,
+        "has_record_moves": any(m.notation for m in moves),
+    }
+
+
+def replay_context(battle: Battle, moves: Sequence[str | None], ply: int) -> dict:
+    """The replay page at ``ply`` (0 = the opening, ``len(moves)`` = the last position).
+
+    ``moves`` is the battle's record (``games.archive.moves_of``). A move the engine
+    refuses (a board set by hand) stops the replay there, with ``broken_at`` naming it.
+    """
+    positions, error = replay_prefix(moves, battle.capture_policy)
+    moves = moves[: len(positions) - 1]
+    last = len(moves)
+    ply = max(0, min(ply, last))
+    position = positions[ply]
+    previous = moves[ply - 1] if ply else None
+    last_move = parse_move_text(previous) if previous else None
+    plies = [
+        {
+            "ply": i + 1,
+            "number": i // 2 + 1,
+            "side": "dwarf" if i % 2 == 0 else "troll",
+            "text": text,
+            "current": i + 1 == ply,
+        }
+        for i, text in enumerate(moves)
+    ]
+    return {
+        "battle": battle,
+        "board": board_view(position, last_move=last_move),
+        "ply": ply,
+        "last_ply": last,
+        "prev_ply": max(ply - 1, 0),
+        "next_ply": min(ply + 1, last),
+        "plies": plies,
+        "forfeit": ply > 0 and previous is None,
+        "captures": [thud.format_square(sq) for sq in last_move.captures] if last_move else [],
+        "dwarf_points": position.score()[0],
+        "troll_points": position.score()[1],
+        "side_to_move": position.side_to_move.value,
+        "broken_at": error.move_number if error else None,
+    }
+
+
+def replay_diagram_context(battle: Battle, moves: Sequence[str | None], ply: int) -> dict:
+    """The printable diagram of the position after ``ply`` plies of the record."""
+    replay = replay_context(battle, moves, ply)
+    points = {"dwarf": replay["dwarf_points"], "troll": replay["troll_points"]}
+    seats = [
+        seat | {"points": points[seat["key"]], "to_move": seat["key"] == replay["side_to_move"]}
+        for seat in board_context(battle, None)["seats"]
+    ]
+    return {
+        "battle": battle,
+        "board": replay["board"],
+        "board_template": "games/_board.html",
+        "seats": seats,
+        "plies": replay["ply"],
+        "replay_ply": replay["ply"],
+        "replay_running": replay["ply"] < replay["last_ply"],
+    }
