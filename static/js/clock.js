@@ -95,7 +95,9 @@
     p.dataset.phase = phase;
     p.dataset.version = st.version;
     time.textContent = shown;
-    if (st.maxPlies) {
+    if (st.status === "finished") {
+      info.textContent = "";  // nobody is to move in a finished battle
+    } else if (st.maxPlies) {
       // Moves per side, as players count them: ply 2 is the dwarfs' second move.
       var limit = Math.ceil(st.maxPlies / 2), n = Math.min(Math.floor(st.ply / 2) + 1, limit);
       var fmt = st.side === "dwarf" ? gettext("Move %(n)s of %(limit)s (dwarfs)")

@@ -137,6 +137,9 @@ def test_a_finished_battle_says_who_won_or_that_it_was_a_draw(client):
     battles.accept_end(won.pk, side="black")
     page = client.get(reverse("games:battle", args=[won.pk])).content.decode()
     assert '<p class="result" id="battle-result"><strong>White won</strong></p>' in page
+    clock_panel = page.split('id="clock-panel"')[1].split("</div>\n</div>")[0]
+    assert "to move" not in clock_panel  # nobody is to move in a finished battle
 
     running = client.get(reverse("games:battle", args=[cavalli().pk])).content.decode()
     assert 'id="battle-result"' not in running
+    assert "White to move" in running.split('id="clock-panel"')[1]
