@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.conf import settings
 from django.core.cache import cache
@@ -31,7 +33,20 @@ def test_navigation_queries_nothing_until_a_template_shows_it():
         assert not nav["nav_has_player"]
         assert not nav["nav_organises"]
         assert not nav["nav_claims"]
-    assert len(ctx.captured_queries) == 1  # both facts in one query, asked once
+        assert not nav["nav_your_move"]
+    assert len(ctx.captured_queries) == 1  # the facts and the badge in one query, asked once
+
+
+@pytest.mark.parametrize("logged_in", [False, True])
+def test_no_two_navigation_links_read_the_same(client, logged_in):
+    if logged_in:
+        client.force_login(UserFactory())
+    html = client.get("/").content.decode()
+    header = html.split('<header class="site-header">')[1].split("</header>")[0]
+    texts = [
+        re.sub(r"<[^>]+>|\s+", " ", a).strip() for a in re.findall(r"<a [^>]*>(.*?)</a>", header)
+    ]
+    assert len(texts) == len(set(texts)), texts
 
 
 def test_navigation_knows_players_and_organisers_with_their_pending_claims():
