@@ -233,6 +233,16 @@ class Battle(models.Model):
         return self.dwarf_count, self.troll_count
 
     @property
+    def result_numbers(self) -> tuple[int, int]:
+        """(first side, second side): what a tournament result records for this battle,
+        in its game's scale (Thud: survivors; Cavalli: points). A battle without a
+        stored position (over the board) has only its Thud survivor columns."""
+        if not self.board:
+            return self.survivor_counts
+        game = self.rules
+        return game.result_numbers(game.deserialise(self.board))
+
+    @property
     def match_players(self) -> tuple[int, int]:
         """(player A's entry id, player B's entry id) as this battle was started for.
 
