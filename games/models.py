@@ -267,6 +267,15 @@ class Battle(models.Model):
         names = {info.key: info.name for info in self.rules.sides}
         return gettext(names[side]) if side in names else side
 
+    @property
+    def first_side_name(self) -> str:
+        """The translated name of the side that moves first ("White")."""
+        return self.side_name(side_keys(self.rules)[0])
+
+    @property
+    def second_side_name(self) -> str:
+        return self.side_name(side_keys(self.rules)[1])
+
     def user_for(self, side: str):
         """The user who plays ``side`` in a casual battle."""
         return self.first_user if side == side_keys(self.rules)[0] else self.second_user

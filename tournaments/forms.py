@@ -38,6 +38,14 @@ DATE_WIDGETS = {
 class _TournamentChecks(forms.ModelForm):
     """The checks the new-tournament and settings forms share."""
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Not posted (an older page, a script): the tournament keeps its game (Thud when new).
+        self.fields["game"].required = False
+
+    def clean_game(self) -> str:
+        return self.cleaned_data.get("game") or self.instance.game
+
     def clean(self):
         data = super().clean()
         start, end = data.get("start_date"), data.get("end_date")
