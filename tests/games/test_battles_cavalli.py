@@ -104,3 +104,12 @@ def test_a_played_match_records_the_points_of_both_games_and_the_standings(pick)
     else:
         assert a.match_points == expected[a_points > b_points]
         assert b.match_points == expected[b_points > a_points]
+
+
+def test_a_missing_second_battle_is_recreated_on_the_first_battles_board():
+    match = cavalli_match()
+    b1, b2 = battles.create_battles(match, mode=Battle.Mode.ONLINE)
+    b2.delete()
+    again = battles.create_battles(match, mode=Battle.Mode.ONLINE)
+    assert again[0].pk == b1.pk and again[1].pk != b2.pk
+    assert again[1].board_seed == b1.board_seed
