@@ -270,7 +270,8 @@ def parse_results(text: str, game: str = THUD) -> list[ResultRow]:
         number = _int(line, "round", row["round"], 1, 10_000)
         table = _int(line, "table", row["table"], 1, 10_000)
         survivors = tuple(
-            _int(line, column, row[column], 0, limit_of(column, game)) for column in RESULT_COLUMNS[2:]
+            _int(line, column, row[column], 0, limit_of(column, game))
+            for column in RESULT_COLUMNS[2:]
         )
         if (number, table) in seen:
             raise _line_error(

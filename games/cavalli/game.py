@@ -25,7 +25,6 @@ from .board import SIZE, Board, InvalidBoardError
 from .notation import format_move, format_square, parse_move, parse_square
 from .position import Position
 
-
 #: The most points one side can score: every number 00..99 (sum 0..99 = 4950).
 MAX_POINTS = sum(range(SIZE * SIZE))
 

@@ -739,7 +739,9 @@ def test_a_new_tournament_without_a_game_plays_thud_and_an_unknown_game_is_refus
 
 
 def test_the_game_changes_in_the_settings_until_a_round_is_paired(organiser, tournament):
-    response = organiser.post(url(tournament, "settings/"), settings_data(tournament, game="cavalli"))
+    response = organiser.post(
+        url(tournament, "settings/"), settings_data(tournament, game="cavalli")
+    )
     assert response.status_code == 302
     assert Tournament.objects.get(pk=tournament.pk).game == "cavalli"
     pair_next_round(tournament, by=None)  # a draft is enough: its battles would be Cavalli
