@@ -211,9 +211,20 @@ def create_battles(match, *, mode: str = Battle.Mode.ONLINE) -> list[Battle]:
 
 
 def _create_battles(match, *, mode: str) -> list[Battle]:
+    """Both battles of ``match`` in the tournament's game, seats swapped: player A has the
+    first side in battle 1, player B in battle 2. A game with a drawn board (Cavalli)
+    plays both battles on the same board: one seed, drawn once, stored on both."""
     t = match.round.tournament
+    rules = registry.get(t.game)
+    seed = None
+    if rules.key != registry.DEFAULT:
+        existing = [b.board_seed for b in match.battles.all() if b.board_seed is not None]
+        seed = existing[0] if existing else secrets.randbelow(1_000_000)
     common = {
         "match": match,
+        "game": rules.key,
+        "side_to_move": rules.sides[0].key,
+        "board_seed": seed,
         "mode": mode,
         "max_plies": t.max_plies,
         "timed": t.is_timed,
@@ -363,7 +374,7 @@ def record_online_result(match, b1: Battle, b2: Battle) -> None:
     A refusal (the pairing changed, the round was reopened) is logged and leaves the
     result to the referees; it must not undo the battle's end.
     """
-    survivors = Survivors.from_battles(b1.survivor_counts, b2.survivor_counts)
+    survivors = Survivors.from_battles(b1.result_numbers, b2.result_numbers, game=b1.game)
     try:
         with transaction.atomic():
             record_final_result(

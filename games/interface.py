@@ -106,6 +106,24 @@ class Game(Protocol):
         """Extra battle columns this game keeps up to date (e.g. counts of pieces left)."""
         ...
 
+    def result_numbers(self, state: Any) -> tuple[int, int]:
+        """``(first side, second side)``: the two numbers a tournament match result
+        records for this game (its result scale, see ``tournament_scale``)."""
+        ...
+
+
+@dataclass(frozen=True)
+class TournamentScale:
+    """How a game's ``result_numbers`` count in a tournament match: per side (first,
+    second) the largest number and the points each unit is worth, and the English
+    labels of the four numbers (battle 1 first, second side; battle 2 first, second side)
+    for error messages and for the result entry form."""
+
+    limits: tuple[int, int]
+    weights: tuple[int, int]
+    labels: tuple[str, str, str, str]
+    form_labels: tuple[str, str, str, str]
+
 
 def side_keys(game: Game) -> tuple[str, str]:
     return game.sides[0].key, game.sides[1].key

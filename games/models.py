@@ -233,6 +233,16 @@ class Battle(models.Model):
         return self.dwarf_count, self.troll_count
 
     @property
+    def result_numbers(self) -> tuple[int, int]:
+        """(first side, second side): what a tournament result records for this battle,
+        in its game's scale (Thud: survivors; Cavalli: points). A battle without a
+        stored position (over the board) has only its Thud survivor columns."""
+        if not self.board:
+            return self.survivor_counts
+        game = self.rules
+        return game.result_numbers(game.deserialise(self.board))
+
+    @property
     def match_players(self) -> tuple[int, int]:
         """(player A's entry id, player B's entry id) as this battle was started for.
 
@@ -256,6 +266,15 @@ class Battle(models.Model):
         """The translated name of ``side`` in this battle's game ("Dwarfs", "White")."""
         names = {info.key: info.name for info in self.rules.sides}
         return gettext(names[side]) if side in names else side
+
+    @property
+    def first_side_name(self) -> str:
+        """The translated name of the side that moves first ("White")."""
+        return self.side_name(side_keys(self.rules)[0])
+
+    @property
+    def second_side_name(self) -> str:
+        return self.side_name(side_keys(self.rules)[1])
 
     def user_for(self, side: str):
         """The user who plays ``side`` in a casual battle."""

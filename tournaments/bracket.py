@@ -13,7 +13,7 @@ from django.db.models import Q
 
 from . import knockout, lifecycle
 from .models import Entry, Match, Round, Tournament
-from .scoring import score_match
+from .scoring import score
 
 KNOCKOUT_STAGES = (knockout.KNOCKOUT, knockout.PLAYOFF)
 
@@ -29,7 +29,7 @@ def knockout_phase(tournament: Tournament, main_rounds: int) -> bool:
 def _differential(match: Match) -> int | None:
     if match.confirmed_version is None:
         return None
-    return score_match(*match.confirmed_version.survivors).differential
+    return score(match.confirmed_version.survivors).differential
 
 
 @dataclass

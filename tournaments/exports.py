@@ -72,7 +72,7 @@ def results_rows(tournament: Tournament) -> list[dict]:
         if name_b is None:
             row["status"] = "bye"
         else:
-            score = score_match(d1, t1, d2, t2)
+            score = score_match(d1, t1, d2, t2, game=tournament.game)
             row.update(
                 player_b=name_b,
                 battle1_dwarfs=d1,

@@ -38,6 +38,14 @@ DATE_WIDGETS = {
 class _TournamentChecks(forms.ModelForm):
     """The checks the new-tournament and settings forms share."""
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Not posted (an older page, a script): the tournament keeps its game (Thud when new).
+        self.fields["game"].required = False
+
+    def clean_game(self) -> str:
+        return self.cleaned_data.get("game") or self.instance.game
+
     def clean(self):
         data = super().clean()
         start, end = data.get("start_date"), data.get("end_date")
@@ -62,6 +70,7 @@ class TournamentForm(_TournamentChecks):
             "slug",
             "format",
             "rounds",
+            "game",
             "variant",
             "capture_policy",
             "venue",
@@ -184,6 +193,7 @@ class TournamentSettingsForm(_TournamentChecks):
             "rounds",
             "top_cut",
             "knockout_draw_rule",
+            "game",
             "variant",
             "capture_policy",
             "record_otb_moves",
@@ -209,6 +219,7 @@ class TournamentSettingsForm(_TournamentChecks):
                 "rounds",
                 "top_cut",
                 "knockout_draw_rule",
+                "game",
                 "variant",
                 "capture_policy",
                 "record_otb_moves",

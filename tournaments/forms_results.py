@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from .models import ResultVersion
 from .scoring import score
 from .survivors import FIELDS as SURVIVOR_FIELDS
-from .survivors import MAX_DWARFS, MAX_TROLLS, Survivors, SurvivorsError
+from .survivors import THUD, Survivors, SurvivorsError, scale_of
 
 
 def _survivor_field(label: str, limit: int) -> forms.IntegerField:
@@ -27,24 +27,33 @@ def _survivor_field(label: str, limit: int) -> forms.IntegerField:
 
 
 class SurvivorsForm(forms.Form):
-    """The four survivor counts; A has the dwarfs in battle 1, B in battle 2."""
+    """The four numbers of a match result in ``game``'s scale (Thud: survivor counts);
+    A has the first side in battle 1, B in battle 2. Labels and limits are the game's."""
 
-    battle1_dwarfs = _survivor_field(_("Battle 1: surviving dwarfs (A)"), MAX_DWARFS)
-    battle1_trolls = _survivor_field(_("Battle 1: surviving trolls (B)"), MAX_TROLLS)
-    battle2_dwarfs = _survivor_field(_("Battle 2: surviving dwarfs (B)"), MAX_DWARFS)
-    battle2_trolls = _survivor_field(_("Battle 2: surviving trolls (A)"), MAX_TROLLS)
+    def __init__(self, *args, game: str = THUD, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.game = game
+        scale = scale_of(game)
+        # Inserted first, in ``FIELDS`` order, before any field a subclass declares.
+        own = dict(self.fields)
+        self.fields = {
+            name: _survivor_field(scale.form_label_of(name), scale.limit_of(name))
+            for name in SURVIVOR_FIELDS
+        } | own
 
     def clean(self):
         cleaned = super().clean()
         if all(cleaned.get(name) is not None for name in SURVIVOR_FIELDS):
             try:
-                Survivors.parse([cleaned[name] for name in SURVIVOR_FIELDS])
+                Survivors.parse([cleaned[name] for name in SURVIVOR_FIELDS], game=self.game)
             except SurvivorsError as exc:
                 self.add_error(exc.field, str(exc))
         return cleaned
 
     def survivors(self) -> Survivors:
-        return Survivors.parse([self.cleaned_data[name] for name in SURVIVOR_FIELDS])
+        return Survivors.parse(
+            [self.cleaned_data[name] for name in SURVIVOR_FIELDS], game=self.game
+        )
 
     def survivor_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in SURVIVOR_FIELDS]
@@ -67,7 +76,9 @@ class SurvivorsForm(forms.Form):
         if self.is_bound:
             return preview(self.survivors()) if self.is_valid() else None
         try:
-            values = Survivors.parse([self.initial[name] for name in SURVIVOR_FIELDS])
+            values = Survivors.parse(
+                [self.initial[name] for name in SURVIVOR_FIELDS], game=self.game
+            )
         except (KeyError, SurvivorsError):
             return None
         return preview(values)

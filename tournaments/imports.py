@@ -34,7 +34,7 @@ from django.utils.translation import gettext as _
 
 from .models import Entry, Match, Player, ResultVersion, Tournament
 from .results import ResultError, record_final_results
-from .survivors import Survivors, limit_of
+from .survivors import THUD, Survivors, limit_of
 
 PLAYER_COLUMNS = ("name", "club", "country", "rating")
 RESULT_COLUMNS = (
@@ -262,14 +262,16 @@ def import_players(tournament: Tournament, rows: list[PlayerRow]) -> list[Entry]
         return Entry.objects.bulk_create(entries, batch_size=1000)
 
 
-def parse_results(text: str) -> list[ResultRow]:
+def parse_results(text: str, game: str = THUD) -> list[ResultRow]:
+    """The rows of a results CSV; the four numbers checked against ``game``'s limits."""
     rows: list[ResultRow] = []
     seen: dict[tuple[int, int], int] = {}
     for line, row in _rows(text, RESULT_COLUMNS):
         number = _int(line, "round", row["round"], 1, 10_000)
         table = _int(line, "table", row["table"], 1, 10_000)
         survivors = tuple(
-            _int(line, column, row[column], 0, limit_of(column)) for column in RESULT_COLUMNS[2:]
+            _int(line, column, row[column], 0, limit_of(column, game))
+            for column in RESULT_COLUMNS[2:]
         )
         if (number, table) in seen:
             raise _line_error(
@@ -293,7 +295,7 @@ def import_results(tournament: Tournament, rows: list[ResultRow]) -> int:
         (m.round.number, m.table): m
         for m in Match.objects.filter(
             round__tournament=tournament, round__number__in=wanted
-        ).select_related("round")
+        ).select_related("round__tournament")
     }
     todo = []
     for row in rows:
@@ -309,7 +311,7 @@ def import_results(tournament: Tournament, rows: list[ResultRow]) -> int:
         todo.append((match, row))
     try:
         record_final_results(
-            [(match, Survivors.parse(row.survivors)) for match, row in todo],
+            [(match, Survivors.parse(row.survivors, game=tournament.game)) for match, row in todo],
             source=ResultVersion.Source.IMPORT,
         )
     except ResultError as exc:

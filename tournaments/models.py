@@ -18,7 +18,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from . import knockout, lifecycle
-from .survivors import MAX_DWARFS, MAX_TROLLS, Survivors
+from .survivors import MAX_DWARFS, MAX_RESULT_NUMBER, MAX_TROLLS, THUD, Survivors, game_choices
 
 DEFAULT_TIEBREAKS = [
     "match_points",
@@ -122,6 +122,15 @@ class Tournament(models.Model):
             "one of them wins."
         ),
     )
+    # The game every match plays (``games.registry``, handed down as result scales):
+    # fixed once a round is paired (``settings_rules.locked_fields``). Every game uses
+    # the tournament's variant and clock alike: classic = untimed and unlimited; the
+    # quickfire variants' move limit counts plies of either game (a Cavalli game cut
+    # short keeps the points reached, like a Thud battle keeps its survivors); a timed
+    # variant times each turn with ``think_ms`` + ``move_ms`` and the touch rule (in
+    # Cavalli a player has one knight, so touching it only ends the thinking time).
+    # The capture policy is Thud's and is ignored by other games.
+    game = models.CharField(_("game"), max_length=16, choices=game_choices, default=THUD)
     variant = models.CharField(
         _("variant"), max_length=16, choices=Variant.choices, default=Variant.CLASSIC
     )
@@ -412,17 +421,20 @@ class ResultVersion(models.Model):
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField(_("version"))
+    # The game of the match's tournament, copied so that a version knows its scale
+    # (``Survivors``) without a join; the four numbers follow that game's scale.
+    game = models.CharField(_("game"), max_length=16, default=THUD)
     battle1_dwarfs = models.PositiveSmallIntegerField(
-        _("battle 1 surviving dwarfs"), validators=[MaxValueValidator(MAX_DWARFS)]
+        _("battle 1 surviving dwarfs"), validators=[MaxValueValidator(MAX_RESULT_NUMBER)]
     )
     battle1_trolls = models.PositiveSmallIntegerField(
-        _("battle 1 surviving trolls"), validators=[MaxValueValidator(MAX_TROLLS)]
+        _("battle 1 surviving trolls"), validators=[MaxValueValidator(MAX_RESULT_NUMBER)]
     )
     battle2_dwarfs = models.PositiveSmallIntegerField(
-        _("battle 2 surviving dwarfs"), validators=[MaxValueValidator(MAX_DWARFS)]
+        _("battle 2 surviving dwarfs"), validators=[MaxValueValidator(MAX_RESULT_NUMBER)]
     )
     battle2_trolls = models.PositiveSmallIntegerField(
-        _("battle 2 surviving trolls"), validators=[MaxValueValidator(MAX_TROLLS)]
+        _("battle 2 surviving trolls"), validators=[MaxValueValidator(MAX_RESULT_NUMBER)]
     )
     source = models.CharField(_("source"), max_length=16, choices=Source.choices)
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices, default=Kind.ENTRY)
@@ -452,10 +464,16 @@ class ResultVersion(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="unique_version_number"),
             models.CheckConstraint(
-                condition=models.Q(battle1_dwarfs__lte=MAX_DWARFS)
+                condition=models.Q(game=THUD)
+                & models.Q(battle1_dwarfs__lte=MAX_DWARFS)
                 & models.Q(battle2_dwarfs__lte=MAX_DWARFS)
                 & models.Q(battle1_trolls__lte=MAX_TROLLS)
-                & models.Q(battle2_trolls__lte=MAX_TROLLS),
+                & models.Q(battle2_trolls__lte=MAX_TROLLS)
+                | ~models.Q(game=THUD)
+                & models.Q(battle1_dwarfs__lte=MAX_RESULT_NUMBER)
+                & models.Q(battle2_dwarfs__lte=MAX_RESULT_NUMBER)
+                & models.Q(battle1_trolls__lte=MAX_RESULT_NUMBER)
+                & models.Q(battle2_trolls__lte=MAX_RESULT_NUMBER),
                 name="survivors_in_range",
             ),
         ]
@@ -468,7 +486,11 @@ class ResultVersion(models.Model):
     @property
     def survivors(self) -> Survivors:
         return Survivors(
-            self.battle1_dwarfs, self.battle1_trolls, self.battle2_dwarfs, self.battle2_trolls
+            self.battle1_dwarfs,
+            self.battle1_trolls,
+            self.battle2_dwarfs,
+            self.battle2_trolls,
+            game=self.game,
         )
 
     @property

@@ -27,7 +27,7 @@ from .models import Entry, Match, Player, Tournament
 from .rounds import points_scheme
 from .standings import EntrantRecord, MatchRecord, StandingRow, compute_standings
 from .stats import SideStats, percentage, player_side_stats, side_stats
-from .survivors import Survivors
+from .survivors import THUD, Survivors
 
 SURVIVOR_COLUMNS = (
     "confirmed_version__battle1_dwarfs",
@@ -41,8 +41,12 @@ DWARF_COLOUR, TROLL_COLOUR, LOST_COLOUR, DRAWN_COLOUR = "#8a5a00", "#2f6f3e", "#
 
 
 def _confirmed_matches():
+    # The side statistics are Thud's (dwarfs against trolls): other games' results
+    # have no dwarfs or trolls to count.
     return Match.objects.filter(
-        round__status__in=lifecycle.PUBLIC, confirmed_version__isnull=False
+        round__status__in=lifecycle.PUBLIC,
+        confirmed_version__isnull=False,
+        confirmed_version__game=THUD,
     ).order_by()
 
 
@@ -105,7 +109,7 @@ class EventData:
         return [
             MatchRecord(m.round, m.a, None)
             if m.b is None
-            else MatchRecord(m.round, m.a, m.b, *m.survivors)
+            else MatchRecord(m.round, m.a, m.b, *m.survivors, game=m.survivors.game)
             for m in self.matches
             if m.b is None or m.survivors is not None
         ]
@@ -124,7 +128,9 @@ def event_data(tournament: Tournament) -> EventData:
         .values_list("round__number", "player_a_id", "player_b_id", *SURVIVOR_COLUMNS)
     )
     matches = [
-        CrossMatch(n, a, b, None if b is None or s[0] is None else Survivors(*s))
+        CrossMatch(
+            n, a, b, None if b is None or s[0] is None else Survivors(*s, game=tournament.game)
+        )
         for n, a, b, *s in rows
     ]
     rounds = list(

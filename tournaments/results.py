@@ -1,8 +1,9 @@
 """Result workflow: entering, confirming, disputing, correcting and deciding match results.
 
 Terminology and invariants:
-- A result is a ``Survivors`` value (``tournaments.survivors``); player A commands the
-  dwarfs in battle 1 and the trolls in battle 2.
+- A result is a ``Survivors`` value (``tournaments.survivors``) on the scale of the
+  tournament's game; player A has the first side (Thud: the dwarfs) in battle 1 and the
+  second side in battle 2. A version stores the game it was entered for.
 - Every write creates a new ``ResultVersion``; a version's numbers are never edited.
   Only its workflow ``status`` moves on (pending → confirmed / disputed / superseded).
 - **Two people stand behind every confirmed result** (DESIGN.md §7a). An *entry* or a
@@ -40,7 +41,7 @@ from django.utils.translation import gettext as _
 
 from . import lifecycle
 from .models import Match, ResultVersion, Round
-from .survivors import Survivors, SurvivorsError
+from .survivors import THUD, Survivors, SurvivorsError
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -62,16 +63,22 @@ class StaleResultError(ResultError):
         self.match = match
 
 
-def validate_survivors(survivors: Sequence[object] | Survivors) -> Survivors:
-    """The survivors as a ``Survivors`` value, or ResultError naming the bad field.
+def validate_survivors(survivors: Sequence[object] | Survivors, *, game: str = THUD) -> Survivors:
+    """The result numbers as a ``Survivors`` value of ``game``, or ResultError naming
+    the bad field.
 
     >>> validate_survivors(["30", 2, 12, "8"]).as_tuple()
     (30, 2, 12, 8)
     """
     try:
-        return Survivors.parse(survivors)
+        return Survivors.parse(survivors, game=game)
     except SurvivorsError as exc:
         raise ResultError(str(exc)) from None
+
+
+def game_of(match: Match) -> str:
+    """The game the match's tournament plays (whose scale its result follows)."""
+    return match.round.tournament.game
 
 
 def round_facts(round_: Round) -> lifecycle.RoundFacts:
@@ -126,6 +133,7 @@ def _new_version(
     return ResultVersion.objects.create(
         match=match,
         number=number,
+        game=survivors.game,
         **survivors.as_dict(),
         source=source,
         kind=kind,
@@ -237,7 +245,7 @@ def enter_result(
     If a different person already entered the same numbers, this entry confirms
     theirs; if they entered different numbers, the match becomes disputed.
     """
-    values = validate_survivors(survivors)
+    values = validate_survivors(survivors, game=game_of(match))
     with transaction.atomic():
         match, repeat = _claim_unless_repeat(
             match, expected_lock_version, values, by, players=players
@@ -292,7 +300,7 @@ def correct_result(
     The correction is pending: the confirmed result stays in the standings until a
     different referee or the organiser confirms the correction.
     """
-    values = validate_survivors(survivors)
+    values = validate_survivors(survivors, game=game_of(match))
     reason = reason.strip()
     if not reason:
         raise ResultError(_("A correction needs a reason."))
@@ -326,7 +334,7 @@ def decide_result(
     The only result that needs no second person; it needs a reason instead, shown in
     the history. Callers check that ``by`` organises the tournament.
     """
-    values = validate_survivors(survivors)
+    values = validate_survivors(survivors, game=game_of(match))
     reason = reason.strip()
     if not reason:
         raise ResultError(_("A final decision needs a reason."))
@@ -365,7 +373,7 @@ def record_final_result(
     """
     if source not in (ResultVersion.Source.ENGINE, ResultVersion.Source.IMPORT):
         raise ValueError(f"a {source} result needs a second person or a decision")
-    values = validate_survivors(survivors)
+    values = validate_survivors(survivors, game=game_of(match))
     with transaction.atomic():
         match = _claim(match, None, players)
         version = _new_version(
@@ -408,6 +416,7 @@ def record_final_results(
         locked = Match.objects.select_for_update().filter(pk__in=ids).order_by("pk")
         if any(b is None for b in locked.values_list("player_b_id", flat=True)):
             raise ResultError(_("A bye has no result to enter."))
+        games = dict(locked.values_list("pk", "round__tournament__game"))
         last_numbers = dict(
             ResultVersion.objects.filter(match_id__in=ids)
             .values("match_id")
@@ -423,7 +432,8 @@ def record_final_results(
                 ResultVersion(
                     match_id=match.pk,
                     number=last_numbers.get(match.pk, 0) + 1,
-                    **validate_survivors(values).as_dict(),
+                    game=games[match.pk],
+                    **validate_survivors(values, game=games[match.pk]).as_dict(),
                     source=source,
                     kind=ResultVersion.Kind.ENTRY,
                     status=ResultVersion.Status.CONFIRMED,

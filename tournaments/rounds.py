@@ -43,7 +43,7 @@ from .pairing import (
     pair_round_robin,
     pair_swiss,
 )
-from .scoring import PointsScheme, score_match
+from .scoring import PointsScheme, score
 from .standings import EntrantRecord, MatchRecord, StandingRow, compute_standings
 
 if TYPE_CHECKING:
@@ -93,7 +93,9 @@ def _match_records(matches) -> list[MatchRecord]:
             records.append(MatchRecord(m.round.number, m.player_a_id, None))
         elif m.confirmed_version is not None:
             v = m.confirmed_version
-            records.append(MatchRecord(m.round.number, m.player_a_id, m.player_b_id, *v.survivors))
+            records.append(
+                MatchRecord(m.round.number, m.player_a_id, m.player_b_id, *v.survivors, game=v.game)
+            )
     return records
 
 
@@ -141,7 +143,9 @@ def load_standings(tournament: Tournament) -> list[StandingRow]:
         )
     )
     records = [
-        MatchRecord(number, a, None) if b is None else MatchRecord(number, a, b, *survivors)
+        MatchRecord(number, a, None)
+        if b is None
+        else MatchRecord(number, a, b, *survivors, game=tournament.game)
         for number, a, b, *survivors in rows
     ]
     return compute_standings(
@@ -228,7 +232,7 @@ def match_score(match: Match):
     """The MatchScore of a confirmed match, else None."""
     if match.confirmed_version is None:
         return None
-    return score_match(*match.confirmed_version.survivors)
+    return score(match.confirmed_version.survivors)
 
 
 # ---------------------------------------------------------------- pairing

@@ -1,4 +1,7 @@
-"""Scoring of one Thud match (two battles with sides swapped).
+"""Scoring of one match (two battles with sides swapped), described here for Thud.
+
+Another game scores the same way with its own battle points (``tournaments.survivors``:
+Battaglia di Cavalli's battle points are each side's points as they are).
 
 Terminology
 -----------
@@ -23,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .survivors import MAX_DWARFS, MAX_TROLLS, TROLL_POINTS, Survivors
+from .survivors import MAX_DWARFS, MAX_TROLLS, THUD, TROLL_POINTS, Survivors
 
 __all__ = [
     "MAX_DWARFS",
@@ -57,8 +60,10 @@ class PointsScheme:
     loss: int = 0
 
 
-def score_match(b1_dwarfs: int, b1_trolls: int, b2_dwarfs: int, b2_trolls: int) -> MatchScore:
-    """Score a match from the survivors of both battles.
+def score_match(
+    b1_dwarfs: int, b1_trolls: int, b2_dwarfs: int, b2_trolls: int, *, game: str = THUD
+) -> MatchScore:
+    """Score a match from the four result numbers of ``game`` (Thud: survivors).
 
     Battle 1: A has the dwarfs (A scores ``b1_dwarfs``, B scores 4 x ``b1_trolls``).
     Battle 2: B has the dwarfs (B scores ``b2_dwarfs``, A scores 4 x ``b2_trolls``).
@@ -67,7 +72,7 @@ def score_match(b1_dwarfs: int, b1_trolls: int, b2_dwarfs: int, b2_trolls: int) 
     >>> s.a_points, s.b_points, s.differential, s.outcome
     ((5, 12), (8, 10), -1, 'b')
     """
-    return score(Survivors(b1_dwarfs, b1_trolls, b2_dwarfs, b2_trolls))
+    return score(Survivors(b1_dwarfs, b1_trolls, b2_dwarfs, b2_trolls, game=game))
 
 
 def score(survivors: Survivors) -> MatchScore:

@@ -8,6 +8,8 @@ Terminology and invariants:
 - The *points scheme* and the *tiebreak order* may always change: standings are
   computed from results on every read (``tournaments.standings``), so they are
   simply recomputed. Name, venue and dates are labels and always change.
+- The *game* is locked as soon as any round is paired (drafts included): a pairing
+  creates battles of that game and results on its scale.
 - The number of rounds never goes below the last round already paired (drafts
   included): that round exists and cannot be un-paired by a setting.
 - A draft round was paired under the current format, so the format is locked while
@@ -95,6 +97,11 @@ def locked_fields(facts: TournamentFacts) -> dict[str, str]:
         )
         for field in CLOCK_FIELDS:
             locked[field] = clock
+    if facts.last_round > 0:
+        locked["game"] = _(
+            "Round %(n)d is already paired for this game; a tournament plays one game from "
+            "its first pairing on."
+        ) % {"n": facts.last_round}
     if not facts.play_started and facts.draft_round is not None:
         locked["format"] = _(
             "Round %(n)d is paired as a draft under this format; discard it first to change "

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tournaments.scoring import PointsScheme, score_match
+from tournaments.survivors import THUD
 
 TIEBREAK_KEYS = (
     "match_points",
@@ -54,6 +55,7 @@ class MatchRecord:
     b1_trolls: int = 0
     b2_dwarfs: int = 0
     b2_trolls: int = 0
+    game: str = THUD  # whose scale the four numbers follow (tournaments.survivors)
 
 
 @dataclass(frozen=True)
@@ -127,7 +129,9 @@ def compute_standings(
         tb = tallies.get(match.b)
         if tb is None:
             raise ValueError(f"match in round {match.round} names unknown entrant {match.b}")
-        s = score_match(match.b1_dwarfs, match.b1_trolls, match.b2_dwarfs, match.b2_trolls)
+        s = score_match(
+            match.b1_dwarfs, match.b1_trolls, match.b2_dwarfs, match.b2_trolls, game=match.game
+        )
         ta.diff += s.differential
         tb.diff -= s.differential
         ta.battles += s.battles_won_a

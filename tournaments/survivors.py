@@ -1,6 +1,14 @@
-"""The result of a match in one value: the survivors of both battles.
+"""The result of a match in one value: four numbers, two per battle (game).
 
 Terminology and invariants:
+- The four numbers mean "battle 1 first side, battle 1 second side, battle 2 first side,
+  battle 2 second side"; player A has the first side in battle 1 and the second side in
+  battle 2. Their stable field names (database columns, forms, CSV columns) are Thud's
+  (``battle1_dwarfs`` ...), the game the tournament manager began with.
+- What the numbers count, their limits and how they become points is the game's
+  :class:`GameScale`. Thud is built in (survivors, dwarfs x1, trolls x ``TROLL_POINTS``);
+  other games register theirs (``register_game``, called by the ``games`` app, which
+  this app never imports): Battaglia di Cavalli records each side's points as they are.
 - A match between players A and B is two battles with sides swapped: A commands the
   dwarfs in battle 1 and the trolls in battle 2.
 - ``Survivors(b1_dwarfs, b1_trolls, b2_dwarfs, b2_trolls)`` counts the pieces left on
@@ -12,41 +20,107 @@ Terminology and invariants:
   ``tournaments.scoring``.
 
 Every form, import, page and the scoring use this type instead of repeating the limits.
+Below, the Thud-specific wording describes the built-in Thud scale.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 MAX_DWARFS = 32
 MAX_TROLLS = 8
 TROLL_POINTS = 4
+#: No game's result number exceeds this (the database check for games other than Thud).
+MAX_RESULT_NUMBER = 9999
 
 # The stable field names (database columns, forms, CSV columns), in order.
 FIELDS = ("battle1_dwarfs", "battle1_trolls", "battle2_dwarfs", "battle2_trolls")
 
+THUD = "thud"
 
-def limit_of(field: str) -> int:
-    """The largest survivor count ``field`` may hold.
 
-    >>> limit_of("battle2_trolls")
-    8
+@dataclass(frozen=True)
+class GameScale:
+    """What the four numbers of one game's match result mean.
+
+    ``limits`` and ``weights`` are per side (first, second): a number is 0..limit and
+    is worth ``weight`` points each. ``labels`` name the four fields in error messages,
+    ``form_labels`` on the entry form (both in ``FIELDS`` order; English text that is
+    translated when shown).
     """
-    return MAX_DWARFS if field.endswith("dwarfs") else MAX_TROLLS
+
+    game: str
+    name: str
+    limits: tuple[int, int]
+    weights: tuple[int, int]
+    labels: tuple[str, str, str, str]
+    form_labels: tuple[str, str, str, str]
+
+    def limit_of(self, field: str) -> int:
+        return self.limits[FIELDS.index(field) % 2]
+
+    def label_of(self, field: str) -> str:
+        return str(_(self.labels[FIELDS.index(field)]))
+
+    def form_label_of(self, field: str) -> str:
+        return str(_(self.form_labels[FIELDS.index(field)]))
 
 
-def field_label(field: str) -> str:
-    """A readable name for a survivor field, for error messages."""
-    labels = {
-        "battle1_dwarfs": _("Battle 1 surviving dwarfs"),
-        "battle1_trolls": _("Battle 1 surviving trolls"),
-        "battle2_dwarfs": _("Battle 2 surviving dwarfs"),
-        "battle2_trolls": _("Battle 2 surviving trolls"),
-    }
-    return labels[field]
+_SCALES: dict[str, GameScale] = {
+    THUD: GameScale(
+        game=THUD,
+        name=gettext_noop("Thud"),
+        limits=(MAX_DWARFS, MAX_TROLLS),
+        weights=(1, TROLL_POINTS),
+        labels=(
+            gettext_noop("Battle 1 surviving dwarfs"),
+            gettext_noop("Battle 1 surviving trolls"),
+            gettext_noop("Battle 2 surviving dwarfs"),
+            gettext_noop("Battle 2 surviving trolls"),
+        ),
+        form_labels=(
+            gettext_noop("Battle 1: surviving dwarfs (A)"),
+            gettext_noop("Battle 1: surviving trolls (B)"),
+            gettext_noop("Battle 2: surviving dwarfs (B)"),
+            gettext_noop("Battle 2: surviving trolls (A)"),
+        ),
+    )
+}
+
+
+def register_game(scale: GameScale) -> None:
+    """Make ``scale`` the result scale of its game (the games app does this at start-up)."""
+    if max(scale.limits) > MAX_RESULT_NUMBER or min(scale.limits) < 0:
+        raise ValueError(f"limits of {scale.game} outside 0..{MAX_RESULT_NUMBER}")
+    _SCALES[scale.game] = scale
+
+
+def scale_of(game: str) -> GameScale:
+    """The result scale of ``game``; ``KeyError`` for a game nobody registered."""
+    return _SCALES[game]
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """``(key, translated name)`` of every game a tournament may play (model choices)."""
+    return [(key, _(scale.name)) for key, scale in _SCALES.items()]
+
+
+def limit_of(field: str, game: str = THUD) -> int:
+    """The largest number ``field`` may hold in ``game``.
+
+    >>> limit_of("battle2_trolls"), limit_of("battle2_dwarfs")
+    (8, 32)
+    """
+    return scale_of(game).limit_of(field)
+
+
+def field_label(field: str, game: str = THUD) -> str:
+    """A readable name for a result field, for error messages."""
+    return scale_of(game).label_of(field)
 
 
 class SurvivorsError(ValueError):
@@ -70,51 +144,65 @@ class Survivors:
     battle1_trolls: int
     battle2_dwarfs: int
     battle2_trolls: int
+    #: The game whose scale the numbers follow (``GameScale``); Thud unless said.
+    game: str = field(default=THUD, kw_only=True, repr=False)
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
+        try:
+            scale = scale_of(self.game)
+        except KeyError:
+            raise SurvivorsError(_("Unknown game %(game)r.") % {"game": self.game}) from None
+        for name in FIELDS:
+            value = getattr(self, name)
             # bool is an int subclass; a True survivor count is a caller bug.
             if isinstance(value, bool) or not isinstance(value, int):
                 raise SurvivorsError(
                     _("%(field)s must be a whole number, not %(value)r.")
-                    % {"field": field_label(f.name), "value": value},
-                    f.name,
+                    % {"field": scale.label_of(name), "value": value},
+                    name,
                 )
-            limit = limit_of(f.name)
+            limit = scale.limit_of(name)
             if not 0 <= value <= limit:
                 raise SurvivorsError(
                     _("%(field)s must be between 0 and %(limit)d, not %(value)d.")
-                    % {"field": field_label(f.name), "limit": limit, "value": value},
-                    f.name,
+                    % {"field": scale.label_of(name), "limit": limit, "value": value},
+                    name,
                 )
 
+    @property
+    def scale(self) -> GameScale:
+        return scale_of(self.game)
+
     @classmethod
-    def parse(cls, values: Sequence[object] | Survivors) -> Survivors:
-        """Build from four raw values (form strings, CSV cells, ints).
+    def parse(cls, values: Sequence[object] | Survivors, *, game: str = THUD) -> Survivors:
+        """Build from four raw values (form strings, CSV cells, ints) of ``game``.
 
         >>> Survivors.parse(["30", 2, " 12", "8"])
         Survivors(battle1_dwarfs=30, battle1_trolls=2, battle2_dwarfs=12, battle2_trolls=8)
         """
         if isinstance(values, Survivors):
+            if values.game != game:
+                raise SurvivorsError(
+                    _("This result is for another game (%(game)s).") % {"game": values.game}
+                )
             return values
         if len(values) != 4:
             raise SurvivorsError(_("Four survivor counts are needed (two per battle)."))
         numbers = []
-        for field, raw in zip(FIELDS, values, strict=True):
+        for name, raw in zip(FIELDS, values, strict=True):
             if isinstance(raw, int) and not isinstance(raw, bool):
                 numbers.append(raw)
                 continue
             text = str(raw).strip()
-            # int() accepts "1_000" and non-ASCII digits; a survivor count is plain 0-9.
-            if not (text.isascii() and text.isdigit()) or len(text) > 3:
+            # int() accepts "1_000" and non-ASCII digits; a result number is plain 0-9.
+            if not (text.isascii() and text.isdigit()) or len(text) > 4:
                 raise SurvivorsError(
                     _("%(field)s must be a whole number, not %(value)r.")
-                    % {"field": field_label(field), "value": raw},
-                    field,
+                    % {"field": field_label(name, game), "value": raw},
+                    name,
                 )
             numbers.append(int(text))
-        return cls(*numbers)
+        return cls(*numbers, game=game)
 
     def __iter__(self) -> Iterator[int]:
         return iter(self.as_tuple())
@@ -134,9 +222,10 @@ class Survivors:
         raise ValueError(f"a match has battles 1 and 2, not {number}")
 
     def battle_points(self, number: int) -> tuple[int, int]:
-        """``(dwarf player's points, troll player's points)`` in battle ``number``."""
-        dwarfs, trolls = self.battle(number)
-        return dwarfs, TROLL_POINTS * trolls
+        """``(first side's points, second side's points)`` in battle ``number``."""
+        first, second = self.battle(number)
+        w_first, w_second = self.scale.weights
+        return w_first * first, w_second * second
 
     def points_of(self, player: str) -> tuple[int, int]:
         """Player ``"a"``'s or ``"b"``'s points in battle 1 and battle 2."""
@@ -148,6 +237,9 @@ class Survivors:
         raise ValueError(f"player is 'a' or 'b', not {player!r}")
 
     @classmethod
-    def from_battles(cls, battle1: tuple[int, int], battle2: tuple[int, int]) -> Survivors:
-        """From ``(dwarfs, trolls)`` left at the end of each battle (online play)."""
-        return cls(battle1[0], battle1[1], battle2[0], battle2[1])
+    def from_battles(
+        cls, battle1: tuple[int, int], battle2: tuple[int, int], *, game: str = THUD
+    ) -> Survivors:
+        """From ``(first side, second side)`` numbers at the end of each battle (online
+        play): Thud's survivors, Cavalli's points."""
+        return cls(battle1[0], battle1[1], battle2[0], battle2[1], game=game)

@@ -89,7 +89,7 @@ def match_view(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpRespon
 @require_POST
 def result_preview(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpResponse:
     match, role = permissions.access_match_for_result_entry(request.user, slug, match_id)
-    form = SurvivorsForm(request.POST)
+    form = SurvivorsForm(request.POST, game=match.round.tournament.game)
     context = {"match": match, "preview": preview(form.survivors()) if form.is_valid() else None}
     return render(request, f"{MATCH_PAGE}#result-preview", context)
 
@@ -98,7 +98,7 @@ def result_preview(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpRe
 @require_POST
 def result_enter(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpResponse:
     match, role = permissions.access_match_for_result_entry(request.user, slug, match_id)
-    form = ResultForm(request.POST)
+    form = ResultForm(request.POST, game=match.round.tournament.game)
     if not form.is_valid():
         return _panel(request, match, role, entry_form=form, status=422)
     try:
@@ -144,7 +144,7 @@ def result_confirm(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpRe
 @require_POST
 def result_correct(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpResponse:
     match, role = permissions.access_match_for_correction(request.user, slug, match_id)
-    form = CorrectionForm(request.POST)
+    form = CorrectionForm(request.POST, game=match.round.tournament.game)
     if not form.is_valid():
         return _panel(request, match, role, correction_form=form, status=422)
     try:
@@ -167,7 +167,7 @@ def result_correct(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpRe
 @require_POST
 def result_decide(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpResponse:
     match, role = permissions.access_match_for_decision(request.user, slug, match_id)
-    form = DecisionForm(request.POST)
+    form = DecisionForm(request.POST, game=match.round.tournament.game)
     if not form.is_valid():
         return _panel(request, match, role, decision_form=form, status=422)
     try:
@@ -226,13 +226,16 @@ def _panel(
     confirmed = match.result_status == Match.ResultStatus.CONFIRMED
     # Nothing is entered in a draft round (tournaments.lifecycle); its referees only look.
     writable = lifecycle.is_public(match.round.status)
+    game = match.round.tournament.game
     if writable and entry_form is None and not confirmed and correction_form is None:
-        entry_form = ResultForm(initial=initial_from(shown, match.lock_version))
+        entry_form = ResultForm(initial=initial_from(shown, match.lock_version), game=game)
     if writable and correction_form is None and confirmed and permissions.can_correct(role):
         current = match.confirmed_version
-        correction_form = CorrectionForm(initial=initial_from(current, match.lock_version))
+        correction_form = CorrectionForm(
+            initial=initial_from(current, match.lock_version), game=game
+        )
     if writable and decision_form is None and permissions.can_decide(role):
-        decision_form = DecisionForm(initial=initial_from(latest, match.lock_version))
+        decision_form = DecisionForm(initial=initial_from(latest, match.lock_version), game=game)
     preview_url = reverse("referee_result_preview", args=[match.round.tournament.slug, match.pk])
     for form in (entry_form, correction_form):
         if form is not None:

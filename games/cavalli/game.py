@@ -11,12 +11,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.interface import InvalidMove, MoveInfo, Outcome, SideInfo, gettext_noop
+from games.interface import (
+    InvalidMove,
+    MoveInfo,
+    Outcome,
+    SideInfo,
+    TournamentScale,
+    gettext_noop,
+)
 
 from .base import IllegalMoveError, InvalidMoveError, InvalidPositionError, Side
-from .board import Board, InvalidBoardError
+from .board import SIZE, Board, InvalidBoardError
 from .notation import format_move, format_square, parse_move, parse_square
 from .position import Position
+
+#: The most points one side can score: every number 00..99 (sum 0..99 = 4950).
+MAX_POINTS = sum(range(SIZE * SIZE))
 
 
 class CavalliGame:
@@ -39,6 +49,23 @@ class CavalliGame:
     )
     board_template = "games/cavalli/board.html"
     presenter = "games.presenters_cavalli.board_context"
+    #: A tournament match records each side's points in both games, as they are.
+    tournament_scale = TournamentScale(
+        limits=(MAX_POINTS, MAX_POINTS),
+        weights=(1, 1),
+        labels=(
+            gettext_noop("Game 1 white points"),
+            gettext_noop("Game 1 black points"),
+            gettext_noop("Game 2 white points"),
+            gettext_noop("Game 2 black points"),
+        ),
+        form_labels=(
+            gettext_noop("Game 1: white points (A)"),
+            gettext_noop("Game 1: black points (B)"),
+            gettext_noop("Game 2: white points (B)"),
+            gettext_noop("Game 2: black points (A)"),
+        ),
+    )
 
     def __init__(self, **_options: Any) -> None:
         pass
@@ -110,3 +137,7 @@ class CavalliGame:
 
     def row_fields(self, state: Position) -> dict[str, Any]:
         return {}
+
+    def result_numbers(self, state: Position) -> tuple[int, int]:
+        """White's and black's points (the tournament scale: 0..4950 each, as they are)."""
+        return state.white_score, state.black_score

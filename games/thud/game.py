@@ -113,3 +113,8 @@ class ThudGame:
 
     def row_fields(self, state: Position) -> dict[str, Any]:
         return {"dwarf_count": state.dwarf_count, "troll_count": state.troll_count}
+
+    def result_numbers(self, state: Position) -> tuple[int, int]:
+        """Pieces left of each side: a Thud match result records survivors, and the
+        tournament's built-in Thud scale (``tournaments.survivors``) makes them points."""
+        return state.dwarf_count, state.troll_count

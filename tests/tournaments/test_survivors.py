@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from games import registry
 from tournaments.scoring import score
 from tournaments.survivors import (
     MAX_DWARFS,
@@ -13,6 +14,7 @@ from tournaments.survivors import (
     TROLL_POINTS,
     Survivors,
     SurvivorsError,
+    game_choices,
 )
 
 survivors = st.builds(
@@ -77,3 +79,41 @@ def test_points_sum_to_the_pieces_left(s):
         s.battle1_dwarfs + s.battle2_dwarfs + TROLL_POINTS * (s.battle1_trolls + s.battle2_trolls)
     )
     assert sum(a) + sum(b) == total
+
+
+# --- other games' scales (Battaglia di Cavalli, registered by the games app) -------------
+
+
+def test_cavalli_numbers_are_points_as_they_are_up_to_the_sum_of_00_to_99():
+    s = Survivors(4950, 0, 1200, 3000, game="cavalli")
+    assert s.points_of("a") == (4950, 3000)  # white in game 1, black in game 2
+    assert s.points_of("b") == (0, 1200)
+    assert score(s).differential == (4950 + 3000) - (0 + 1200)
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ([4951, 0, 0, 0], "Game 1 white points must be between 0 and 4950, not 4951."),
+        ([0, 0, 0, -1], "Game 2 black points must be between 0 and 4950, not -1."),
+        (["0", "-3", "0", "0"], "Game 1 black points must be a whole number, not '-3'."),
+        (["0", "0", "12345", "0"], "Game 2 white points must be a whole number, not '12345'."),
+    ],
+)
+def test_cavalli_numbers_out_of_range_are_refused_naming_the_game_and_colour(values, message):
+    with pytest.raises(SurvivorsError) as caught:
+        Survivors.parse(values, game="cavalli")
+    assert str(caught.value) == message
+
+
+def test_a_thud_result_is_not_a_cavalli_result():
+    # Thud's limits still apply by default, whatever other games allow.
+    with pytest.raises(SurvivorsError, match="Battle 1 surviving dwarfs must be between 0 and 32"):
+        Survivors.parse([100, 100, 0, 0])
+    assert Survivors.parse([100, 100, 0, 0], game="cavalli").as_tuple() == (100, 100, 0, 0)
+    with pytest.raises(SurvivorsError, match="another game"):
+        Survivors.parse(Survivors(1, 1, 1, 1), game="cavalli")
+
+
+def test_every_game_of_the_registry_has_a_result_scale():
+    assert [key for key, _name in game_choices()] == [g.key for g in registry.all_games()]

@@ -715,3 +715,41 @@ def test_link_buttons_are_not_white_on_the_page(organiser, tournament):
     rule = re.search(r"^button\.link \{(.*?)\}", css, re.M | re.S).group(1)
     colour = re.search(r"(?<![-\w])color:\s*([^;]+);", rule)
     assert colour and colour.group(1).strip() not in ("#fff", "#ffffff", "white")
+
+
+# ---------------------------------------------------------------- the game of a tournament
+
+
+def test_an_organiser_creates_a_cavalli_tournament(client):
+    client.force_login(organiser_role(UserFactory()))
+    page = client.get("/manage/t/new/").content.decode()
+    assert 'name="game"' in page and "Battaglia di Cavalli" in page
+    response = client.post("/manage/t/new/", NEW_TOURNAMENT | {"slug": "cav", "game": "cavalli"})
+    assert response.status_code == 302
+    assert Tournament.objects.get(slug="cav").game == "cavalli"
+
+
+def test_a_new_tournament_without_a_game_plays_thud_and_an_unknown_game_is_refused(client):
+    client.force_login(organiser_role(UserFactory()))
+    client.post("/manage/t/new/", NEW_TOURNAMENT | {"slug": "plain"})
+    assert Tournament.objects.get(slug="plain").game == "thud"
+    response = client.post("/manage/t/new/", NEW_TOURNAMENT | {"slug": "x", "game": "chess"})
+    assert response.status_code == 400 and "Select a valid choice" in response.content.decode()
+    assert not Tournament.objects.filter(slug="x").exists()
+
+
+def test_the_game_changes_in_the_settings_until_a_round_is_paired(organiser, tournament):
+    response = organiser.post(
+        url(tournament, "settings/"), settings_data(tournament, game="cavalli")
+    )
+    assert response.status_code == 302
+    assert Tournament.objects.get(pk=tournament.pk).game == "cavalli"
+    pair_next_round(tournament, by=None)  # a draft is enough: its battles would be Cavalli
+    page = organiser.get(url(tournament, "settings/")).content.decode()
+    assert "disabled" in re.search(r'<select[^>]*name="game"[^>]*>', page).group(0)
+    response = organiser.post(url(tournament, "settings/"), settings_data(tournament, game="thud"))
+    body = response.content.decode()
+    assert response.status_code == 400
+    assert "This setting can no longer change." in body
+    assert "Round 1 is already paired for this game" in body
+    assert Tournament.objects.get(pk=tournament.pk).game == "cavalli"

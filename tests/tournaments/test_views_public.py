@@ -276,3 +276,35 @@ def test_logged_in_standings_page_query_count_does_not_grow_with_players(client)
     client.force_login(UserFactory())
     client.get("/")  # the first request of a session saves the user's language profile
     assert standings_page_queries(client, 4) == standings_page_queries(client, 40)
+
+
+# ---------------------------------------------------------------- a Cavalli tournament
+
+
+def test_every_public_page_of_a_cavalli_tournament_shows_its_points(client):
+    t = tournament_with_players(4, rounds=2, game="cavalli")
+    publish_round(pair_next_round(t, by=None))
+    first, second = Match.objects.filter(round__tournament=t).order_by("table")
+    record_final_result(first, survivors=(2400, 1800, 999, 3100), by=None, source="import")
+    record_final_result(second, survivors=(100, 200, 300, 400), by=None, source="import")
+    winner = first.player_a  # (2400 + 3100) - (1800 + 999) = +2701
+    pages = [
+        f"/t/{t.slug}/",
+        f"/t/{t.slug}/rounds/1/",
+        f"/t/{t.slug}/standings/",
+        f"/t/{t.slug}/players/{winner.pk}/",
+        f"/t/{t.slug}/crosstable/",
+        f"/t/{t.slug}/report/",
+        f"/t/{t.slug}/stats/",
+        "/stats/",
+        f"/t/{t.slug}/standings.csv",
+        f"/t/{t.slug}/results.csv",
+        f"/api/tournaments/{t.slug}/standings",
+        f"/api/tournaments/{t.slug}/stats",
+    ]
+    for page in pages:
+        assert client.get(page).status_code == 200, page
+    standings = client.get(f"/t/{t.slug}/standings/").content.decode()
+    assert "2701" in standings
+    csv = client.get(f"/t/{t.slug}/results.csv").content.decode()
+    assert "2400,1800,999,3100" in csv

@@ -26,6 +26,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         tournament = get_tournament(options["slug"])
         count = run_import(
-            options["file"], lambda text: import_results(tournament, parse_results(text))
+            options["file"],
+            lambda text: import_results(tournament, parse_results(text, tournament.game)),
         )
         self.stdout.write(f"Recorded {count} results in {tournament.slug!r}.")
