@@ -1,7 +1,7 @@
 """Each role reaches its tasks from ``/`` by clicking only, on a 360 × 740 phone.
 
 After every page load the test checks that the page never scrolls sideways
-(``scrollWidth <= innerWidth``) and that the console logged no error. Screenshots of
+(``scrollWidth`` within the phone's 360 px) and that the console logged no error. Screenshots of
 each home page and of the pages on the way go to ``test-output/browser/``.
 """
 
@@ -63,7 +63,9 @@ class Phone:
         """No sideways scrolling, no console error; a screenshot of the page."""
         self.page.wait_for_load_state("load")
         width = self.page.evaluate("document.documentElement.scrollWidth")
-        inner = self.page.evaluate("window.innerWidth")
+        # Not window.innerWidth: an emulated phone widens its layout viewport to fit
+        # content that overflows, so innerWidth grows with the very overflow we look for.
+        inner = self.page.viewport_size["width"]
         assert width <= inner, f"{self.page.url} scrolls sideways ({width} > {inner})"
         assert self.errors == [], f"console errors on {self.page.url}: {self.errors}"
         self.step += 1
@@ -225,3 +227,4 @@ def test_organiser_reorders_tiebreaks_appoints_a_referee_approves_a_claim_and_pa
     org.click("#home-organiser a:has-text('Pair round 2')", "dashboard-pair")
     org.click("button:has-text('Pair round 2')", "round-2")
     assert t.round_set.filter(number=2).exists()
+    org.click("a[href$='/print/slips/']", "result-slips")  # two wide tables fit a phone
