@@ -95,3 +95,33 @@ def test_a_session_missing_from_the_cache_is_read_from_the_database(client):
     session_key = client.cookies[settings.SESSION_COOKIE_NAME].value
     cache.delete(f"django.contrib.sessions.cached_db{session_key}")
     assert client.get("/").wsgi_request.user == user
+
+
+def test_the_navigation_statement_agrees_with_the_querysets_it_stands_for():
+    from games import battles
+    from play.queries import your_move_count
+    from thud_site.context_processors import _facts
+    from tournaments import permissions
+
+    owner, helper, root, player_user, stranger = (UserFactory() for _ in range(5))
+    root.is_superuser = True
+    root.save()
+    TournamentFactory(owner=owner).co_organisers.add(helper)
+    Player.objects.create(name="Linked", user=player_user)
+    for first, second, game in [
+        (player_user, stranger, "cavalli"),
+        (stranger, player_user, "cavalli"),
+        (player_user, owner, "thud"),
+        (owner, player_user, "thud"),
+        (helper, stranger, "thud"),
+    ]:
+        battles.create_casual_battle(game=game, first=first, second=second)
+    for user in (owner, helper, root, player_user, stranger):
+        facts = _facts(user)
+        expected = {
+            "has_player": Player.objects.filter(user=user).exists(),
+            "organises": permissions.tournaments_organised_by(user).exists(),
+            "your_move": your_move_count(user),
+        }
+        assert {key: facts[key] for key in expected} == expected, user.username
+    assert _facts(player_user)["your_move"] == 2  # white in one Cavalli game, dwarfs in one
