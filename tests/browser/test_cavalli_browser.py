@@ -21,7 +21,11 @@ from games import registry
 from games.cavalli import Board, Move, Position, format_move, format_square
 from games.models import Battle
 from play.models import Challenge
-from tests.browser.test_battle_browser import CHROMIUM_ARGS, session_cookie
+from tests.browser.test_battle_browser import (  # noqa: F401 - the server fixture
+    CHROMIUM_ARGS,
+    server,
+    session_cookie,
+)
 from tests.factories import UserFactory
 from tests.games.conftest import (  # noqa: F401 - fixtures
     _fast_password_hasher,
@@ -85,17 +89,7 @@ def no_horizontal_scroll(page) -> None:
     assert width <= 360, f"{page.url} scrolls sideways: {width} px wide at 360 px: {wide}"
 
 
-@pytest.fixture
-def server(cluster_factory, tmp_path):  # noqa: F811
-    cluster = cluster_factory(workers=1)
-    port = free_port()
-    proc = uvicorn_proc(cluster.env, tmp_path, port)
-    proc.start()
-    yield f"http://127.0.0.1:{port}"
-    proc.stop()
-
-
-def test_two_players_play_a_correspondence_cavalli_game_to_the_end(server, monkeypatch):
+def test_two_players_play_a_correspondence_cavalli_game_to_the_end(server, monkeypatch):  # noqa: F811
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     from playwright.sync_api import expect, sync_playwright
 
