@@ -389,34 +389,48 @@ def record_final_result(
 
 
 def record_final_results(
-    items: Sequence[tuple[Match, Survivors]], *, source: str, by: AbstractBaseUser | None = None
+    items: Sequence[tuple[int, Survivors]], *, source: str, by: AbstractBaseUser | None = None
 ) -> list[ResultVersion]:
     """``record_final_result`` for many matches at once (the organiser's CSV import).
 
-    The same invariants with a constant number of queries: the rounds are locked and
-    checked, the matches locked in id order, every open or confirmed version of them
-    superseded, the new confirmed versions created in bulk and the matches pointed at
-    them with their lock versions bumped. Each match at most once.
+    ``items`` are ``(match id, result)`` pairs, each match at most once. The same
+    invariants with a constant number of queries: the rounds are locked and checked, the
+    matches locked in id order, every open or confirmed version of them superseded, the
+    new confirmed versions created in bulk and the matches pointed at them with their
+    lock versions bumped.
     """
     if source != ResultVersion.Source.IMPORT:
         raise ValueError(f"a bulk {source} result needs a second person or a decision")
-    ids = [match.pk for match, _values in items]
+    ids = [match_id for match_id, _values in items]
     if len(set(ids)) != len(ids):
         raise ValueError("each match at most once")
     with transaction.atomic():
+        games = {}
         for round_ in (
-            Round.objects.select_for_update()
-            .filter(pk__in={match.round_id for match, _values in items})
+            Round.objects.select_for_update(of=("self",))
+            .select_related("tournament")
+            .filter(pk__in=Match.objects.filter(pk__in=ids).values("round_id"))
             .order_by("pk")
         ):
             try:
                 lifecycle.check_results(round_facts(round_))
             except lifecycle.LifecycleError as exc:
                 raise ResultError(str(exc)) from None
-        locked = Match.objects.select_for_update().filter(pk__in=ids).order_by("pk")
-        if any(b is None for b in locked.values_list("player_b_id", flat=True)):
-            raise ResultError(_("A bye has no result to enter."))
-        games = dict(locked.values_list("pk", "round__tournament__game"))
+            games[round_.pk] = round_.tournament.game
+        locked = dict.fromkeys(ids)
+        for match_id, round_id, player_b_id in (
+            Match.objects.select_for_update()
+            .filter(pk__in=ids)
+            .order_by("pk")
+            .values_list("pk", "round_id", "player_b_id")
+        ):
+            if player_b_id is None:
+                raise ResultError(_("A bye has no result to enter."))
+            locked[match_id] = games[round_id]
+        if None in locked.values():  # deleted meanwhile (its round re-paired)
+            raise ResultError(
+                _("This match was changed by someone else meanwhile; check the current values.")
+            )
         last_numbers = dict(
             ResultVersion.objects.filter(match_id__in=ids)
             .values("match_id")
@@ -430,10 +444,10 @@ def record_final_results(
         versions = ResultVersion.objects.bulk_create(
             [
                 ResultVersion(
-                    match_id=match.pk,
-                    number=last_numbers.get(match.pk, 0) + 1,
-                    game=games[match.pk],
-                    **validate_survivors(values, game=games[match.pk]).as_dict(),
+                    match_id=match_id,
+                    number=last_numbers.get(match_id, 0) + 1,
+                    game=locked[match_id],
+                    **validate_survivors(values, game=locked[match_id]).as_dict(),
                     source=source,
                     kind=ResultVersion.Kind.ENTRY,
                     status=ResultVersion.Status.CONFIRMED,
@@ -441,17 +455,17 @@ def record_final_results(
                     confirmed_by=by,
                     confirmed_at=now,
                 )
-                for match, values in items
+                for match_id, values in items
             ],
             batch_size=1000,
         )
-        # One statement, not a CASE per row: after the supersede above, each match's only
-        # confirmed version is the one just created.
+        # One statement, not a CASE per row: each match's newest version is the one just
+        # created (the match rows are locked). Its (match, number) index answers each row.
         Match.objects.filter(pk__in=ids).update(
             confirmed_version=Subquery(
-                ResultVersion.objects.filter(
-                    match=OuterRef("pk"), status=ResultVersion.Status.CONFIRMED
-                ).values("pk")[:1]
+                ResultVersion.objects.filter(match=OuterRef("pk"))
+                .order_by("-number")
+                .values("pk")[:1]
             ),
             result_status=Match.ResultStatus.CONFIRMED,
             lock_version=F("lock_version") + 1,

@@ -11,6 +11,7 @@ from django.db import connections
 from tests.factories import TournamentFactory, UserFactory, tournament_with_players
 from tournaments.imports import MAX_FILE_BYTES, MAX_ROWS
 from tournaments.models import Entry, Player, ResultVersion, Round, Tournament
+from tournaments.results import record_final_result
 from tournaments.rounds import pair_next_round, publish_round
 
 pytestmark = pytest.mark.django_db
@@ -213,6 +214,36 @@ def test_import_results_bad_file_names_the_line_and_changes_nothing(
     with pytest.raises(CommandError, match=message):
         run("import_results", round_one.tournament.slug, write(tmp_path, HEADER + rows))
     assert not ResultVersion.objects.exists()
+
+
+def test_import_results_refuses_a_bye_and_a_draft_round_and_changes_nothing(tmp_path):
+    t = tournament_with_players(5)
+    round_one = publish_round(pair_next_round(t, by=None))
+    bye = round_one.matches.get(player_b=None).table
+    played = round_one.matches.exclude(player_b=None).first().table
+    path = write(tmp_path, HEADER + f"1,{played},3,1,5,2\n1,{bye},3,1,5,2\n")
+    with pytest.raises(CommandError, match=f"Line 3: table {bye} is a bye"):
+        run("import_results", t.slug, path)
+    for m in round_one.matches.exclude(player_b=None):
+        m.versions.all().delete()
+        record_final_result(m, survivors=(1, 1, 1, 1), by=None, source="import")
+    pair_next_round(t, by=None)  # round 2, still a draft
+    path = write(tmp_path, HEADER + "2,1,3,1,5,2\n")
+    with pytest.raises(CommandError, match="Line 2: there is no table 1 in published round 2"):
+        run("import_results", t.slug, path)
+    assert ResultVersion.objects.count() == 2
+
+
+def test_import_results_of_a_cavalli_tournament_follows_its_scale(tmp_path):
+    t = tournament_with_players(2, game="cavalli")
+    round_one = publish_round(pair_next_round(t, by=None))
+    with pytest.raises(CommandError, match="Line 2: battle1_dwarfs must be between 0 and 4950"):
+        run("import_results", t.slug, write(tmp_path, HEADER + "1,1,4951,0,0,0\n"))
+    assert "Recorded 1" in run(
+        "import_results", t.slug, write(tmp_path, HEADER + "1,1,400,0,0,3\n")
+    )
+    version = round_one.matches.get().confirmed_version
+    assert (version.game, version.survivors.as_tuple()) == ("cavalli", (400, 0, 0, 3))
 
 
 def test_import_results_refuses_a_missing_column(tmp_path, round_one):

@@ -153,7 +153,7 @@ def test_bulk_final_results_end_like_one_by_one():
     record_final_result(one, survivors=(20, 3, 11, 6), by=None, source="import")
     record_final_result(two, survivors=(0, 8, 32, 0), by=None, source="import")
     record_final_results(
-        [(bulk_one, Survivors(20, 3, 11, 6)), (bulk_two, Survivors(0, 8, 32, 0))],
+        [(bulk_one.pk, Survivors(20, 3, 11, 6)), (bulk_two.pk, Survivors(0, 8, 32, 0))],
         source="import",
     )
 
@@ -179,6 +179,28 @@ def test_bulk_final_results_refuse_a_draft_round_and_write_nothing():
     draft = MatchFactory(round=RoundFactory(status=Round.Status.DRAFT))
     with pytest.raises(ResultError, match="not published"):
         record_final_results(
-            [(published, Survivors(1, 1, 1, 1)), (draft, Survivors(1, 1, 1, 1))], source="import"
+            [(published.pk, Survivors(1, 1, 1, 1)), (draft.pk, Survivors(1, 1, 1, 1))],
+            source="import",
         )
     assert not ResultVersion.objects.exists()
+
+
+def test_bulk_final_results_refuse_a_bye_or_a_vanished_match_and_write_nothing():
+    from tests.factories import RoundFactory
+    from tournaments.results import record_final_results
+    from tournaments.survivors import Survivors
+
+    round_ = RoundFactory()
+    played = MatchFactory(round=round_, table=1)
+    bye = MatchFactory(round=round_, table=2, player_b=None)
+    gone = MatchFactory(round=round_, table=3)
+    gone_id = gone.pk
+    gone.delete()
+    for other, message in ((bye.pk, "A bye has no result"), (gone_id, "changed by someone else")):
+        with pytest.raises(ResultError, match=message):
+            record_final_results(
+                [(played.pk, Survivors(1, 1, 1, 1)), (other, Survivors(1, 1, 1, 1))],
+                source="import",
+            )
+    assert not ResultVersion.objects.exists()
+    assert fresh(played).lock_version == 0
