@@ -92,11 +92,7 @@ def after_commit(battle_id: int, version: int, state: clock.ClockState, offer: s
     due = clock.due_at(state)
     if state.status == clock.RUNNING and due is not None:
         try:
-            tasks.expire.apply_async(
-                args=(battle_id, version),
-                eta=due + timedelta(milliseconds=20),
-                queue=tasks.clock_queue(),
-            )
+            tasks.schedule_expiry(battle_id, version, due)
         except Exception:  # the sweeper and settle-on-read still enforce it
             log.warning("could not schedule expiry for battle %s", battle_id, exc_info=True)
     events.publish_state(battle_id, version, state, offer=offer)

@@ -3,9 +3,9 @@
 Terminology and invariants (see ``games/battles.py`` and DESIGN.md §5):
 - A *tick* (beat, every second) settles every running battle whose expiry is due
   (``deadline + grace <= now``). The per-battle ``settle()`` costs about six
-  round-trips per battle; a tick here costs four statements in one transaction
-  whatever the number of due battles: one ``SELECT … FOR UPDATE SKIP LOCKED`` of
-  the candidates, one ``UPDATE`` of all their clock columns, one ``INSERT`` of the
+  round-trips per battle; a tick here costs five statements in one transaction
+  whatever the number of due battles: one ``SELECT`` of the due ones, one
+  ``SELECT … FOR UPDATE SKIP LOCKED`` of them, one ``UPDATE`` of all their clock columns, one ``INSERT`` of the
   ClockEvents, one of the forfeit Moves.
 - ``settle()`` stays the one definition of an expiry: the new clock state of every
   battle is computed by the same pure ``clock.resolve_timeout`` that ``settle()``
@@ -82,11 +82,25 @@ def _bulk_pass(
     *, via: str, now: datetime | None
 ) -> tuple[list[Settled], list[tuple[int, int]], set[int]]:
     with transaction.atomic():
-        # Candidates by the (status, deadline) index; the grace is per row, checked below.
+        # Candidates by the (status, deadline) index; the grace is per row. Only the due
+        # ones are locked: a row still in its grace may be moved on meanwhile, and its
+        # own ETA task must not find it held by this pass.
+        at = now or timezone.now()
+        due_ids = [
+            pk
+            for pk, deadline, grace_ms in Battle.objects.filter(
+                status=Battle.Status.RUNNING, deadline__lte=at
+            )
+            .order_by("deadline")
+            .values_list("pk", "deadline", "grace_ms")[:TICK_LIMIT]
+            if deadline + timedelta(milliseconds=grace_ms) <= at
+        ]
+        if not due_ids:
+            return [], [], set()
         candidates = list(
             Battle.objects.select_for_update(skip_locked=True, of=("self",))
-            .filter(status=Battle.Status.RUNNING, deadline__lte=now or timezone.now())
-            .order_by("deadline")[:TICK_LIMIT]
+            .filter(pk__in=due_ids, status=Battle.Status.RUNNING)
+            .order_by("deadline")
         )
         # The transition time is read after the lock is ours, as settle() reads it
         # after loading the row.
@@ -183,12 +197,7 @@ def _announce(done: list[Settled]) -> None:
             for s in done:
                 due = clock.due_at(s.state)
                 if due is not None:
-                    tasks.expire.apply_async(
-                        args=(s.battle_id, s.version),
-                        eta=due + timedelta(milliseconds=20),
-                        queue=tasks.clock_queue(),
-                        producer=producer,
-                    )
+                    tasks.schedule_expiry(s.battle_id, s.version, due, producer=producer)
     except Exception:  # the next sweep and settle-on-read still enforce them
         log.warning("could not schedule %s expiries", len(done), exc_info=True)
     events.publish_states((s.battle_id, s.version, s.state, s.offer) for s in done)

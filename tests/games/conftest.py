@@ -246,6 +246,22 @@ def gunicorn_proc(
     return Proc(name, argv, {**env, "DB_CONN_MAX_AGE": "60"}, log_dir, "")
 
 
+def procfile_env(process: str) -> dict[str, str]:
+    """The environment assignments (``NAME=value``) before ``process``'s command in the
+    Procfile, so the harness gives its processes what the deployment gives them."""
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        name, _, command = line.partition(":")
+        if name.strip() == process:
+            env = {}
+            for word in shlex.split(command):
+                key, eq, value = word.partition("=")
+                if not eq or not key.isidentifier():
+                    break
+                env[key] = value
+            return env
+    raise LookupError(f"no {process!r} process in the Procfile")
+
+
 def procfile_options(process: str) -> list[str]:
     """The Celery worker options of ``process`` in the Procfile (queue and name are the
     harness's own), so tests and benchmarks run the clock worker as it is deployed."""
@@ -316,7 +332,7 @@ class ClockCluster:
                     "-l",
                     "INFO",
                 ],
-                self.env,
+                self.env | procfile_env("clock"),
                 tmp,
                 "ready.",
             )

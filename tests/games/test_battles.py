@@ -49,7 +49,9 @@ def test_start_runs_the_clock_and_schedules_expiry_on_commit(
         b = battles.start_battle(b1.pk, now=t0)
     assert b.status == Battle.Status.RUNNING and b.clock_version == 1
     assert b.deadline == t0 + ms(1500)
-    assert sent == [{"args": (b.pk, 1), "eta": t0 + ms(1570), "queue": tasks.clock_queue()}]
+    assert sent == [
+        {"args": (b.pk, 1), "eta": t0 + ms(1550), "queue": tasks.clock_queue(), "producer": None}
+    ]
     assert published[0][:2] == (b.pk, 1)
 
 

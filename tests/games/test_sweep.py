@@ -224,9 +224,28 @@ def test_sweep_applies_an_expiry_once_and_leaves_undue_battles_alone(monkeypatch
     assert ClockEvent.objects.filter(battle_id__in=ids).count() == 2
 
 
-def test_an_eta_task_settles_every_due_expiry_and_the_others_then_do_nothing(monkeypatch):
+def running_battles_due(n: int, late_ms: int) -> list[int]:
+    """``n`` running battles whose expiry (deadline + 300 ms grace) was due ``late_ms`` ago."""
+    ids = running_battles(n, timezone.now())
+    Battle.objects.filter(pk__in=ids).update(deadline=timezone.now() - ms(300 + late_ms))
+    return ids
+
+
+def test_an_eta_task_on_time_settles_its_own_battle_only(monkeypatch):
     recording(monkeypatch)
-    ids = running_battles(3, timezone.now())
+    ids = running_battles_due(3, late_ms=10)
+    tasks.expire(ids[0], 1)
+    assert list(Battle.objects.filter(pk__in=ids).order_by("pk").values_list("ply", flat=True)) == [
+        1,
+        0,
+        0,
+    ]
+    assert ClockEvent.objects.get(battle_id=ids[0]).via == ClockEvent.Via.ETA
+
+
+def test_a_late_eta_task_settles_every_due_expiry_and_the_others_then_do_nothing(monkeypatch):
+    recording(monkeypatch)
+    ids = running_battles_due(3, late_ms=1000 * tasks.CATCH_UP_S + 200)
     tasks.expire(ids[0], 1)
     assert set(Battle.objects.filter(pk__in=ids).values_list("ply", "clock_version")) == {(1, 2)}
     assert set(ClockEvent.objects.filter(battle_id__in=ids).values_list("via", flat=True)) == {
@@ -236,6 +255,54 @@ def test_an_eta_task_settles_every_due_expiry_and_the_others_then_do_nothing(mon
         tasks.expire(ids[1], 1)  # its battle moved on: one query, no change
     assert len(ctx.captured_queries) == 1
     assert ClockEvent.objects.filter(battle_id__in=ids).count() == 3
+
+
+def test_an_eta_task_that_fires_early_waits_for_the_due_time(monkeypatch):
+    recording(monkeypatch)
+    (battle_id,) = running_battles_due(1, late_ms=-150)  # due in 150 ms
+    tasks.expire(battle_id, 1)
+    event = ClockEvent.objects.get(battle_id=battle_id)
+    assert event.via == ClockEvent.Via.ETA and event.applied_at >= event.due_at
+
+
+def test_an_eta_task_far_too_early_settles_nothing(monkeypatch):
+    recording(monkeypatch)
+    (battle_id,) = running_battles_due(1, late_ms=-(1000 * tasks.EARLY_WAIT_S + 2000))
+    tasks.expire(battle_id, 1)
+    assert not ClockEvent.objects.filter(battle_id=battle_id).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_bulk_pass_does_not_lock_a_battle_still_in_its_grace(monkeypatch):
+    """An expiry in its grace is not the sweep's yet: a move may still land on it, and
+    its own ETA task must find the row free, not held by a pass that skips it anyway."""
+    import psycopg
+
+    recording(monkeypatch)
+    now = timezone.now()
+    (in_grace,) = running_battles(1, now + ms(200))  # deadline 200 ms ago, due in 100 ms
+    (due,) = running_battles(1, now)
+    free = []
+    real = sweep._update
+    sd = connection.settings_dict
+
+    def other_writer_looks(battles, at):  # runs inside the pass, its locks held
+        with psycopg.connect(
+            host=sd["HOST"], port=sd["PORT"], user=sd["USER"], dbname=sd["NAME"]
+        ) as other:
+            free.extend(
+                row[0]
+                for row in other.execute(
+                    "SELECT id FROM games_battle WHERE id = ANY(%s) FOR UPDATE SKIP LOCKED",
+                    [[in_grace, due]],
+                )
+            )
+        real(battles, at)
+
+    monkeypatch.setattr(sweep, "_update", other_writer_looks)
+    assert sweep.sweep(now=now) == 1
+    assert free == [in_grace]
+    assert Battle.objects.get(pk=in_grace).ply == 0
 
 
 def test_an_eta_task_settles_its_online_battle_through_settle(monkeypatch):
