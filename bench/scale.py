@@ -255,8 +255,9 @@ def _run(args, cluster: ClockCluster, nodes: list[Node], redis_port: int) -> dic
     # with the expiring battles; they end (3 moves, 5 s apart) before the first fault.
     warmed.wait(timeout=180)
     t0 = time.time()
-    log(f"starting the battles over one turn ({turn_s:g} s)…")
-    start_spread(ids, turn_s)
+    log(f"starting the battles over one turn ({turn_s:g} s), {args.starters} processes…")
+    start_lag = start_spread(ids, turn_s, args.starters)
+    log(f"worst start lag {start_lag * 1000:.0f} ms")
     faults: dict[str, float] = {}
 
     def at(turns: float) -> None:
@@ -311,6 +312,7 @@ def _run(args, cluster: ClockCluster, nodes: list[Node], redis_port: int) -> dic
         "viewer_states": out.get("viewer_states", 0),
         "error": out.get("error", ""),
         "beat_restarts": cluster.beat.restarts,
+        "start_lag_ms": round(start_lag * 1000),
     }
 
 
@@ -325,9 +327,14 @@ def parse_args(argv=None):
     parser.add_argument("--viewers", type=int, default=200, help="passive SSE spectators")
     parser.add_argument("--web-workers", type=int, default=2, help="gunicorn workers per node")
     parser.add_argument("--no-faults", action="store_true", help="steady state only")
+    parser.add_argument(
+        "--starters", type=int, default=4, help="processes starting the battles in parallel"
+    )
     args = parser.parse_args(argv)
-    if min(args.nodes, args.battles, args.movers, args.moves, args.web_workers) < 1:
-        parser.error("--nodes, --battles, --movers, --moves, --web-workers must be positive")
+    if min(args.nodes, args.battles, args.movers, args.moves, args.web_workers, args.starters) < 1:
+        parser.error(
+            "--nodes, --battles, --movers, --moves, --web-workers, --starters must be positive"
+        )
     if args.think_ms < 1000 or args.move_ms < 500:
         parser.error("--think-ms must be at least 1000 and --move-ms at least 500")
     return args
@@ -346,7 +353,7 @@ def main() -> None:
     print(
         f"{r['nodes']} nodes, {t['battles']} battles: expected {t['expected']} expiries, "
         f"applied {t['applied']}, duplicates {t['duplicates']}, lost {t['lost']}, "
-        f"by the sweep {t['via_sweep']}"
+        f"by the sweep {t['via_sweep']}; worst start lag {r['start_lag_ms']} ms"
     )
     print(f"{'window (by due time)':<24}{'expiries':>9}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}")
     for name, w in r["windows"].items():
