@@ -308,3 +308,27 @@ def test_every_public_page_of_a_cavalli_tournament_shows_its_points(client):
     assert "2701" in standings
     csv = client.get(f"/t/{t.slug}/results.csv").content.decode()
     assert "2400,1800,999,3100" in csv
+
+
+def test_standings_table_localises_the_decimal_tiebreak_but_not_whole_numbers():
+    """Whole numbers skip localisation (the same in every language); Sonneborn-Berger
+    keeps its language's decimal mark."""
+    from types import SimpleNamespace
+
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    row = SimpleNamespace(
+        tied_with_previous=False, rank=1, name="Ada", played=4, wins=3, draws=1, losses=0,
+        byes=0, match_points=7, differential=-5, buchholz=11, sonneborn_berger=12.5,
+        battles_won=6, seed=1200,
+    )  # fmt: skip
+    t = TournamentFactory()
+    with translation.override("it"):
+        html = render_to_string(
+            "tournaments/standings.html#standings-table",
+            {"tournament": t, "rows": [(row, "/p/", "", False)], "labels": {}, "help": {}},
+        )
+    cells = [c.split("</td>")[0] for c in html.split("<td>")[1:]]
+    assert cells[:2] == ["1", "4"] and "12,5" in html and "<td>-5</td>" in html
+    assert "<td>1200</td>" in html
