@@ -11,6 +11,11 @@ clock worker at normal priority, beat), on the bench database of bench/clocks.py
 Reported: expiry lateness (applied_at - deadline - grace, from the ClockEvent trail),
 page latencies per page (client side), moves accepted / refused.
 
+The load generator (this process, once the servers run) lowers itself to nice 5, the
+web's priority: on a real site the clients are not on the server. Referees start from
+each battle's version in the database instead of 1,000 page loads at the same moment,
+and every page is loaded a few times unmeasured first (cold workers stall by seconds).
+
 Quick run: ``bench/mixed.py --battles 200 --seconds 30``. Every child process is
 killed at the end, also on Ctrl-C or an error. Prints a table, then one JSON line
 with ``mixed_lateness_p99_ms`` and ``mixed_standings_p95_ms``.
@@ -23,6 +28,7 @@ import asyncio
 import atexit
 import contextlib
 import json
+import os
 import random
 import re
 import signal
@@ -62,9 +68,12 @@ def _kill_everything() -> None:
             p.kill()
 
 
-async def _hall(args, ids: list[int], slug: str, web: str, sse: str, cookies: dict) -> dict:
+async def _hall(
+    args, versions: dict[int, int], slug: str, web: str, sse: str, cookies: dict
+) -> dict:
     import httpx
 
+    ids = list(versions)
     end = time.monotonic() + args.seconds
     pages: dict[str, list[float]] = {"standings": [], "pairings": [], "tournament": []}
     pages["battle"] = []
@@ -101,7 +110,9 @@ async def _hall(args, ids: list[int], slug: str, web: str, sse: str, cookies: di
 
     async def referee(http, battle_id: int, token: str) -> None:
         page = f"{web}/battles/referee/{battle_id}/"
-        version = None
+        # The version the battle started with: 1,000 referees loading their page at the
+        # same moment would be a burst no hall sees, queued in front of every browser.
+        version = versions[battle_id]
         while time.monotonic() < end:
             try:
                 if version is None:
@@ -137,6 +148,12 @@ async def _hall(args, ids: list[int], slug: str, web: str, sse: str, cookies: di
     ):
         await ref.get(f"{web}/battles/referee/{ids[0]}/")
         token = ref.cookies.get("csrftoken")
+        # Unmeasured: every page a few times, so each gunicorn worker has imported and
+        # compiled what it serves (a cold worker's first requests stall by seconds).
+        for path in ("standings/", "rounds/1/", ""):
+            await asyncio.gather(*(public.get(f"{web}/t/{slug}/{path}") for _ in range(6)))
+        await asyncio.gather(*(public.get(f"{web}/battles/{b}/") for b in ids[:6]))
+        end = time.monotonic() + args.seconds
         watchers = [
             asyncio.create_task(spectator(viewers, random.choice(ids)))
             for _ in range(args.spectators)
@@ -185,10 +202,14 @@ def run(args) -> dict:
         for battle_id in ids:
             battles.start_battle(battle_id)
         log(f"hall for {args.seconds} s…")
+        versions = dict(Battle.objects.filter(pk__in=ids).values_list("pk", "clock_version"))
+        # The hall's phones are other machines: this load generator runs at the web's
+        # priority (nice 5), not above the clock worker it would otherwise starve.
+        os.nice(5)
         hall = asyncio.run(
             _hall(
                 args,
-                ids,
+                versions,
                 tournament.slug,
                 f"http://127.0.0.1:{web_port}",
                 f"http://127.0.0.1:{sse_port}",
