@@ -240,7 +240,12 @@ def test_referee_ends_both_battles_and_enters_survivors(referee_client, match):
     assert 'id="survivors-form"' in page
     r = c.post(
         reverse("games:survivors", args=[b2.pk]),
-        {"b1_dwarfs": 20, "b1_trolls": 5, "b2_dwarfs": 18, "b2_trolls": 6},
+        {
+            "battle1_dwarfs": 20,
+            "battle1_trolls": 5,
+            "battle2_dwarfs": 18,
+            "battle2_trolls": 6,
+        },
     )
     assert r.status_code == 302
     match = Match.objects.get(pk=match.pk)
