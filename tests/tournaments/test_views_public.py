@@ -308,3 +308,17 @@ def test_every_public_page_of_a_cavalli_tournament_shows_its_points(client):
     assert "2701" in standings
     csv = client.get(f"/t/{t.slug}/results.csv").content.decode()
     assert "2400,1800,999,3100" in csv
+
+
+def test_pairings_say_who_has_which_side_in_the_tournaments_game(client):
+    thud = started(4, results=False)
+    page = client.get(f"/t/{thud.slug}/rounds/1/").content.decode()
+    assert "Player A has the dwarfs in battle 1 and the trolls in battle 2." in page
+
+    cavalli = tournament_with_players(4, rounds=3, game="cavalli")
+    publish_round(pair_next_round(cavalli, by=None))
+    page = client.get(f"/t/{cavalli.slug}/rounds/1/").content.decode()
+    assert "Player A has white in game 1 and black in game 2." in page
+    assert "dwarfs" not in page and "trolls" not in page
+    it = client.get(f"/t/{cavalli.slug}/rounds/1/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert "Il giocatore A ha il bianco nella battaglia 1 e il nero nella battaglia 2." in it
