@@ -27,5 +27,6 @@ class GamesConfig(AppConfig):
                         weights=scale.weights,
                         labels=scale.labels,
                         form_labels=scale.form_labels,
+                        wording=scale.wording,
                     )
                 )

@@ -117,12 +117,15 @@ class TournamentScale:
     """How a game's ``result_numbers`` count in a tournament match: per side (first,
     second) the largest number and the points each unit is worth, and the English
     labels of the four numbers (battle 1 first, second side; battle 2 first, second side)
-    for error messages and for the result entry form."""
+    for error messages and for the result entry form. ``wording``: the English texts
+    that name the game's sides on tournament pages, by the keys of
+    ``tournaments.survivors.WORDING_KEYS`` (pairing note, result slip, side statistics)."""
 
     limits: tuple[int, int]
     weights: tuple[int, int]
     labels: tuple[str, str, str, str]
     form_labels: tuple[str, str, str, str]
+    wording: Mapping[str, str] = field(default_factory=dict)
 
 
 def side_keys(game: Game) -> tuple[str, str]:

@@ -2,7 +2,8 @@
 
 Big "touched" and "moved" buttons drive the same compare-and-set clock as online
 play; pause, resume, give time and decisions are referee transitions. When both
-battles are over, the survivors form enters the result for normal confirmation.
+battles are over, the result form of the tournament's game (``SurvivorsForm``, the
+referee entry form's labels and limits) enters the result for normal confirmation.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from thud_site.http import HtmxHttpRequest
-from tournaments.results import ResultError, enter_result
+from tournaments.forms_results import SurvivorsForm
+from tournaments.results import ResultError, enter_result, game_of
 
 from . import archive, battles, otb_moves, permissions, presenters
 from .models import Battle
@@ -24,17 +26,20 @@ from .records import movetext
 from .views import settled
 
 GIVE_MS = 5_000
-# The survivors form's inputs, in ``Survivors`` order (battle 1 dwarfs, trolls, battle 2 ...).
-SURVIVOR_INPUTS = ("b1_dwarfs", "b1_trolls", "b2_dwarfs", "b2_trolls")
 
 
-def _page_context(battle: Battle, *, error: str = "") -> dict:
+def _page_context(
+    battle: Battle, *, error: str = "", result_form: SurvivorsForm | None = None
+) -> dict:
     siblings = {b.number: b for b in Battle.objects.filter(match_id=battle.match_id)}
     both_done = len(siblings) == 2 and all(b.is_finished for b in siblings.values())
+    if both_done and result_form is None:
+        result_form = SurvivorsForm(game=game_of(battle.match))
     return {
         "battle": battle,
         "siblings": [siblings[n] for n in sorted(siblings)],
         "both_done": both_done,
+        "result_form": result_form,
         "match": battle.match,
         "error": error,
         "give_s": GIVE_MS // 1000,
@@ -118,12 +123,21 @@ def pause_round(request: HtmxHttpRequest, round_id: int):
 
 @require_POST
 def survivors(request: HtmxHttpRequest, battle_id: int):
+    """The match result of both battles, in the numbers of the tournament's game."""
     battle = permissions.access_battle_for_referee(request.user, battle_id)
     match = battle.match
+    form = SurvivorsForm(request.POST, game=game_of(match))
+    if not form.is_valid():
+        # Shown again with each error beside its number; nothing is entered.
+        error = _("The result was not entered: check the numbers.")
+        context = _page_context(battle, error=error, result_form=form)
+        page = "games/referee_clock.html"
+        template = f"{page}#referee-panel" if request.htmx else page
+        return render(request, template, context, status=400)
     try:
         enter_result(
             match,
-            survivors=[request.POST.get(f, "") for f in SURVIVOR_INPUTS],
+            survivors=form.survivors(),
             by=request.user,
             expected_lock_version=match.lock_version,
             players=battle.match_players,

@@ -18,7 +18,15 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from . import knockout, lifecycle
-from .survivors import MAX_DWARFS, MAX_RESULT_NUMBER, MAX_TROLLS, THUD, Survivors, game_choices
+from .survivors import (
+    MAX_DWARFS,
+    MAX_RESULT_NUMBER,
+    MAX_TROLLS,
+    THUD,
+    Survivors,
+    game_choices,
+    scale_of,
+)
 
 DEFAULT_TIEBREAKS = [
     "match_points",
@@ -207,6 +215,12 @@ class Tournament(models.Model):
     @property
     def tiebreak_order(self) -> list[str]:
         return list(self.tiebreaks) or list(DEFAULT_TIEBREAKS)
+
+    @property
+    def words(self) -> dict[str, str]:
+        """The texts that name this game's sides on the pages (``GameScale.wording``),
+        translated: ``{{ tournament.words.pairing_note }}``."""
+        return scale_of(self.game).words()
 
     @property
     def has_knockout(self) -> bool:

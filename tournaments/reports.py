@@ -40,13 +40,13 @@ RANK_CHART_LINES = 16
 DWARF_COLOUR, TROLL_COLOUR, LOST_COLOUR, DRAWN_COLOUR = "#8a5a00", "#2f6f3e", "#b3261e", "#777777"
 
 
-def _confirmed_matches():
-    # The side statistics are Thud's (dwarfs against trolls): other games' results
-    # have no dwarfs or trolls to count.
+def _confirmed_matches(game: str = THUD):
+    # Side statistics are of one game: another game's sides are not dwarfs and trolls.
+    # The site's and a player's are Thud's; a tournament's are of its game.
     return Match.objects.filter(
         round__status__in=lifecycle.PUBLIC,
         confirmed_version__isnull=False,
-        confirmed_version__game=THUD,
+        confirmed_version__game=game,
     ).order_by()
 
 
@@ -57,9 +57,12 @@ def site_stats() -> SideStats:
 
 
 def tournament_stats(tournament: Tournament) -> SideStats:
-    """Every confirmed battle of ``tournament`` (one query)."""
-    rows = _confirmed_matches().filter(round__tournament=tournament).values_list(*SURVIVOR_COLUMNS)
-    return side_stats(Survivors(*row) for row in rows)
+    """Every confirmed battle of ``tournament``, in its game (one query)."""
+    game = tournament.game
+    rows = (
+        _confirmed_matches(game).filter(round__tournament=tournament).values_list(*SURVIVOR_COLUMNS)
+    )
+    return side_stats((Survivors(*row, game=game) for row in rows), game=game)
 
 
 def player_stats(player: Player) -> SideStats:
@@ -80,10 +83,11 @@ def side_chart(stats: SideStats, *, title: str) -> SafeString:
     def bar(label: str, pct: Decimal, count: int, colour: str) -> charts.Bar:
         return charts.Bar(label, float(pct), f"{number_format(pct, 2)} % ({count})", colour)
 
+    words = stats.words
     if stats.lost is None:
-        dwarfs, trolls = _("Dwarfs won"), _("Trolls won")
+        dwarfs, trolls = words["first_won"], words["second_won"]
     else:
-        dwarfs, trolls = _("Won as dwarfs"), _("Won as trolls")
+        dwarfs, trolls = words["won_as_first"], words["won_as_second"]
     bars = [
         bar(dwarfs, stats.dwarfs_won_pct, stats.dwarfs_won, DWARF_COLOUR),
         bar(trolls, stats.trolls_won_pct, stats.trolls_won, TROLL_COLOUR),
@@ -174,7 +178,9 @@ def report_context(tournament: Tournament) -> dict:
     """Everything ``report_body.html`` renders: standalone, so a PDF can reuse it."""
     data = event_data(tournament)
     standings = event_standings(tournament, data)
-    stats = side_stats(m.survivors for m in data.matches if m.survivors is not None)
+    stats = side_stats(
+        (m.survivors for m in data.matches if m.survivors is not None), game=tournament.game
+    )
     return {
         "tournament": tournament,
         "podium": [row for row in standings if row.rank <= 3 and row.played][:3],

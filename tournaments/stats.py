@@ -18,6 +18,10 @@ Terminology
   shared with the casual play statistics).
 - **Average points as dwarfs / as trolls**: the points scored by the dwarf (troll) side per
   battle it played; for a player, per battle the player had that side.
+- **Other games**: the statistics of one game's results (``SideStats.game``; never a mix).
+  The field names stay Thud's (a stable interface): ``dwarfs`` means the side that moves
+  first in a battle (Cavalli: white), ``trolls`` the second (black); each game's points
+  come from its ``GameScale`` and the pages name the sides with its ``wording``.
 
 Pure: plain values in, a frozen ``SideStats`` out; no database.
 """
@@ -29,7 +33,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 from .side_counts import HUNDREDTH, count_by_side, percentage
-from .survivors import Survivors
+from .survivors import THUD, Survivors, scale_of
 
 # The stable JSON keys (DESIGN.md §8); ``as_json`` may add more.
 JSON_KEYS = (
@@ -70,6 +74,13 @@ class SideStats:
     troll_battles: int = 0
     dwarf_points: int = 0  # total points scored by the dwarf side
     troll_points: int = 0
+    #: The game of every counted result (its side names: ``words``).
+    game: str = THUD
+
+    @property
+    def words(self) -> dict[str, str]:
+        """The texts naming the game's sides, translated (``GameScale.words``)."""
+        return scale_of(self.game).words()
 
     @property
     def dwarfs_won_pct(self) -> Decimal:
@@ -132,8 +143,14 @@ def battle_winner(dwarf_points: int, troll_points: int) -> str:
     return "drawn"
 
 
-def side_stats(results: Iterable[Survivors]) -> SideStats:
-    """Aggregate statistics over both battles of every confirmed result.
+def _of_game(result: Survivors, game: str) -> Survivors:
+    if result.game != game:
+        raise ValueError(f"a {result.game} result among the statistics of {game}")
+    return result
+
+
+def side_stats(results: Iterable[Survivors], *, game: str = THUD) -> SideStats:
+    """Aggregate statistics over both battles of every confirmed result of ``game``.
 
     >>> s = side_stats([Survivors(20, 3, 8, 2), Survivors(4, 1, 10, 5)])
     >>> s.battles, s.dwarfs_won, s.trolls_won, s.drawn, s.dwarfs_won_pct
@@ -142,6 +159,7 @@ def side_stats(results: Iterable[Survivors]) -> SideStats:
     winners = []
     dwarf_points = troll_points = 0
     for result in results:
+        _of_game(result, game)
         for number in (1, 2):
             dwarfs, trolls = result.battle_points(number)
             winners.append((WINNER_INDEX[battle_winner(dwarfs, trolls)], 1))
@@ -157,10 +175,11 @@ def side_stats(results: Iterable[Survivors]) -> SideStats:
         troll_battles=counts.total,
         dwarf_points=dwarf_points,
         troll_points=troll_points,
+        game=game,
     )
 
 
-def player_side_stats(results: Iterable[tuple[Survivors, str]]) -> SideStats:
+def player_side_stats(results: Iterable[tuple[Survivors, str]], *, game: str = THUD) -> SideStats:
     """One player's statistics; each item is a result and the player's letter in it.
 
     The letter is ``"a"`` (dwarfs in battle 1, trolls in battle 2) or ``"b"``.
@@ -176,6 +195,7 @@ def player_side_stats(results: Iterable[tuple[Survivors, str]]) -> SideStats:
             raise ValueError(f"player is 'a' or 'b', not {letter!r}")
         # A has the dwarfs in battle 1, B in battle 2.
         dwarf_battle = 1 if letter == "a" else 2
+        _of_game(result, game)
         for number in (1, 2):
             dwarfs, trolls = result.battle_points(number)
             winner = battle_winner(dwarfs, trolls)
@@ -204,4 +224,5 @@ def player_side_stats(results: Iterable[tuple[Survivors, str]]) -> SideStats:
         troll_battles=troll_battles,
         dwarf_points=dwarf_points,
         troll_points=troll_points,
+        game=game,
     )

@@ -25,7 +25,7 @@ Below, the Thud-specific wording describes the built-in Thud scale.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
@@ -42,6 +42,28 @@ FIELDS = ("battle1_dwarfs", "battle1_trolls", "battle2_dwarfs", "battle2_trolls"
 
 THUD = "thud"
 
+#: The texts every game's scale names for the tournament pages (``GameScale.wording``):
+#: English, marked for translation by whoever declares them, translated when shown.
+WORDING_KEYS = (
+    "pairing_note",  # the public pairings and their PDF: who has which side when
+    "player_a_heading",  # the organiser's round table: player A's column
+    "player_a_column",  # the printed pairings (and their PDF): both players' columns
+    "player_b_column",
+    "battle_1",  # the result slip's rows
+    "battle_2",
+    "first_side",  # the result slip's player columns (the first side moves first)
+    "second_side",
+    "first_numbers",  # the result slip's columns to write the numbers in, with limits
+    "second_numbers",
+    "first_won",  # side statistics of all battles
+    "second_won",
+    "won_as_first",  # side statistics of one player
+    "won_as_second",
+    "average_first",
+    "average_second",
+    "points_rule",  # how a battle is won, under the side statistics
+)
+
 
 @dataclass(frozen=True)
 class GameScale:
@@ -50,7 +72,8 @@ class GameScale:
     ``limits`` and ``weights`` are per side (first, second): a number is 0..limit and
     is worth ``weight`` points each. ``labels`` name the four fields in error messages,
     ``form_labels`` on the entry form (both in ``FIELDS`` order; English text that is
-    translated when shown).
+    translated when shown). ``wording`` holds the texts of ``WORDING_KEYS`` that name the
+    game's sides on tournament pages (English; ``words()`` translates them).
     """
 
     game: str
@@ -59,6 +82,7 @@ class GameScale:
     weights: tuple[int, int]
     labels: tuple[str, str, str, str]
     form_labels: tuple[str, str, str, str]
+    wording: Mapping[str, str] = field(default_factory=dict)
 
     def limit_of(self, field: str) -> int:
         return self.limits[FIELDS.index(field) % 2]
@@ -68,6 +92,10 @@ class GameScale:
 
     def form_label_of(self, field: str) -> str:
         return str(_(self.form_labels[FIELDS.index(field)]))
+
+    def words(self) -> dict[str, str]:
+        """``wording`` in the active language (templates: ``scale.words.pairing_note``)."""
+        return {key: str(_(text)) for key, text in self.wording.items()}
 
 
 _SCALES: dict[str, GameScale] = {
@@ -88,6 +116,31 @@ _SCALES: dict[str, GameScale] = {
             gettext_noop("Battle 2: surviving dwarfs (B)"),
             gettext_noop("Battle 2: surviving trolls (A)"),
         ),
+        wording={
+            "pairing_note": gettext_noop(
+                "Player A has the dwarfs in battle 1 and the trolls in battle 2."
+            ),
+            "player_a_heading": gettext_noop("Player A (dwarfs first)"),
+            "player_a_column": gettext_noop("Player A (dwarfs in battle 1)"),
+            "player_b_column": gettext_noop("Player B (trolls in battle 1)"),
+            "battle_1": gettext_noop("Battle 1"),
+            "battle_2": gettext_noop("Battle 2"),
+            "first_side": gettext_noop("Dwarfs"),
+            "second_side": gettext_noop("Trolls"),
+            "first_numbers": gettext_noop("Surviving dwarfs (0–32)"),
+            "second_numbers": gettext_noop("Surviving trolls (0–8)"),
+            "first_won": gettext_noop("Dwarfs won"),
+            "second_won": gettext_noop("Trolls won"),
+            "won_as_first": gettext_noop("Won as dwarfs"),
+            "won_as_second": gettext_noop("Won as trolls"),
+            "average_first": gettext_noop("Average points as dwarfs"),
+            "average_second": gettext_noop("Average points as trolls"),
+            "points_rule": gettext_noop(
+                "A battle is won by the side that scores more points: one per surviving "
+                "dwarf, four per surviving troll. Every confirmed result counts; byes are "
+                "not battles."
+            ),
+        },
     )
 }
 
@@ -96,6 +149,8 @@ def register_game(scale: GameScale) -> None:
     """Make ``scale`` the result scale of its game (the games app does this at start-up)."""
     if max(scale.limits) > MAX_RESULT_NUMBER or min(scale.limits) < 0:
         raise ValueError(f"limits of {scale.game} outside 0..{MAX_RESULT_NUMBER}")
+    if missing := set(WORDING_KEYS) - set(scale.wording):
+        raise ValueError(f"wording of {scale.game} lacks {sorted(missing)}")
     _SCALES[scale.game] = scale
 
 

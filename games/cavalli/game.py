@@ -65,6 +65,29 @@ class CavalliGame:
             gettext_noop("Game 2: white points (B)"),
             gettext_noop("Game 2: black points (A)"),
         ),
+        wording={
+            "pairing_note": gettext_noop("Player A has white in game 1 and black in game 2."),
+            "player_a_heading": gettext_noop("Player A (white in game 1)"),
+            "player_a_column": gettext_noop("Player A (white in game 1)"),
+            "player_b_column": gettext_noop("Player B (black in game 1)"),
+            "battle_1": gettext_noop("Game 1"),
+            "battle_2": gettext_noop("Game 2"),
+            "first_side": gettext_noop("White"),
+            "second_side": gettext_noop("Black"),
+            "first_numbers": gettext_noop("White points (0–4950)"),
+            "second_numbers": gettext_noop("Black points (0–4950)"),
+            "first_won": gettext_noop("White won"),
+            "second_won": gettext_noop("Black won"),
+            "won_as_first": gettext_noop("Won as white"),
+            "won_as_second": gettext_noop("Won as black"),
+            "average_first": gettext_noop("Average points as white"),
+            "average_second": gettext_noop("Average points as black"),
+            "points_rule": gettext_noop(
+                "A game is won by the side that scores more points; each side's points "
+                "are recorded as they were scored. Every confirmed result counts; byes "
+                "are not games."
+            ),
+        },
     )
 
     def __init__(self, **_options: Any) -> None:

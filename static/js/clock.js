@@ -60,6 +60,7 @@
   function render() {
     var p = panel();
     if (!p) return;
+    var sideNames = p.dataset.sideNames ? JSON.parse(p.dataset.sideNames) : {};
     var label = p.querySelector("[data-role=label]"),
         time = p.querySelector("[data-role=time]"), info = p.querySelector("[data-role=info]");
     var phase = st.status, shown = "–";
@@ -100,11 +101,13 @@
     } else if (st.maxPlies) {
       // Moves per side, as players count them: ply 2 is the dwarfs' second move.
       var limit = Math.ceil(st.maxPlies / 2), n = Math.min(Math.floor(st.ply / 2) + 1, limit);
+      // Thud's sides keep their own sentences; any other game's side is named by the page.
       var fmt = st.side === "dwarf" ? gettext("Move %(n)s of %(limit)s (dwarfs)")
-                                    : gettext("Move %(n)s of %(limit)s (trolls)");
-      info.textContent = interpolate(fmt, { n: n, limit: limit }, true);
+              : st.side === "troll" ? gettext("Move %(n)s of %(limit)s (trolls)")
+              : gettext("Move %(n)s of %(limit)s (%(side)s)");
+      info.textContent = interpolate(fmt, { n: n, limit: limit,
+                                            side: sideNames[st.side] || st.side }, true);
     } else {
-      var sideNames = p.dataset.sideNames ? JSON.parse(p.dataset.sideNames) : {};
       if (st.side === "dwarf") info.textContent = gettext("Dwarfs to move");
       else if (st.side === "troll") info.textContent = gettext("Trolls to move");
       else info.textContent = interpolate(gettext("%(side)s to move"),

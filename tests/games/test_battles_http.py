@@ -240,7 +240,12 @@ def test_referee_ends_both_battles_and_enters_survivors(referee_client, match):
     assert 'id="survivors-form"' in page
     r = c.post(
         reverse("games:survivors", args=[b2.pk]),
-        {"b1_dwarfs": 20, "b1_trolls": 5, "b2_dwarfs": 18, "b2_trolls": 6},
+        {
+            "battle1_dwarfs": 20,
+            "battle1_trolls": 5,
+            "battle2_dwarfs": 18,
+            "battle2_trolls": 6,
+        },
     )
     assert r.status_code == 302
     match = Match.objects.get(pk=match.pk)
@@ -330,3 +335,16 @@ def test_clock_counts_moves_per_side_in_words(client, online):
     Battle.objects.filter(pk=online.pk).update(ply=2, side_to_move="dwarf")
     html = client.get(reverse("games:battle", args=[online.pk])).content.decode()
     assert "Move 2 of 24 (dwarfs)" in html and "of 48" not in html
+
+
+@pytest.mark.parametrize(("side", "name"), [("white", "White"), ("black", "Black")])
+def test_clock_names_the_side_of_a_cavalli_battle_with_a_move_limit(client, side, name):
+    """A Cavalli battle with a move limit: its side's name, not Thud's "(trolls)"."""
+    match = make_match(variant="quickfire24", game="cavalli")[0]
+    b1, _ = battles.create_battles(match, mode=Battle.Mode.ONLINE)
+    b1 = battles.start_battle(b1.pk)
+    Battle.objects.filter(pk=b1.pk).update(ply=3, side_to_move=side)
+    html = client.get(reverse("games:battle", args=[b1.pk])).content.decode()
+    panel = html.split('id="clock-panel"')[1].split("</div>\n</div>")[0]
+    assert f"Move 2 of 24 ({name})" in panel
+    assert "dwarfs" not in panel and "trolls" not in panel

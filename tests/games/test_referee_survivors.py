@@ -1,4 +1,5 @@
-"""HTTP tests of the over-the-board survivors form: battle 1's numbers go to battle 1.
+"""HTTP tests of the over-the-board result form: battle 1's numbers go to battle 1, in the
+numbers of the tournament's game (Thud's survivors, Cavalli's points).
 
 The survivors are asymmetric on purpose (every figure differs from its counterpart in
 the other battle), so swapping the two battles anywhere between the form's labels and
@@ -9,21 +10,31 @@ the numbers on.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test.html import Element, parse_html
 from django.urls import reverse
 
 from games import battles
 from games.models import Battle
+from tests.games.conftest import make_match
 from tournaments.models import Match, ResultVersion
 
 pytestmark = pytest.mark.django_db
 
-ENTERED = {"b1_dwarfs": 20, "b1_trolls": 3, "b2_dwarfs": 11, "b2_trolls": 6}
+# The result form's fields are the stable result field names of every game.
+ENTERED = {"battle1_dwarfs": 20, "battle1_trolls": 3, "battle2_dwarfs": 11, "battle2_trolls": 6}
+CAVALLI_ENTERED = {
+    "battle1_dwarfs": 3100,
+    "battle1_trolls": 1200,
+    "battle2_dwarfs": 2500,
+    "battle2_trolls": 4950,
+}
+HX = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture
-def finished_otb(client, match) -> tuple[Battle, Battle]:
+def finish_otb(client, match) -> tuple[Battle, Battle]:
     """Both over-the-board battles of ``match`` ended by a referee's decision."""
     b1, b2 = battles.create_battles(match, mode=Battle.Mode.OTB)
     for b in (b1, b2):
@@ -31,6 +42,16 @@ def finished_otb(client, match) -> tuple[Battle, Battle]:
         battles.referee_decision(b.pk, reason="time")
     client.force_login(match.round.tournament.referees.get())
     return b1, b2
+
+
+@pytest.fixture
+def finished_otb(client, match) -> tuple[Battle, Battle]:
+    return finish_otb(client, match)
+
+
+@pytest.fixture
+def finished_cavalli(client) -> tuple[Battle, Battle]:
+    return finish_otb(client, make_match(variant="classic", game="cavalli")[0])
 
 
 def text_of(node) -> str:
@@ -69,10 +90,35 @@ def battle_label_of(root: Element, name: str) -> str:
     raise AssertionError(f"{name} is not labelled with a battle")
 
 
-def piece_label_of(root: Element, name: str) -> str:
-    """The ``<label>`` around the input says dwarfs or trolls."""
-    label = next(e for e in ancestors_of_input(root, name) if e.name == "label")
-    return text_of(label).strip()
+def label_of(root: Element, name: str) -> str:
+    """The text of the ``<label>`` for ``<input name=...>`` (by its id)."""
+    ident = input_of(root, name)["id"]
+
+    def labels(node):
+        if not isinstance(node, Element):
+            return
+        if node.name == "label" and dict(node.attributes).get("for") == ident:
+            yield text_of(node).strip()
+        for child in node.children:
+            yield from labels(child)
+
+    (found,) = labels(root)
+    return found
+
+
+def result_form_of(page: str) -> Element:
+    start = page.index('id="survivors-form"')
+    return parse_html(page[page.rindex("<form", 0, start) : page.index("</form>", start) + 7])
+
+
+def input_of(root: Element, name: str) -> dict:
+    parent = ancestors_of_input(root, name)[0]
+    (element,) = (
+        c
+        for c in parent.children
+        if isinstance(c, Element) and c.name == "input" and dict(c.attributes)["name"] == name
+    )
+    return dict(element.attributes)
 
 
 @pytest.mark.parametrize("page_of", [0, 1], ids=["from-battle-1", "from-battle-2"])
@@ -96,9 +142,77 @@ def test_survivors_form_labels_each_input_with_its_battle_and_piece(client, fini
     b1, b2 = finished_otb
     for battle in (b1, b2):
         page = client.get(reverse("games:referee_clock", args=[battle.pk])).content.decode()
-        start = page.index('id="survivors-form"')
-        form = parse_html(page[page.rindex("<form", 0, start) : page.index("</form>", start) + 7])
+        form = result_form_of(page)
         for field in ENTERED:
-            number, piece = field.removeprefix("b").split("_")
+            number, piece = field.removeprefix("battle").split("_")
             assert battle_label_of(form, field) == f"Battle {number}", field
-            assert piece_label_of(form, field) == piece, field
+            assert f"surviving {piece}" in label_of(form, field), field
+            assert input_of(form, field)["max"] == ("32" if piece == "dwarfs" else "8")
+
+
+def test_thud_battle_line_names_dwarfs_and_trolls(client, finished_otb):
+    page = client.get(reverse("games:referee_clock", args=[finished_otb[0].pk])).content.decode()
+    match = finished_otb[0].match
+    line = f"{match.player_a.player.name} (dwarfs) –"
+    assert line in " ".join(page.split())
+
+
+def test_cavalli_result_form_has_the_games_labels_and_limits(client, finished_cavalli):
+    b1, _b2 = finished_cavalli
+    page = client.get(reverse("games:referee_clock", args=[b1.pk])).content.decode()
+    form = result_form_of(page)
+    labels = [label_of(form, field) for field in CAVALLI_ENTERED]
+    assert labels == [
+        "Game 1: white points (A)",
+        "Game 1: black points (B)",
+        "Game 2: white points (B)",
+        "Game 2: black points (A)",
+    ]
+    assert {input_of(form, field)["max"] for field in CAVALLI_ENTERED} == {"4950"}
+    # What the referee reads (tags and their attributes, e.g. field names, left out).
+    panel = " ".join(re.sub(r"<[^>]*>", " ", page[page.index('id="referee-panel"') :]).split())
+    assert not re.search(r"dwarf|troll|surviv", panel, re.IGNORECASE)
+    a, b = b1.match.player_a.player.name, b1.match.player_b.player.name
+    assert f"{a} (white) – {b} (black)" in panel
+
+
+def test_cavalli_points_are_stored_as_entered(client, finished_cavalli):
+    b1, _b2 = finished_cavalli
+    r = client.post(reverse("games:survivors", args=[b1.pk]), CAVALLI_ENTERED)
+    assert r.status_code == 302
+    version = ResultVersion.objects.get(match=b1.match_id)
+    assert version.game == "cavalli"
+    assert version.survivors.as_tuple() == (3100, 1200, 2500, 4950)
+
+
+@pytest.mark.parametrize(
+    ("fixture", "field", "value", "message"),
+    [
+        ("finished_cavalli", "battle2_trolls", "4951", "less than or equal to 4950"),
+        ("finished_cavalli", "battle1_dwarfs", "lots", "Enter a whole number"),
+        ("finished_otb", "battle1_dwarfs", "33", "less than or equal to 32"),
+        ("finished_otb", "battle2_trolls", "9", "less than or equal to 8"),
+    ],
+)
+@pytest.mark.parametrize("hx", [False, True], ids=["page", "htmx"])
+def test_bad_numbers_answer_with_a_message_and_enter_nothing(
+    request, client, fixture, field, value, message, hx
+):
+    b1, _b2 = request.getfixturevalue(fixture)
+    entered = CAVALLI_ENTERED if fixture == "finished_cavalli" else ENTERED
+    r = client.post(
+        reverse("games:survivors", args=[b1.pk]),
+        entered | {field: value},
+        **(HX if hx else {}),
+    )
+    assert r.status_code == 400
+    page = r.content.decode()
+    assert "The result was not entered: check the numbers." in page
+    assert message in page
+    assert ("<html" in page) is not hx
+    form = result_form_of(page)
+    assert input_of(form, field)["value"] == value  # shown again to be corrected
+    assert not ResultVersion.objects.filter(match=b1.match_id).exists()
+    match = Match.objects.get(pk=b1.match_id)
+    assert match.result_status == Match.ResultStatus.AWAITING
+    assert match.lock_version == b1.match.lock_version

@@ -197,3 +197,15 @@ def test_stats_and_pairings_query_counts_do_not_grow(client):
     before = api_queries(client, "/api/stats")
     grow_event(8)
     assert api_queries(client, "/api/stats") == before
+
+
+def test_cavalli_tournament_stats_keep_the_keys_first_side_white(client):
+    """A Cavalli tournament's results are counted; ``dwarfs_*`` is the first side (white)."""
+    t = tournament_with_players(4, rounds=3, game="cavalli", slug="palio-api")
+    for m in publish_round(pair_next_round(t, by=None)).matches.all():
+        record_final_result(m, survivors=(3000, 1200, 1000, 2600), by=None, source="import")
+    data = client.get("/api/tournaments/palio-api/stats").json()
+    assert set(JSON_KEYS) <= set(data)
+    # Game 1: white 3000 > black 1200; game 2: black 2600 > white 1000 (points as they are).
+    assert (data["battles"], data["dwarfs_won"], data["trolls_won"]) == (4, 2, 2)
+    assert (data["avg_dwarf_points"], data["avg_troll_points"]) == (2000.0, 1900.0)

@@ -139,6 +139,17 @@ def test_pairings_pdf_lists_the_round_with_the_bye(client):
     screenshot(client.get(f"/t/{t.slug}/rounds/1/pairings.pdf"), "pairings-pdf")
 
 
+def test_pairings_pdf_of_a_cavalli_tournament_speaks_of_white_and_black(client):
+    t = TournamentFactory(rounds=3, game="cavalli")
+    for seed, name in enumerate(NAMES[:4], start=1):
+        EntryFactory(tournament=t, seed=seed, player=PlayerFactory(name=name))
+    publish_round(pair_next_round(t, by=None))
+    _, text = pdf_text(client.get(f"/t/{t.slug}/rounds/1/pairings.pdf"))
+    assert "Player A has white in game 1 and black in game 2." in text
+    assert "Player A (white in game 1)" in text and "Player B (black in game 1)" in text
+    assert "dwarfs" not in text and "trolls" not in text
+
+
 def test_draft_round_pairings_pdf_is_404_for_the_public_and_shown_to_its_referees(client):
     t = field(NAMES[:4])
     pair_next_round(t, by=None)

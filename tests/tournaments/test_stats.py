@@ -113,3 +113,32 @@ def test_a_draft_round_does_not_count():
     event.m1.round.status = "draft"
     event.m1.round.save()
     assert reports.tournament_stats(event.t).battles == 4
+
+
+# ------------------------------------------------------------ other games
+
+
+def test_cavalli_battles_are_won_on_points_as_recorded_white_first():
+    results = [Survivors(3000, 1200, 2500, 2600, game="cavalli")]
+    s = side_stats(results, game="cavalli")
+    # Game 1: white 3000 beats black 1200; game 2: black 2600 beats white 2500. Thud's
+    # weights (four per troll) would make black win game 1 (4800 > 3000).
+    assert (s.battles, s.dwarfs_won, s.trolls_won, s.drawn) == (2, 1, 1, 0)
+    assert (s.avg_dwarf_points, s.avg_troll_points) == (Decimal("2750.00"), Decimal("1900.00"))
+    assert s.game == "cavalli" and s.words["first_won"] == "White won"
+    player = player_side_stats([(results[0], "b")], game="cavalli")
+    # B has black in game 1 (lost) and white in game 2 (lost).
+    assert (player.dwarfs_won, player.trolls_won, player.lost) == (0, 0, 2)
+    assert player.words["won_as_first"] == "Won as white"
+
+
+def test_statistics_never_mix_games():
+    with pytest.raises(ValueError, match="cavalli result among the statistics of thud"):
+        side_stats([Survivors(10, 1, 10, 1), Survivors(100, 0, 0, 0, game="cavalli")])
+    with pytest.raises(ValueError, match="thud result among the statistics of cavalli"):
+        player_side_stats([(Survivors(10, 1, 10, 1), "a")], game="cavalli")
+
+
+def test_statistics_without_results_still_name_their_games_sides():
+    assert side_stats([], game="cavalli").words["second_won"] == "Black won"
+    assert side_stats([]).words["second_won"] == "Trolls won"

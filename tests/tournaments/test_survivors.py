@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+import re
+
 import pytest
+from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -11,10 +15,14 @@ from tournaments.scoring import score
 from tournaments.survivors import (
     MAX_DWARFS,
     MAX_TROLLS,
+    THUD,
     TROLL_POINTS,
+    WORDING_KEYS,
     Survivors,
     SurvivorsError,
     game_choices,
+    register_game,
+    scale_of,
 )
 
 survivors = st.builds(
@@ -117,3 +125,45 @@ def test_a_thud_result_is_not_a_cavalli_result():
 
 def test_every_game_of_the_registry_has_a_result_scale():
     assert [key for key, _name in game_choices()] == [g.key for g in registry.all_games()]
+
+
+# --- the texts that name each game's sides on tournament pages --------------------------
+
+
+def test_every_registered_game_names_its_sides_with_every_wording_key():
+    for key, _name in game_choices():
+        assert set(scale_of(key).wording) == set(WORDING_KEYS), key
+
+
+def test_the_slip_headings_give_each_games_own_limits():
+    for key, _name in game_choices():
+        scale = scale_of(key)
+        assert f"(0–{scale.limits[0]})" in scale.wording["first_numbers"], key
+        assert f"(0–{scale.limits[1]})" in scale.wording["second_numbers"], key
+
+
+def test_cavalli_wording_speaks_of_white_and_black_and_thuds_is_unchanged():
+    cavalli, thud = scale_of("cavalli").words(), scale_of(THUD).words()
+    assert cavalli["pairing_note"] == "Player A has white in game 1 and black in game 2."
+    assert cavalli["first_numbers"] == "White points (0–4950)"
+    assert not any(re.search(r"dwarf|troll|surviv", text, re.I) for text in cavalli.values())
+    assert thud["pairing_note"] == "Player A has the dwarfs in battle 1 and the trolls in battle 2."
+    assert thud["first_numbers"] == "Surviving dwarfs (0–32)"
+
+
+def test_wording_is_translated_when_asked_for():
+    with translation.override("it"):
+        words = scale_of("cavalli").words()
+    assert (
+        words["pairing_note"]
+        == "Il giocatore A ha il bianco nella battaglia 1 e il nero nella battaglia 2."
+    )
+
+
+def test_a_game_without_its_wording_is_refused():
+    scale = scale_of("cavalli")
+    partial = dataclasses.replace(scale, game="nowording", wording={"pairing_note": "x"})
+    with pytest.raises(ValueError, match="wording of nowording lacks"):
+        register_game(partial)
+    with pytest.raises(KeyError):
+        scale_of("nowording")

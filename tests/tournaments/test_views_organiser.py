@@ -753,3 +753,31 @@ def test_the_game_changes_in_the_settings_until_a_round_is_paired(organiser, tou
     assert "This setting can no longer change." in body
     assert "Round 1 is already paired for this game" in body
     assert Tournament.objects.get(pk=tournament.pk).game == "cavalli"
+
+
+def test_cavalli_slips_round_table_and_printed_pairings_speak_of_white_and_black(client):
+    t = tournament_with_players(4, rounds=3, game="cavalli")
+    client.force_login(t.owner)
+    pair_next_round(t, by=None)
+    slips = client.get(url(t, "rounds/1/print/slips/")).content.decode()
+    assert slips.count('class="slip"') == 2
+    for words in ("White", "White points (0–4950)", "Black", "Black points (0–4950)"):
+        assert f"<th>{words}</th>" in slips
+    assert "<th>Game 1</th>" in slips and "<th>Game 2</th>" in slips
+    round_page = client.get(url(t, "rounds/1/")).content.decode()
+    assert "<th>Player A (white in game 1)</th>" in round_page
+    printed = client.get(url(t, "rounds/1/print/pairings/")).content.decode()
+    assert "<th>Player A (white in game 1)</th><th>Player B (black in game 1)</th>" in printed
+    for page in (slips, round_page, printed):
+        assert not re.search(r"dwarf|troll|surviv", page, re.IGNORECASE)
+
+
+def test_thud_slips_round_table_and_printed_pairings_keep_their_words(organiser, tournament):
+    pair_next_round(tournament, by=None)
+    slips = organiser.get(url(tournament, "rounds/1/print/slips/")).content.decode()
+    assert "<th>Surviving dwarfs (0–32)</th>" in slips and "<th>Battle 1</th>" in slips
+    assert "<th>Surviving trolls (0–8)</th>" in slips
+    round_page = organiser.get(url(tournament, "rounds/1/")).content.decode()
+    assert "<th>Player A (dwarfs first)</th>" in round_page
+    printed = organiser.get(url(tournament, "rounds/1/print/pairings/")).content.decode()
+    assert "<th>Player A (dwarfs in battle 1)</th><th>Player B (trolls in battle 1)</th>" in printed

@@ -332,3 +332,17 @@ def test_standings_table_localises_the_decimal_tiebreak_but_not_whole_numbers():
     cells = [c.split("</td>")[0] for c in html.split("<td>")[1:]]
     assert cells[:2] == ["1", "4"] and "12,5" in html and "<td>-5</td>" in html
     assert "<td>1200</td>" in html
+
+
+def test_pairings_say_who_has_which_side_in_the_tournaments_game(client):
+    thud = started(4, results=False)
+    page = client.get(f"/t/{thud.slug}/rounds/1/").content.decode()
+    assert "Player A has the dwarfs in battle 1 and the trolls in battle 2." in page
+
+    cavalli = tournament_with_players(4, rounds=3, game="cavalli")
+    publish_round(pair_next_round(cavalli, by=None))
+    page = client.get(f"/t/{cavalli.slug}/rounds/1/").content.decode()
+    assert "Player A has white in game 1 and black in game 2." in page
+    assert "dwarfs" not in page and "trolls" not in page
+    it = client.get(f"/t/{cavalli.slug}/rounds/1/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert "Il giocatore A ha il bianco nella battaglia 1 e il nero nella battaglia 2." in it

@@ -9,8 +9,10 @@ from django.db import connection
 from django.template.loader import render_to_string
 from django.test.utils import CaptureQueriesContext
 
-from tests.factories import EntryFactory
+from tests.factories import EntryFactory, tournament_with_players
 from tournaments import reports
+from tournaments.results import record_final_result
+from tournaments.rounds import pair_next_round, publish_round
 
 from .event import build_event, grow_event
 
@@ -118,3 +120,46 @@ def test_query_counts_do_not_grow_with_the_field(client):
     before = queries(client, "/stats/")
     grow_event(10)
     assert queries(client, "/stats/") == before
+
+
+def cavalli_cup():
+    """A Cavalli tournament, round 1 confirmed: white wins game 1, black game 2, twice."""
+    t = tournament_with_players(4, rounds=3, game="cavalli", slug="cavalli-cup")
+    for m in publish_round(pair_next_round(t, by=None)).matches.all():
+        record_final_result(m, survivors=(3000, 1200, 2500, 2600), by=None, source="import")
+    return t
+
+
+def test_cavalli_tournament_stats_count_its_results_in_white_and_black(client):
+    cavalli_cup()
+    build_event()  # Thud results elsewhere must not count here
+    page = text(client.get("/t/cavalli-cup/stats/"))
+    assert "<dt>Battles</dt><dd>4</dd>" in page
+    assert '<dt>White won</dt><dd>50.00 % <span class="muted">(2)</span>' in page
+    assert '<dt>Black won</dt><dd>50.00 % <span class="muted">(2)</span>' in page
+    assert "<dt>Average points as white</dt><dd>2750.00</dd>" in page
+    assert "<dt>Average points as black</dt><dd>1900.00</dd>" in page
+    assert "A game is won by the side that scores more points" in page
+    assert "White won" in page.split("<svg")[1]  # the chart's bars
+    assert not re.search(r"dwarf|troll|surviv", page, re.IGNORECASE)
+
+
+def test_cavalli_report_page_names_white_and_black(client):
+    cavalli_cup()
+    page = text(client.get("/t/cavalli-cup/report/"))
+    assert "<dt>White won</dt>" in page and "Average points as black" in page
+    assert "Dwarfs won" not in page and "four per surviving troll" not in page
+
+
+def test_site_and_player_statistics_stay_thuds(client):
+    def figures(url: str) -> str:
+        return re.search(r'<dl class="stats">.*?</dl>', text(client.get(url))).group(0)
+
+    event = build_event()
+    before = figures("/stats/")
+    t = cavalli_cup()
+    assert figures("/stats/") == before
+    assert "Dwarfs won" in before
+    player = t.entries.first().player
+    assert "<dt>Battles</dt><dd>0</dd>" in text(client.get(f"/players/{player.pk}/stats/"))
+    assert event.t.name in text(client.get(f"/t/{event.t.slug}/stats/"))
