@@ -149,6 +149,16 @@ def _start_child(ids, spread_s, t0, first, step, lags) -> None:
         connections.close_all()
 
 
+def finish_leftovers() -> int:
+    """End the battles an earlier, interrupted run left running on this bench database.
+
+    The sweep settles every due battle it finds: leftovers of a killed run (or of a
+    profiling session) would expire beside the measured ones and skew every figure.
+    """
+    left = Battle.objects.exclude(status=Battle.Status.FINISHED)
+    return left.update(status=Battle.Status.FINISHED)
+
+
 def start_spread(ids: list[int], spread_s: float, processes: int = 1) -> float:
     """Start the battles evenly over ``spread_s`` seconds, from ``processes`` forked
     processes (one start takes a few ms: 10,000 in one turn need several). Returns the
@@ -470,6 +480,8 @@ def main() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     assert settings.CELERY_TASK_ALWAYS_EAGER is False
     call_command("migrate", verbosity=0)
+    if left := finish_leftovers():
+        log(f"ended {left} battles an earlier run left running")
     with busy_processes(args.load, nice=args.load_nice):
         if args.load:
             log(f"{args.load} busy processes at nice {args.load_nice} for the whole run")

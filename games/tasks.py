@@ -5,10 +5,9 @@
   means the battle moved on: the task is stale and does nothing (we never
   ``revoke()``). A task that fires a little early (another machine's clock, the
   timer's rounding) waits for the due time instead of leaving the expiry to the next
-  sweep a second later. On time, it settles its own battle (``settle()``, a few
-  single-row statements); when it starts more than ``CATCH_UP_S`` late, the clock
-  worker is behind and it runs the set-based pass instead, which settles every
-  expiry due by then in one go.
+  sweep a second later. Then it runs the set-based pass, which settles every expiry
+  due by then (measured: settling only its own battle through ``settle()`` cost more
+  per expiry and made the p99 worse, see bench/clocks.py).
 - ``sweep()`` runs every second from beat and settles every battle whose expiry
   is overdue: it catches ETA tasks lost to a killed worker or a Redis restart.
   It is set-based (``games.sweep``): a constant number of statements per tick.
@@ -27,10 +26,6 @@ from django.utils import timezone
 
 from .models import Battle, ClockEvent
 
-#: An expiry task that starts this late settles every due expiry in one set-based pass
-#: (the queue is behind: the tasks after it find their battles settled and stop).
-CATCH_UP_S = 0.1
-
 #: The longest an expiry task waits for its due time when it fires early. Longer is
 #: not an early timer but a wrong schedule: the task goes ahead (and finds nothing due).
 EARLY_WAIT_S = 0.5
@@ -47,14 +42,13 @@ def schedule_expiry(battle_id: int, version: int, due: datetime, *, producer=Non
 
 @shared_task(name="games.expire", ignore_result=True)
 def expire(battle_id: int, version: int) -> None:
-    """Settle this battle's expiry; when late, every other one due by now too.
+    """Settle this battle's expiry, and with it every other one due by now (set-based).
 
     Under load the ETA tasks of a busy second queue up behind each other; the first
-    one to run late settles them all in one pass, and the rest find a new version and
-    stop at the one-row check below instead of settling one battle each.
+    one to run settles them all in one pass, and the rest find a new version and stop
+    at the one-row check below instead of settling one battle each.
     """
     from . import sweep as bulk
-    from .battles import settle
 
     row = (
         Battle.objects.filter(pk=battle_id, clock_version=version)
@@ -69,10 +63,7 @@ def expire(battle_id: int, version: int) -> None:
     early = (deadline + timedelta(milliseconds=grace_ms) - timezone.now()).total_seconds()
     if 0 < early <= EARLY_WAIT_S:
         time.sleep(early)
-    if -early > CATCH_UP_S:
-        bulk.sweep(via=ClockEvent.Via.ETA, battle_id=battle_id)
-    else:
-        settle(battle_id, via=ClockEvent.Via.ETA)
+    bulk.sweep(via=ClockEvent.Via.ETA, battle_id=battle_id)
 
 
 @shared_task(name="games.sweep", ignore_result=True)

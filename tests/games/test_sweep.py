@@ -231,21 +231,9 @@ def running_battles_due(n: int, late_ms: int) -> list[int]:
     return ids
 
 
-def test_an_eta_task_on_time_settles_its_own_battle_only(monkeypatch):
+def test_an_eta_task_settles_every_due_expiry_and_the_others_then_do_nothing(monkeypatch):
     recording(monkeypatch)
     ids = running_battles_due(3, late_ms=10)
-    tasks.expire(ids[0], 1)
-    assert list(Battle.objects.filter(pk__in=ids).order_by("pk").values_list("ply", flat=True)) == [
-        1,
-        0,
-        0,
-    ]
-    assert ClockEvent.objects.get(battle_id=ids[0]).via == ClockEvent.Via.ETA
-
-
-def test_a_late_eta_task_settles_every_due_expiry_and_the_others_then_do_nothing(monkeypatch):
-    recording(monkeypatch)
-    ids = running_battles_due(3, late_ms=1000 * tasks.CATCH_UP_S + 200)
     tasks.expire(ids[0], 1)
     assert set(Battle.objects.filter(pk__in=ids).values_list("ply", "clock_version")) == {(1, 2)}
     assert set(ClockEvent.objects.filter(battle_id__in=ids).values_list("via", flat=True)) == {
