@@ -246,39 +246,40 @@ def gunicorn_proc(
     return Proc(name, argv, {**env, "DB_CONN_MAX_AGE": "60"}, log_dir, "")
 
 
-def procfile_env(process: str) -> dict[str, str]:
-    """The environment assignments (``NAME=value``) before ``process``'s command in the
-    Procfile, so the harness gives its processes what the deployment gives them."""
+def procfile_argv(process: str) -> list[str]:
+    """The words of ``process``'s command line in the Procfile."""
     for line in (ROOT / "Procfile").read_text().splitlines():
         name, _, command = line.partition(":")
         if name.strip() == process:
-            env = {}
-            for word in shlex.split(command):
-                key, eq, value = word.partition("=")
-                if not eq or not key.isidentifier():
-                    break
-                env[key] = value
-            return env
+            return shlex.split(command)
     raise LookupError(f"no {process!r} process in the Procfile")
+
+
+def procfile_env(process: str) -> dict[str, str]:
+    """The environment assignments (``NAME=value``) before ``process``'s command in the
+    Procfile, so the harness gives its processes what the deployment gives them."""
+    env = {}
+    for word in procfile_argv(process):
+        key, eq, value = word.partition("=")
+        if not eq or not key.isidentifier():
+            break
+        env[key] = value
+    return env
 
 
 def procfile_options(process: str) -> list[str]:
     """The Celery worker options of ``process`` in the Procfile (queue and name are the
     harness's own), so tests and benchmarks run the clock worker as it is deployed."""
-    for line in (ROOT / "Procfile").read_text().splitlines():
-        name, _, command = line.partition(":")
-        if name.strip() == process:
-            argv = shlex.split(command)
-            argv = argv[argv.index("worker") + 1 :]
-            options = []
-            while argv:
-                option = argv.pop(0)
-                if option in ("-Q", "-n"):
-                    argv.pop(0)
-                else:
-                    options.append(option)
-            return options
-    raise LookupError(f"no {process!r} process in the Procfile")
+    argv = procfile_argv(process)
+    argv = argv[argv.index("worker") + 1 :]
+    options = []
+    while argv:
+        option = argv.pop(0)
+        if option in ("-Q", "-n"):
+            argv.pop(0)
+        else:
+            options.append(option)
+    return options
 
 
 class ClockCluster:
