@@ -24,8 +24,8 @@ from .models import Battle, Move
 BATTLE_RELATED = (
     "match__round__tournament",
     "match__confirmed_version",
-    "dwarfs__player",
-    "trolls__player",
+    "first_entry__player",
+    "second_entry__player",
 )
 
 
@@ -71,7 +71,7 @@ def result_of(battle: Battle) -> tuple[int, int] | None:
     if version is not None:
         return version.survivors.battle(battle.number)
     if battle.is_finished and battle.mode == Battle.Mode.ONLINE:
-        return battle.dwarf_count, battle.troll_count
+        return battle.first_count, battle.second_count
     return None
 
 
@@ -84,8 +84,8 @@ def tags_of(battle: Battle) -> dict[str, str]:
         "Round": str(match.round.number),
         "Table": str(match.table),
         "Battle": str(battle.number),
-        "Dwarfs": battle.dwarfs.player.name,
-        "Trolls": battle.trolls.player.name,
+        "Dwarfs": battle.first_entry.player.name,
+        "Trolls": battle.second_entry.player.name,
         "Variant": tournament.variant,
         "CapturePolicy": battle.capture_policy,
         "Result": f"{result[0]}-{result[1]}" if result else "*",
@@ -114,8 +114,8 @@ def battle_data(battle: Battle) -> dict:
         "table": match.table,
         "number": battle.number,
         "mode": battle.mode,
-        "dwarfs": {"id": battle.dwarfs.player_id, "name": battle.dwarfs.player.name},
-        "trolls": {"id": battle.trolls.player_id, "name": battle.trolls.player.name},
+        "dwarfs": {"id": battle.first_entry.player_id, "name": battle.first_entry.player.name},
+        "trolls": {"id": battle.second_entry.player_id, "name": battle.second_entry.player.name},
         "status": battle.status,
         "result": {"dwarfs": result[0], "trolls": result[1]} if result else None,
         "termination": battle.finished_reason if battle.is_finished else None,

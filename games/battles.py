@@ -236,12 +236,12 @@ def _create_battles(match, *, mode: str) -> list[Battle]:
         Battle.objects.get_or_create(
             match=match,
             number=1,
-            defaults=common | {"dwarfs": match.player_a, "trolls": match.player_b},
+            defaults=common | {"first_entry": match.player_a, "second_entry": match.player_b},
         )[0],
         Battle.objects.get_or_create(
             match=match,
             number=2,
-            defaults=common | {"dwarfs": match.player_b, "trolls": match.player_a},
+            defaults=common | {"first_entry": match.player_b, "second_entry": match.player_a},
         )[0],
     ]
     if any(b.match_players != (match.player_a_id, match.player_b_id) for b in pair):

@@ -2,7 +2,7 @@
 
 Terminology and invariants:
 - A match has two battles (``number`` 1 and 2) with sides swapped: player A has
-  the dwarfs in battle 1.
+  the first side in battle 1 (``first_entry``) and the second side in battle 2.
 - The battle row *is* the clock: ``deadline`` and ``clock_version``. Every change
   is one compare-and-set ``UPDATE ... WHERE id=? AND clock_version=?`` in
   ``games/battles.py``; the row's clock settings are copied from the tournament
@@ -19,8 +19,6 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-
-from tournaments.survivors import TROLL_POINTS
 
 from . import clock, registry
 from .interface import Game, side_keys
@@ -78,19 +76,20 @@ class Battle(models.Model):
     )
     number = models.PositiveSmallIntegerField(_("battle"))
     mode = models.CharField(_("mode"), max_length=8, choices=Mode.choices, default=Mode.ONLINE)
-    dwarfs = models.ForeignKey(
+    # The tournament entries seated at the first side (it moves first) and the second.
+    first_entry = models.ForeignKey(
         "tournaments.Entry",
         on_delete=models.PROTECT,
         related_name="+",
-        verbose_name=_("dwarf player"),
+        verbose_name=_("first player"),
         null=True,
         blank=True,
     )
-    trolls = models.ForeignKey(
+    second_entry = models.ForeignKey(
         "tournaments.Entry",
         on_delete=models.PROTECT,
         related_name="+",
-        verbose_name=_("troll player"),
+        verbose_name=_("second player"),
         null=True,
         blank=True,
     )
@@ -123,7 +122,7 @@ class Battle(models.Model):
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
     )
-    # The side key of the game (Thud: dwarf/troll; Cavalli: white/black).
+    # A side key of the battle's game (``Game.sides``).
     side_to_move = models.CharField(
         max_length=8, default=side_keys(registry.get(registry.DEFAULT))[0]
     )
@@ -140,8 +139,10 @@ class Battle(models.Model):
     forfeits_second = models.PositiveSmallIntegerField(default=0)
     clock_version = models.PositiveIntegerField(default=0)
     board = models.TextField(_("board diagram"), blank=True)
-    dwarf_count = models.PositiveSmallIntegerField(default=32)
-    troll_count = models.PositiveSmallIntegerField(default=8)
+    # The two numbers a tournament result records for this battle (``result_numbers``),
+    # kept up to date by the game's ``row_fields`` where it has any.
+    first_count = models.PositiveSmallIntegerField(default=0)
+    second_count = models.PositiveSmallIntegerField(default=0)
     finished_reason = models.CharField(max_length=32, blank=True)
     end_offered_by = models.CharField(max_length=8, blank=True)
     # Clock settings, copied from the tournament when the battle is created.
@@ -223,22 +224,12 @@ class Battle(models.Model):
         return self.status == self.Status.FINISHED
 
     @property
-    def score(self) -> tuple[int, int]:
-        """(dwarf player's points, troll player's points)."""
-        return self.dwarf_count, TROLL_POINTS * self.troll_count
-
-    @property
-    def survivor_counts(self) -> tuple[int, int]:
-        """(dwarfs, trolls) left: what a Thud tournament's result records."""
-        return self.dwarf_count, self.troll_count
-
-    @property
     def result_numbers(self) -> tuple[int, int]:
         """(first side, second side): what a tournament result records for this battle,
-        in its game's scale (Thud: survivors; Cavalli: points). A battle without a
-        stored position (over the board) has only its Thud survivor columns."""
+        in its game's scale. A battle without a stored position (over the board) has
+        only its two count columns."""
         if not self.board:
-            return self.survivor_counts
+            return self.first_count, self.second_count
         game = self.rules
         return game.result_numbers(game.deserialise(self.board))
 
@@ -246,12 +237,12 @@ class Battle(models.Model):
     def match_players(self) -> tuple[int, int]:
         """(player A's entry id, player B's entry id) as this battle was started for.
 
-        A has the dwarfs in battle 1 and the trolls in battle 2; the result of the
+        A has the first side in battle 1 and the second side in battle 2; the result of the
         match is recorded only if the match still names these two.
         """
         if self.number == 1:
-            return self.dwarfs_id, self.trolls_id
-        return self.trolls_id, self.dwarfs_id
+            return self.first_entry_id, self.second_entry_id
+        return self.second_entry_id, self.first_entry_id
 
     @property
     def reason_display(self) -> str:
@@ -260,7 +251,7 @@ class Battle(models.Model):
         return str(REASONS.get(reason, reason))
 
     def entry_for(self, side: str):
-        return self.dwarfs if side == side_keys(self.rules)[0] else self.trolls
+        return self.first_entry if side == side_keys(self.rules)[0] else self.second_entry
 
     def side_name(self, side: str) -> str:
         """The translated name of ``side`` in this battle's game ("Dwarfs", "White")."""

@@ -57,8 +57,8 @@ def _battle(battle_id: int) -> Battle:
     try:
         return Battle.objects.select_related(
             "match__round__tournament",
-            "dwarfs__player",
-            "trolls__player",
+            "first_entry__player",
+            "second_entry__player",
             "match__player_a__player",
             "match__player_b__player",
             "first_user",
@@ -84,7 +84,7 @@ def battle_side_of(user: AnyUser, battle: Battle) -> str | None:
     if battle.is_casual:
         seats = (battle.first_user_id, battle.second_user_id)
     else:
-        seats = (battle.dwarfs.player.user_id, battle.trolls.player.user_id)
+        seats = (battle.first_entry.player.user_id, battle.second_entry.player.user_id)
     if seats[0] == user.pk:
         return first
     if seats[1] == user.pk:

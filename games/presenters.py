@@ -60,7 +60,7 @@ def battle_context(battle: Battle, side: str | None, state) -> dict:
             user = battle.first_user if index == 0 else battle.second_user
             player = user.get_username() if user else ""
         else:
-            entry = (battle.dwarfs, battle.trolls)[index]  # tournament seat columns
+            entry = (battle.first_entry, battle.second_entry)[index]  # tournament seat columns
             player = entry.player.name if entry else ""
         seats.append(
             {

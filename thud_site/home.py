@@ -25,7 +25,7 @@ def battles_waiting_for(tournaments) -> list[Battle]:
     """Battles of these tournaments that wait for a referee (forfeits, pauses)."""
     return list(
         Battle.objects.filter(match__round__tournament__in=tournaments, status__in=WAITING)
-        .select_related("match__round__tournament", "dwarfs__player", "trolls__player")
+        .select_related("match__round__tournament", "first_entry__player", "second_entry__player")
         .order_by("match__round__tournament__name", "match__table", "number")
     )
 

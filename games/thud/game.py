@@ -112,7 +112,7 @@ class ThudGame:
         return state.piece_at(sq) == state.side_to_move.letter
 
     def row_fields(self, state: Position) -> dict[str, Any]:
-        return {"dwarf_count": state.dwarf_count, "troll_count": state.troll_count}
+        return {"first_count": state.dwarf_count, "second_count": state.troll_count}
 
     def result_numbers(self, state: Position) -> tuple[int, int]:
         """Pieces left of each side: a Thud match result records survivors, and the

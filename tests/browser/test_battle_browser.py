@@ -86,8 +86,8 @@ def test_two_players_and_a_spectator_play_a_timed_online_battle(server, monkeypa
     battles.start_battle(b1.pk)
     Battle.objects.filter(pk=b1.pk).update(
         board=diagram({(5, 5): "T", (3, 4): "d", (3, 6): "d", (0, 5): "d"}, "dwarf"),
-        dwarf_count=3,
-        troll_count=1,
+        first_count=3,
+        second_count=1,
     )
     battles.pause(b1.pk)  # until every page is open
     url = f"{server}/battles/{b1.pk}/"
@@ -150,9 +150,9 @@ def test_two_players_and_a_spectator_play_a_timed_online_battle(server, monkeypa
     kinds = list(Move.objects.filter(battle_id=b1.pk).values_list("kind", flat=True))
     assert kinds == ["move", "step", "forfeit", "step"]
     b1 = Battle.objects.get(pk=b1.pk)
-    assert (b1.status, b1.finished_reason, b1.dwarf_count) == ("finished", "move_limit", 2)
+    assert (b1.status, b1.finished_reason, b1.first_count) == ("finished", "move_limit", 2)
     b2 = Battle.objects.get(match=match, number=2)
-    assert b2.status == "running" and b2.dwarfs == match.player_b
+    assert b2.status == "running" and b2.first_entry == match.player_b
 
 
 def test_a_panel_swapped_in_stale_catches_up_with_an_event_it_missed(server, monkeypatch):

@@ -54,7 +54,7 @@ def open_board(browser, base: str, battle: Battle, viewport: dict, **options):
     context = browser.new_context(viewport=viewport, **options)
     # The live stream is not under test here (the WSGI live server cannot serve it).
     context.route("**/events/", lambda route: route.abort())
-    context.add_cookies([session_cookie(battle.dwarfs.player.user, base)])
+    context.add_cookies([session_cookie(battle.first_entry.player.user, base)])
     page = context.new_page()
     page.goto(base + reverse("games:battle", args=[battle.pk]))
     page.wait_for_selector(".thud-board", timeout=WAIT_MS)

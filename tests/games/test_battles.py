@@ -32,8 +32,8 @@ def otb(match, t0) -> Battle:
 
 def test_create_battles_swaps_sides_and_copies_clock_settings(match):
     b1, b2 = battles.create_battles(match, mode=Battle.Mode.OTB)
-    assert (b1.dwarfs, b1.trolls) == (match.player_a, match.player_b)
-    assert (b2.dwarfs, b2.trolls) == (match.player_b, match.player_a)
+    assert (b1.first_entry, b1.second_entry) == (match.player_a, match.player_b)
+    assert (b2.first_entry, b2.second_entry) == (match.player_b, match.player_a)
     assert (b1.think_ms, b1.move_ms, b1.grace_ms, b1.max_plies) == (1000, 500, 50, 48)
     assert battles.create_battles(match, mode=Battle.Mode.OTB)[0].pk == b1.pk
 

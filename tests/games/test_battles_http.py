@@ -41,7 +41,7 @@ def online(db):
 
 
 def login(client, battle: Battle, side: str):
-    entry = battle.dwarfs if side == "dwarf" else battle.trolls
+    entry = battle.first_entry if side == "dwarf" else battle.second_entry
     client.force_login(entry.player.user)
     return client
 
@@ -130,8 +130,8 @@ def test_troll_chooses_which_dwarfs_to_capture(client, online):
     Battle.objects.filter(pk=online.pk).update(
         board=diagram({(5, 5): "T", (3, 4): "d", (3, 6): "d", (0, 5): "d"}, "troll"),
         side_to_move="troll",
-        dwarf_count=3,
-        troll_count=1,
+        first_count=3,
+        second_count=1,
     )
     b = Battle.objects.get(pk=online.pk)
     login(client, b, "troll")
@@ -142,7 +142,7 @@ def test_troll_chooses_which_dwarfs_to_capture(client, online):
     r = post_move(client, b, "F6", "F5", confirm="1", captures=["G4"])
     assert "T F6-F5 xG4" in r.content.decode()
     b = Battle.objects.get(pk=online.pk)
-    assert b.dwarf_count == 2 and Move.objects.get().captures == ["G4"]
+    assert b.first_count == 2 and Move.objects.get().captures == ["G4"]
     assert Position.from_diagram(b.board).piece_at((3, 4)) == "d"
 
 
@@ -167,7 +167,7 @@ def test_agreement_ends_battle_one_starts_battle_two_and_both_record_the_result(
     client.post(reverse("games:end", args=[online.pk, "accept"]), **HX)
     b1, b2 = Battle.objects.filter(match=match).order_by("number")
     assert (b1.status, b1.finished_reason, b2.status) == ("finished", "agreement", "running")
-    assert b2.dwarfs == match.player_b
+    assert b2.first_entry == match.player_b
     battles.offer_end(b2.pk, side="troll")
     battles.accept_end(b2.pk, side="dwarf")
     match = Match.objects.get(pk=match.pk)
@@ -304,7 +304,7 @@ def test_capturing_the_last_dwarf_ends_the_battle_and_starts_battle_two(client, 
     login(client, b, "troll")
     post_move(client, b, "F6", "F5", confirm="1", captures=["E4"])
     b = Battle.objects.get(pk=online.pk)
-    assert (b.status, b.finished_reason, b.dwarf_count) == ("finished", "no_legal_move", 0)
+    assert (b.status, b.finished_reason, b.first_count) == ("finished", "no_legal_move", 0)
     assert Battle.objects.get(match=b.match, number=2).status == "running"
 
 

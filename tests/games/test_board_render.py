@@ -156,8 +156,8 @@ def test_the_last_move_and_its_captures_are_highlighted(client, online):
     Battle.objects.filter(pk=online.pk).update(
         board=diagram({(5, 5): "T", (3, 4): "d", (3, 6): "d", (0, 5): "d"}, "troll"),
         side_to_move="troll",
-        dwarf_count=3,
-        troll_count=1,
+        first_count=3,
+        second_count=1,
     )
     b = Battle.objects.get(pk=online.pk)
     battles.submit_move(b.pk, side="troll", version=b.clock_version, notation="T F6-F5 xG4")

@@ -115,8 +115,8 @@ def test_existing_battles_of_other_players_are_not_handed_to_the_new_pairing():
 def test_engine_result_is_recorded_for_the_players_who_played():
     match = make_match(variant="quickfire24")[0]
     b1, b2 = battles.create_battles(match, mode=Battle.Mode.ONLINE)
-    Battle.objects.filter(pk=b1.pk).update(dwarf_count=20, troll_count=3)
-    Battle.objects.filter(pk=b2.pk).update(dwarf_count=11, troll_count=6)
+    Battle.objects.filter(pk=b1.pk).update(first_count=20, second_count=3)
+    Battle.objects.filter(pk=b2.pk).update(first_count=11, second_count=6)
     b1.refresh_from_db()
     b2.refresh_from_db()
     battles.record_online_result(match, b1, b2)

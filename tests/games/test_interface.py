@@ -72,7 +72,7 @@ def test_thud_apply_reports_captures_and_kind():
     new, info = game.apply(position, "TG7-F6xE5xE6")
     assert (info.notation, info.kind, info.captures) == ("T G7-F6 xE5 xE6", "step", ("E5", "E6"))
     assert game.scores(new) == {"dwarf": 0, "troll": 4}
-    assert game.row_fields(new) == {"dwarf_count": 0, "troll_count": 1}
+    assert game.row_fields(new) == {"first_count": 0, "second_count": 1}
 
 
 def test_thud_outcome_when_the_side_to_move_has_no_move():

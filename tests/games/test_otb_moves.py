@@ -88,7 +88,7 @@ def test_only_referees_and_only_when_the_tournament_records_otb_moves(client):
     assert client.get(url(battle)).status_code == 404
     assert client.post(url(battle), {"moves": "d F1-F5"}).status_code == 404
     battle = finished_otb()
-    client.force_login(battle.dwarfs.player.user)
+    client.force_login(battle.first_entry.player.user)
     assert client.post(url(battle), {"moves": "d F1-F5"}).status_code == 403
     assert Move.objects.get(battle=battle).notation == ""
 

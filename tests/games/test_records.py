@@ -153,14 +153,14 @@ def test_battle_played_on_the_site_replays_to_its_stored_result(client, online, 
     battles.offer_end(played.pk, side=played.side_to_move)
     battles.accept_end(played.pk, side="troll" if played.side_to_move == "dwarf" else "dwarf")
     played = Battle.objects.get(pk=played.pk)
-    assert played.dwarf_count < 32 and played.troll_count < 8  # captures on both sides
+    assert played.first_count < 32 and played.second_count < 8  # captures on both sides
 
     client.logout()
     r = client.get(reverse("games:record", args=[played.pk]))
     assert r.status_code == 200 and r["Content-Type"] == "text/plain; charset=utf-8"
     assert "attachment" in r["Content-Disposition"]
     text = r.content.decode("utf-8")
-    assert f'[Result "{played.dwarf_count}-{played.troll_count}"]' in text
+    assert f'[Result "{played.first_count}-{played.second_count}"]' in text
     assert '[Termination "agreement"]' in text and '[Variant "quickfire24"]' in text
 
     path = tmp_path / "record.txt"
@@ -168,7 +168,7 @@ def test_battle_played_on_the_site_replays_to_its_stored_result(client, online, 
     out = run_replay(path)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
-    assert lines[-1] == f"dwarfs {played.dwarf_count} trolls {played.troll_count}"
+    assert lines[-1] == f"dwarfs {played.first_count} trolls {played.second_count}"
     assert "\n".join(lines[:-1]) + "\n" == played.board  # the stored final diagram
 
 

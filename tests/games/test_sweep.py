@@ -35,8 +35,8 @@ COMPARED = [
     "forfeits_second",
     "clock_version",
     "board",
-    "dwarf_count",
-    "troll_count",
+    "first_count",
+    "second_count",
     "finished_reason",
     "end_offered_by",
 ]
@@ -99,7 +99,7 @@ def two_copies(seed: int, n: int, now) -> tuple[list[int], list[int]]:
         for copy in (0, 1):
             m = matches[2 * i + copy]
             b = Battle.objects.create(
-                match=m, number=1, dwarfs=m.player_a, trolls=m.player_b, **fields
+                match=m, number=1, first_entry=m.player_a, second_entry=m.player_b, **fields
             )
             ids[copy].append(b.pk)
     return ids
@@ -181,8 +181,8 @@ def running_battles(n: int, now) -> list[int]:
             match=m,
             number=1,
             mode=Battle.Mode.OTB,
-            dwarfs=m.player_a,
-            trolls=m.player_b,
+            first_entry=m.player_a,
+            second_entry=m.player_b,
             status=clock.RUNNING,
             turn_started_at=now - ms(2000),
             think_ends_at=now - ms(1000),

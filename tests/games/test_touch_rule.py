@@ -78,7 +78,7 @@ def test_player_who_touched_a_piece_cannot_move_another_over_http(client):
     match = make_match(variant="timed24", think_ms=60_000, move_ms=60_000)[0]
     b1, _ = battles.create_battles(match, mode=Battle.Mode.ONLINE)
     battle = battles.start_battle(b1.pk)
-    client.force_login(battle.dwarfs.player.user)
+    client.force_login(battle.first_entry.player.user)
     client.post(
         reverse("games:touch", args=[battle.pk]),
         {"square": "F1", "version": battle.clock_version},
