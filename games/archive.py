@@ -7,9 +7,10 @@ downloads and the API stay constant-cost.
 * ``moves_of(battle)`` is the battle's move list in canonical notation (``None`` for a
   forfeited turn), or ``()`` when any ply lacks notation: an over-the-board battle
   whose moves were not entered has only its result.
-* ``result_of(battle)`` is ``(dwarfs, trolls)`` surviving: the match's confirmed result
-  when there is one (the official figure, corrections included), else the engine's count
-  for a finished online battle, else ``None``.
+* ``result_of(battle)`` is the battle's two result numbers (first side, second side):
+  the match's confirmed result when there is one (the official figure, corrections
+  included), else the engine's count for a finished online battle, else ``None``.
+* Tags and API keys name the sides by the game's stable words (``Game.words``).
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ def result_of(battle: Battle) -> tuple[int, int] | None:
     if version is not None:
         return version.survivors.battle(battle.number)
     if battle.is_finished and battle.mode == Battle.Mode.ONLINE:
-        return battle.first_count, battle.second_count
+        return battle.result_numbers
     return None
 
 
@@ -79,13 +80,14 @@ def tags_of(battle: Battle) -> dict[str, str]:
     match = battle.match
     tournament = match.round.tournament
     result = result_of(battle)
+    first, second = side_tags(battle)
     tags = {
         "Event": tournament.name,
         "Round": str(match.round.number),
         "Table": str(match.table),
         "Battle": str(battle.number),
-        "Dwarfs": battle.first_entry.player.name,
-        "Trolls": battle.second_entry.player.name,
+        first: battle.first_entry.player.name,
+        second: battle.second_entry.player.name,
         "Variant": tournament.variant,
         "CapturePolicy": battle.capture_policy,
         "Result": f"{result[0]}-{result[1]}" if result else "*",
@@ -96,8 +98,14 @@ def tags_of(battle: Battle) -> dict[str, str]:
     return tags
 
 
+def side_tags(battle: Battle) -> tuple[str, str]:
+    """The record tags naming the battle's two players ("White", "Black")."""
+    first, second = battle.rules.words
+    return first.capitalize(), second.capitalize()
+
+
 def record_text(battle: Battle) -> str:
-    return records.build_record(tags_of(battle), moves_of(battle))
+    return records.build_record(tags_of(battle), moves_of(battle), side_tags(battle))
 
 
 def tournament_record_text(battles: QuerySet[Battle]) -> str:
@@ -108,15 +116,16 @@ def battle_data(battle: Battle) -> dict:
     """Language-neutral plain data for the JSON API (English keys)."""
     match = battle.match
     result = result_of(battle)
+    first, second = battle.rules.words
     return {
         "id": battle.pk,
         "round": match.round.number,
         "table": match.table,
         "number": battle.number,
         "mode": battle.mode,
-        "dwarfs": {"id": battle.first_entry.player_id, "name": battle.first_entry.player.name},
-        "trolls": {"id": battle.second_entry.player_id, "name": battle.second_entry.player.name},
+        first: {"id": battle.first_entry.player_id, "name": battle.first_entry.player.name},
+        second: {"id": battle.second_entry.player_id, "name": battle.second_entry.player.name},
         "status": battle.status,
-        "result": {"dwarfs": result[0], "trolls": result[1]} if result else None,
+        "result": {first: result[0], second: result[1]} if result else None,
         "termination": battle.finished_reason if battle.is_finished else None,
     }

@@ -77,6 +77,9 @@ class Game(Protocol):
     key: str
     name: str
     sides: tuple[SideInfo, SideInfo]
+    #: The sides' stable names in files and API keys (ASCII, lower case, never
+    #: translated), in turn order: a game record's player tags are these capitalised.
+    words: tuple[str, str]
     #: Template (under ``templates/``) that draws a board, and the dotted path of the
     #: function ``(battle, side, **kw) -> dict`` that builds its context. A game with
     #: game records also has ``replay_context`` and ``replay_diagram_context`` in that
@@ -110,6 +113,11 @@ class Game(Protocol):
         """``(first side, second side)``: the two numbers a tournament match result
         records for this game (its result scale, see ``tournament_scale``)."""
         ...
+
+    # Optional: a game whose moves a referee may type in after an over-the-board battle
+    # also has ``parse_movetext(text) -> tuple[str | None, ...]``: the moves of a game
+    # record's movetext (``None`` a forfeited turn), raising ``games.records.RecordError``
+    # with the move number on text it cannot read.
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,11 @@
 """Moves of an over-the-board battle, typed in by a referee after it ended.
 
-Only when the tournament asks for it (``Tournament.record_otb_moves``). The moves are
-checked by replaying them through the engine under the battle's capture policy; the
-first bad one is reported by its move number and nothing is saved. Saved moves replace
+Only when the tournament asks for it (``Tournament.record_otb_moves``) and the game can
+read a record's movetext (``parse_movetext``, see :mod:`games.interface`). The moves are
+checked by playing them through the game with the battle's rules; the first bad one is
+reported by its move number and nothing is saved. Saved moves replace
 the battle's move rows (the referee clock's "moved" presses carry no notation), so the
-game record and the replay show them. The result stays the confirmed survivors.
+game record and the replay show them. The result stays the confirmed one.
 """
 
 from __future__ import annotations
@@ -15,10 +16,9 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from .battles import BattleError
+from .interface import InvalidMove
 from .models import Battle, Move
-from .records import RecordError, parse_movetext, replay
-from .thud import format_square
-from .thud.notation import parse_move_text
+from .records import RecordError, move_number
 
 
 def can_enter_moves(battle: Battle) -> bool:
@@ -27,6 +27,7 @@ def can_enter_moves(battle: Battle) -> bool:
         battle.mode == Battle.Mode.OTB
         and battle.is_finished
         and battle.match.round.tournament.record_otb_moves
+        and hasattr(battle.rules, "parse_movetext")
     )
 
 
@@ -43,11 +44,12 @@ def enter_moves(battle: Battle, *, text: str, now: datetime) -> int:
                 "in a tournament that records them."
             )
         )
+    game = battle.rules
     try:
-        moves = parse_movetext(text)
+        moves = game.parse_movetext(text)
         if not moves:
             raise BattleError(_("Enter at least one move."))
-        replay(moves, battle.capture_policy)
+        rows = _rows(battle, game, moves, now)
     except RecordError as exc:
         if exc.move_number is None:
             raise BattleError(_("The moves cannot be read.")) from exc
@@ -60,14 +62,30 @@ def enter_moves(battle: Battle, *, text: str, now: datetime) -> int:
             _("This battle allows at most %(limit)d plies; %(count)d were entered.")
             % {"limit": battle.max_plies, "count": len(moves)}
         )
+    with transaction.atomic():
+        Battle.objects.select_for_update().filter(pk=battle.pk).get()
+        Move.objects.filter(battle=battle).delete()
+        Move.objects.bulk_create(rows)
+    return len(rows)
+
+
+def _rows(battle: Battle, game, moves, now: datetime) -> list[Move]:
+    """The move rows of ``moves`` played from the game's start; :class:`RecordError`
+    names the first move that is not legal where it is played."""
+    state = game.initial_state({"board_seed": battle.board_seed})
     rows = []
     for ply, notation in enumerate(moves):
-        side = "dwarf" if ply % 2 == 0 else "troll"
+        side = game.side_to_move(state)
         if notation is None:
-            kind, captures = Move.Kind.FORFEIT, []
+            if game.outcome(state) is not None:
+                raise RecordError("a turn forfeited after the end", move_number(ply))
+            state, kind, captures = game.pass_turn(state), Move.Kind.FORFEIT, []
         else:
-            move = parse_move_text(notation)
-            kind, captures = move.kind, [format_square(sq) for sq in move.captures]
+            try:
+                state, info = game.apply(state, notation)
+            except InvalidMove as exc:
+                raise RecordError(str(exc), move_number(ply)) from exc
+            notation, kind, captures = info.notation, info.kind, list(info.captures)
         rows.append(
             Move(
                 battle=battle,
@@ -80,8 +98,4 @@ def enter_moves(battle: Battle, *, text: str, now: datetime) -> int:
                 clock_version_before=battle.clock_version,
             )
         )
-    with transaction.atomic():
-        Battle.objects.select_for_update().filter(pk=battle.pk).get()
-        Move.objects.filter(battle=battle).delete()
-        Move.objects.bulk_create(rows)
-    return len(rows)
+    return rows

@@ -25,9 +25,9 @@ from . import thud
 from .models import Battle
 from .models import Move as StoredMove
 from .presenters import battle_context
-from .records import replay_prefix
 from .thud.board import SIZE, STONE, on_board
 from .thud.notation import parse_move_text
+from .thud.records import replay_prefix
 
 PIECE_NAMES = {"d": "dwarf", "T": "troll"}
 

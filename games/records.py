@@ -1,79 +1,46 @@
-"""Game records: PGN-like tag pairs, then numbered moves in canonical notation.
+"""Game records: tag pairs, then numbered moves in a game's canonical notation.
 
-Pure (no Django): the text is built from plain data and parsed back; the database
-adapter that gathers the data lives in :mod:`games.archive`.
+Pure (no Django): this module writes records and splits their text; reading a game's
+movetext back and replaying it is the game's own (``games.thud.records``). The database
+adapter that gathers a battle's data lives in :mod:`games.archive`.
 
 Terminology and invariants:
 
 * A record is ``[Tag "value"]`` pairs (several may share a line), a blank line, then the
-  movetext: ``1. d F1-F5 T G7-F6 xE5 2. ...``. Move number ``n`` holds ply ``2n - 2``
-  (dwarfs) and ``2n - 1`` (trolls); a forfeited turn is written ``--`` and still takes
+  movetext: numbered moves, move number ``n`` holding ply ``2n - 2`` (the first side)
+  and ``2n - 1`` (the second side); a forfeited turn is written ``--`` and still takes
   its ply, so the sides always alternate.
-* ``Result`` is ``"<surviving dwarfs>-<surviving trolls>"`` (``"*"`` while unfinished);
-  ``Termination`` is the battle's finishing reason (``move_limit``, ``agreement``, ...).
+* The two players' tags (named by the game) follow ``Battle``; ``Result`` holds the two
+  result numbers ``"<first>-<second>"`` (``"*"`` while unfinished); ``Termination`` is
+  the battle's finishing reason (``move_limit``, ``agreement``, ...).
 * Tag values escape ``\\`` and ``"`` with a backslash, as PGN does.
 * A battle played over the board whose moves were not entered has tags and no moves.
 * Records of one tournament are concatenated, separated by a blank line; a record's tag
   lines are never separated by a blank line (it starts the movetext).
 
->>> text = build_record({"Event": 'The "Open"', "Result": "32-8"}, ["d F1-F5", None])
+>>> text = build_record({"Event": 'The "Open"', "Result": "3-1"}, ["C1", None])
 >>> print(text, end="")
 [Event "The \\"Open\\""]
-[Result "32-8"]
+[Result "3-1"]
 <BLANKLINE>
-1. d F1-F5 --
->>> parse_record(text).moves
-('d F1-F5', None)
+1. C1 --
+>>> split_records(text)
+[({'Event': 'The "Open"', 'Result': '3-1'}, '1. C1 --')]
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-
-from .thud import (
-    CapturePolicy,
-    IllegalMoveError,
-    InvalidMoveError,
-    Position,
-    format_move,
-    parse_move,
-)
-from .thud.notation import parse_move_text
 
 FORFEIT = "--"
-#: The tags written first, in this order; others follow in the caller's order.
-TAG_ORDER = (
-    "Event",
-    "Round",
-    "Table",
-    "Battle",
-    "Dwarfs",
-    "Trolls",
-    "Variant",
-    "CapturePolicy",
-    "Result",
-    "Termination",
-)
-#: Tags written together on one line (the layout of the issue's example).
-_TAG_LINES = (
-    ("Event",),
-    ("Round", "Table", "Battle"),
-    ("Dwarfs", "Trolls"),
-    ("Variant", "CapturePolicy"),
-    ("Result", "Termination"),
-)
+#: The tags written first, in this order (the players' tags, named by the game, are
+#: written after ``Battle``); others follow in the caller's order.
+_HEAD = ("Event", "Round", "Table", "Battle")
+_TAIL = ("Variant", "CapturePolicy", "Result", "Termination")
 _WIDTH = 79
 
 _TAG_RE = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\\r\n]|\\.)*)"\s*\]')
-_SQ = r"[A-HJ-Pa-hj-p](?:1[0-5]|[1-9])"
-_TOKEN_RE = re.compile(
-    rf"(?P<number>\d+)\s*\.(?:\.\.)?"
-    rf"|(?P<forfeit>--)"
-    rf"|(?P<move>[dDtT]\s*{_SQ}\s*-\s*{_SQ}(?:\s*[xX]\s*{_SQ})*)"
-    rf"|(?P<result>\*)"
-)
 
 
 class RecordError(ValueError):
@@ -83,26 +50,6 @@ class RecordError(ValueError):
     def __init__(self, message: str, move_number: int | None = None) -> None:
         super().__init__(message)
         self.move_number = move_number
-
-
-class ReplayError(RecordError):
-    """A move of the record is not legal where it is played."""
-
-
-@dataclass(frozen=True)
-class Record:
-    tags: dict[str, str] = field(default_factory=dict)
-    #: Canonical notation per ply; ``None`` for a forfeited turn.
-    moves: tuple[str | None, ...] = ()
-
-    @property
-    def policy(self) -> CapturePolicy:
-        """The capture policy the record names (``subset`` when it names none)."""
-        value = self.tags.get("CapturePolicy", CapturePolicy.SUBSET.value)
-        try:
-            return CapturePolicy(value)
-        except ValueError:
-            raise RecordError(f"unknown CapturePolicy {value!r}") from None
 
 
 def move_number(ply: int) -> int:
@@ -118,13 +65,13 @@ def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
 
 
-def _tag_lines(tags: Mapping[str, object]) -> list[str]:
+def _tag_lines(tags: Mapping[str, object], side_tags: Sequence[str]) -> list[str]:
     for name in tags:
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name):
             raise RecordError(f"not a tag name: {name!r}")
     lines = []
     done: set[str] = set()
-    for group in _TAG_LINES:
+    for group in (("Event",), ("Round", "Table", "Battle"), tuple(side_tags), _TAIL[:2], _TAIL[2:]):
         present = [n for n in group if n in tags]
         if present:
             lines.append(" ".join(f'[{n} "{_escape(tags[n])}"]' for n in present))
@@ -157,11 +104,15 @@ def movetext(moves: Sequence[str | None]) -> str:
     return "\n".join(lines)
 
 
-def build_record(tags: Mapping[str, object], moves: Sequence[str | None] = ()) -> str:
-    """The record's text: tag lines, a blank line, the movetext (if any), a newline."""
-    ordered = {n: tags[n] for n in TAG_ORDER if n in tags}
+def build_record(
+    tags: Mapping[str, object], moves: Sequence[str | None] = (), side_tags: Sequence[str] = ()
+) -> str:
+    """The record's text: tag lines, a blank line, the movetext (if any), a newline.
+    ``side_tags`` names the game's two player tags (they share a line after ``Battle``)."""
+    order = (*_HEAD, *side_tags, *_TAIL)
+    ordered = {n: tags[n] for n in order if n in tags}
     ordered |= {n: v for n, v in tags.items() if n not in ordered}
-    text = "\n".join(_tag_lines(ordered)) + "\n"
+    text = "\n".join(_tag_lines(ordered, side_tags)) + "\n"
     body = movetext(moves)
     return text + "\n" + (body + "\n" if body else "")
 
@@ -214,91 +165,6 @@ def _parse_tags(section: str) -> dict[str, str]:
     return tags
 
 
-def parse_movetext(text: str) -> tuple[str | None, ...]:
-    """Moves in canonical (or compact) notation, ``--`` for a forfeit; the move numbers
-    are optional but must be right when given.
-
-    >>> parse_movetext("dF1-F5\\nT G7-F6 2. --")
-    ('d F1-F5', 'T G7-F6', None)
-    """
-    moves: list[str | None] = []
-    pos = 0
-    while pos < len(text):
-        if text[pos].isspace():
-            pos += 1
-            continue
-        number = move_number(len(moves))
-        match = _TOKEN_RE.match(text, pos)
-        if not match:
-            bad = text[pos:].split(None, 1)[0]
-            raise RecordError(f"move {number}: cannot read {bad!r}", number)
-        pos = match.end()
-        if match.group("number"):
-            written = int(match.group("number"))
-            if len(moves) % 2 or written != number:
-                raise RecordError(f"move {number}: numbered {written}", number)
-        elif match.group("forfeit"):
-            moves.append(None)
-        elif match.group("move"):
-            try:
-                moves.append(format_move(parse_move_text(match.group("move"))))
-            except InvalidMoveError as exc:
-                raise RecordError(f"move {number}: {exc}", number) from None
-        elif text[pos:].strip():  # "*" ends the movetext
-            raise RecordError(f"move {number}: text after the end marker '*'", number)
-    return tuple(moves)
-
-
-def parse_records(text: str) -> list[Record]:
-    """Every record in ``text`` (one file may hold a whole tournament)."""
-    records = []
-    for tags, body in _split(text):
-        records.append(Record(_parse_tags(tags), parse_movetext(body)))
-    return records
-
-
-def parse_record(text: str) -> Record:
-    """Exactly one record; :class:`RecordError` (one line) for anything else."""
-    records = parse_records(text)
-    if not records:
-        raise RecordError('no record found (expected tag pairs like [Event "..."])')
-    if len(records) > 1:
-        raise RecordError(f"{len(records)} records found; expected one")
-    return records[0]
-
-
-def replay_prefix(
-    moves: Sequence[str | None], policy: CapturePolicy | str
-) -> tuple[list[Position], ReplayError | None]:
-    """Positions from the opening through every ply that replays, and the error that
-    stopped it (``None`` when every move is legal): ``len(positions) - 1`` plies played."""
-    position = Position.initial()
-    positions = [position]
-    for ply, text in enumerate(moves):
-        number = move_number(ply)
-        if text is None:
-            if position.outcome(policy) is not None:
-                return positions, ReplayError(
-                    f"move {number}: a turn forfeited after the end", number
-                )
-            position = position.pass_turn()
-        else:
-            try:
-                move = parse_move(text, position, policy)
-            except (InvalidMoveError, IllegalMoveError) as exc:
-                return positions, ReplayError(f"move {number}: {exc}", number)
-            position = position.apply(move)
-        positions.append(position)
-    return positions, None
-
-
-def replay(moves: Sequence[str | None], policy: CapturePolicy | str) -> list[Position]:
-    """Positions from the opening through every ply: ``len(moves) + 1`` of them.
-
-    A forfeited turn passes the turn. :class:`ReplayError` names the move number of the
-    first move that is not legal where it is played.
-    """
-    positions, error = replay_prefix(moves, policy)
-    if error is not None:
-        raise error
-    return positions
+def split_records(text: str) -> list[tuple[dict[str, str], str]]:
+    """Every record in ``text`` as ``(tags, movetext)``; the game reads the movetext."""
+    return [(_parse_tags(tags), body) for tags, body in _split(text)]

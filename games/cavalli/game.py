@@ -47,6 +47,7 @@ class CavalliGame:
         SideInfo(Side.WHITE.value, gettext_noop("White")),
         SideInfo(Side.BLACK.value, gettext_noop("Black")),
     )
+    words = ("white", "black")
     board_template = "games/cavalli/board.html"
     presenter = "games.presenters_cavalli.board_context"
     #: A tournament match records each side's points in both games, as they are.

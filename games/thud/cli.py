@@ -17,13 +17,13 @@ import argparse
 import sys
 from typing import NoReturn
 
-# games.records is pure Python too (no Django): the CLI stays importable without Django.
-from games.records import RecordError, parse_record, replay
-
 from .base import CapturePolicy, InvalidPositionError
 from .notation import format_move
 from .perft import perft
 from .position import Position
+
+# The records modules are pure Python too (no Django): the CLI stays importable without it.
+from .records import RecordError, parse_record, replay
 
 USAGE_ERROR = 2
 

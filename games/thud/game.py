@@ -12,6 +12,7 @@ from typing import Any
 
 from games.interface import InvalidMove, MoveInfo, Outcome, SideInfo, gettext_noop
 
+from . import records
 from .base import CapturePolicy, IllegalMoveError, InvalidMoveError, InvalidPositionError, Side
 from .notation import format_move, format_square, parse_move, parse_square
 from .position import Position
@@ -35,6 +36,7 @@ class ThudGame:
         SideInfo(Side.DWARF.value, gettext_noop("Dwarfs")),
         SideInfo(Side.TROLL.value, gettext_noop("Trolls")),
     )
+    words = ("dwarfs", "trolls")
     board_template = "games/_board.html"
     presenter = "games.presenters_thud.board_context"
 
@@ -110,6 +112,11 @@ class ThudGame:
         except ValueError:
             return False
         return state.piece_at(sq) == state.side_to_move.letter
+
+    @staticmethod
+    def parse_movetext(text: str) -> tuple[str | None, ...]:
+        """The moves of a record's movetext (:func:`games.thud.records.parse_movetext`)."""
+        return records.parse_movetext(text)
 
     def row_fields(self, state: Position) -> dict[str, Any]:
         return {"first_count": state.dwarf_count, "second_count": state.troll_count}

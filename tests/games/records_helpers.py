@@ -38,7 +38,9 @@ def play_through_site(client, battle: Battle, plies: int, *, forfeit_at=None) ->
             continue
         battle = Battle.objects.get(pk=battle.pk)
         side = battle.side_to_move
-        client.force_login((battle.first_entry if side == "dwarf" else battle.second_entry).player.user)
+        client.force_login(
+            (battle.first_entry if side == "dwarf" else battle.second_entry).player.user
+        )
         frm, rest = text[2:].split("-", 1)
         to, *caps = rest.split(" x")
         data = {"from": frm, "to": to, "version": battle.clock_version, "confirm": "1"}

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from games import battles
 from games.models import Battle, Move
-from games.records import build_record, parse_record
+from games.thud.records import build_record, parse_record
 
 from .conftest import make_match
 from .records_helpers import greedy_game

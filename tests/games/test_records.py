@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from games import battles
 from games.models import Battle
-from games.records import (
+from games.thud.records import (
     RecordError,
     ReplayError,
     build_record,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from games.records import build_record
+from games.thud.records import build_record
 
 from .records_helpers import greedy_game
 

@@ -12,8 +12,8 @@ from django.urls import reverse
 
 from games import battles
 from games.models import Battle
-from games.records import replay
 from games.thud import Position
+from games.thud.records import replay
 from tournaments.models import Round
 
 from .conftest import make_match
