@@ -113,3 +113,22 @@ def test_a_missing_second_battle_is_recreated_on_the_first_battles_board():
     again = battles.create_battles(match, mode=Battle.Mode.ONLINE)
     assert again[0].pk == b1.pk and again[1].pk != b2.pk
     assert again[1].board_seed == b1.board_seed
+
+
+def test_a_cavalli_battle_record_and_api_name_the_players_white_and_black():
+    from games import archive
+    from games.records import split_records
+
+    match = cavalli_match()
+    b1, _b2 = battles.create_battles(match, mode=Battle.Mode.ONLINE)
+    b1 = play_to_the_end(battles.start_battle(b1.pk, now=T0))
+    b1 = archive.with_moves(Battle.objects.filter(pk=b1.pk)).get()
+    white, black = b1.result_numbers
+    data = archive.battle_data(b1)
+    assert data["white"]["id"] == match.player_a.player_id
+    assert data["black"]["id"] == match.player_b.player_id
+    assert data["result"] == {"white": white, "black": black}
+    ((tags, movetext),) = split_records(archive.record_text(b1))
+    assert (tags["White"], tags["Black"]) == (match.player_a.player.name, match.player_b.player.name)
+    assert tags["Result"] == f"{white}-{black}" and movetext.startswith("1. ")
+    assert not {"Dwarfs", "Trolls", "dwarfs", "trolls"} & (set(tags) | set(data))
