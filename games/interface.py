@@ -86,6 +86,11 @@ class Game(Protocol):
     #: module (``games.presenters`` finds them there).
     board_template: str
     presenter: str
+    #: Template included once on a page that draws boards (shared SVG symbols), or "".
+    page_assets: str
+    #: The rules page (``/rules/<key>/``): its template, drawn with the context of the
+    #: presenter module's ``rules_context()``.
+    rules_template: str
 
     def initial_state(self, setup: Mapping[str, Any] | None = None) -> Any: ...
     def serialise(self, state: Any) -> str: ...

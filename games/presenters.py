@@ -32,6 +32,12 @@ def _from_presenter_module(battle: Battle, name: str):
     return import_string(f"{module}.{name}")
 
 
+def rules_context(game) -> dict:
+    """The context of ``game``'s rules page (its presenter module's ``rules_context``)."""
+    module = game.presenter.rsplit(".", 1)[0]
+    return import_string(f"{module}.rules_context")()
+
+
 def replay_context(battle: Battle, moves: Sequence[str | None], ply: int) -> dict:
     """The replay page of ``battle`` at ``ply`` (the game presenter's ``replay_context``)."""
     return _from_presenter_module(battle, "replay_context")(battle, moves, ply)

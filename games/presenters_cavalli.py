@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from .cavalli import FILES, Position, cells
+from .cavalli import FILES, Board, Position, cells
 from .models import Battle
 from .presenters import battle_context, state_of
 
@@ -83,3 +83,13 @@ def board_context(
         "choice_button": _("Move and strike out"),
         "capture_squares": sorted({sq for m in choice or () for sq in m.captures}),
     }
+
+
+#: The board drawn on the rules page (any seed is a legal start; this one is fixed so the
+#: page and its translations always show the same example).
+RULES_SEED = 2002
+
+
+def rules_context() -> dict:
+    """The Cavalli rules page: a seeded starting board drawn."""
+    return {"board": board_view(Position.initial(Board.from_seed(RULES_SEED)))}

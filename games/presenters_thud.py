@@ -4,7 +4,7 @@ Reads the stored position through the rules engine; decides nothing (legality is
 decided again by ``games.battles`` when a move is submitted). What every game's page
 shares (players, scores, the clock) is ``games.presenters.battle_context``.
 
-``board_view`` is the one board renderer's input (``templates/games/_board.html``): plain
+``board_view`` is the one board renderer's input (``templates/games/thud/board.html``): plain
 rows of plain squares built from a :class:`~games.thud.Position`, used by the live board,
 the printable diagram and anything that shows a position later (a replay). It reads no
 database; ``board_context`` gathers what it needs from a battle.
@@ -226,9 +226,38 @@ def replay_diagram_context(battle: Battle, moves: Sequence[str | None], ply: int
     return {
         "battle": battle,
         "board": replay["board"],
-        "board_template": "games/_board.html",
+        "board_template": "games/thud/board.html",
         "seats": seats,
         "plies": replay["ply"],
         "replay_ply": replay["ply"],
         "replay_running": replay["ply"] < replay["last_ply"],
+    }
+
+
+RULES_CELL = 20  # size of one square in the rules page's SVG user units
+
+
+def rules_context() -> dict:
+    """The Thud rules page: the starting position drawn, and its piece counts."""
+    position = thud.Position.initial()
+    pieces = {"d": "dwarf", "T": "troll"}
+    cells = [
+        {
+            "x": col * RULES_CELL,
+            "y": row * RULES_CELL,
+            "name": thud.format_square((row, col)),
+            "piece": "stone"
+            if (row, col) == STONE
+            else pieces.get(position.piece_at((row, col)), ""),
+        }
+        for row, col in thud.SQUARES
+    ]
+    return {
+        "cells": cells,
+        "cell": RULES_CELL,
+        "half": RULES_CELL // 2,
+        "files": [(c * RULES_CELL + RULES_CELL // 2, f) for c, f in enumerate(thud.FILES)],
+        "ranks": [(r * RULES_CELL + RULES_CELL // 2, r + 1) for r in range(15)],
+        "dwarfs": position.dwarf_count,
+        "trolls": position.troll_count,
     }

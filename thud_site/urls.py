@@ -8,7 +8,7 @@
 - online battles and clocks:          games/urls.py
 - game records and battles in the API: games/views_records.py, games/views_api.py
 - the language switcher (``i18n/``): accounts/views.py
-- the rules of Thud (``rules/``) and Cavalli (``rules/cavalli/``): thud_site/views.py
+- the rules of each game (``rules/``: the default game, ``rules/<game>/``): thud_site/views.py
 - casual play (``play/``):            play/urls.py
 - the JavaScript catalog (``jsi18n/``): Django's JavaScriptCatalog
 """
@@ -46,7 +46,7 @@ urlpatterns = [
     path("rules/", views.rules, name="rules"),
     # Served by games (tournaments never imports games), before the public routes.
     path("t/<slug:slug>/records.txt", views_records.tournament_records, name="records"),
-    path("rules/cavalli/", views.rules_cavalli, name="rules_cavalli"),
+    path("rules/<slug:game>/", views.rules, name="rules_game"),
     path("play/", include("play.urls")),
     path("", include("tournaments.urls_public")),
 ]

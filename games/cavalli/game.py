@@ -49,6 +49,8 @@ class CavalliGame:
     )
     words = ("white", "black")
     board_template = "games/cavalli/board.html"
+    page_assets = ""
+    rules_template = "games/cavalli/rules.html"
     presenter = "games.presenters_cavalli.board_context"
     #: A tournament match records each side's points in both games, as they are.
     tournament_scale = TournamentScale(

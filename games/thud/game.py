@@ -37,7 +37,9 @@ class ThudGame:
         SideInfo(Side.TROLL.value, gettext_noop("Trolls")),
     )
     words = ("dwarfs", "trolls")
-    board_template = "games/_board.html"
+    board_template = "games/thud/board.html"
+    page_assets = "games/thud/_pieces.svg.html"
+    rules_template = "games/thud/rules.html"
     presenter = "games.presenters_thud.board_context"
 
     def __init__(self, capture_policy: str = CapturePolicy.SUBSET.value, **_other: Any) -> None:

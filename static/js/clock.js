@@ -99,19 +99,15 @@
     if (st.status === "finished") {
       info.textContent = "";  // nobody is to move in a finished battle
     } else if (st.maxPlies) {
-      // Moves per side, as players count them: ply 2 is the dwarfs' second move.
+      // Moves per side, as players count them: ply 2 is the first side's second move.
       var limit = Math.ceil(st.maxPlies / 2), n = Math.min(Math.floor(st.ply / 2) + 1, limit);
-      // Thud's sides keep their own sentences; any other game's side is named by the page.
-      var fmt = st.side === "dwarf" ? gettext("Move %(n)s of %(limit)s (dwarfs)")
-              : st.side === "troll" ? gettext("Move %(n)s of %(limit)s (trolls)")
-              : gettext("Move %(n)s of %(limit)s (%(side)s)");
-      info.textContent = interpolate(fmt, { n: n, limit: limit,
-                                            side: sideNames[st.side] || st.side }, true);
+      // The page names the game's sides (data-side-names, translated).
+      info.textContent = interpolate(gettext("Move %(n)s of %(limit)s (%(side)s)"),
+                                     { n: n, limit: limit, side: sideNames[st.side] || st.side },
+                                     true);
     } else {
-      if (st.side === "dwarf") info.textContent = gettext("Dwarfs to move");
-      else if (st.side === "troll") info.textContent = gettext("Trolls to move");
-      else info.textContent = interpolate(gettext("%(side)s to move"),
-                                          { side: sideNames[st.side] || st.side }, true);
+      info.textContent = interpolate(gettext("%(side)s to move"),
+                                     { side: sideNames[st.side] || st.side }, true);
     }
   }
 

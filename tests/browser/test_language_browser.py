@@ -29,7 +29,7 @@ WAIT_MS = 20_000
 def clock_words(language: str) -> dict[str, str]:
     """The catalog's translation of each clock word (each must differ from English)."""
     words = {e.msgid: e.msgstr for e in polib.pofile(str(po_path(language, "djangojs")))}
-    for msgid in ("Not started", "Move %(n)s of %(limit)s (dwarfs)"):
+    for msgid in ("Not started", "Move %(n)s of %(limit)s (%(side)s)"):
         assert words[msgid] and words[msgid] != msgid, f"{language}: {msgid!r} untranslated"
     return words
 
@@ -62,8 +62,10 @@ def test_switching_language_on_a_phone_translates_the_live_clock(
         f" === {words['Not started']!r}",
         timeout=WAIT_MS,
     )
-    # A timed 24-move battle before its first move: "Move 1 of 24 (dwarfs)", in words.
-    expected = words["Move %(n)s of %(limit)s (dwarfs)"] % {"n": 1, "limit": 24}
+    # A timed 24-move battle before its first move: "Move 1 of 24 (Dwarfs)", in words.
+    side = {e.msgid: e.msgstr for e in polib.pofile(str(po_path(language, "django")))}["Dwarfs"]
+    assert side and side != "Dwarfs"
+    expected = words["Move %(n)s of %(limit)s (%(side)s)"] % {"n": 1, "limit": 24, "side": side}
     assert info.inner_text().strip() == expected
     assert label.inner_text() != "Not started"
     screenshot(page, f"language-{language}-clock-phone")

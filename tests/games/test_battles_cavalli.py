@@ -129,6 +129,9 @@ def test_a_cavalli_battle_record_and_api_name_the_players_white_and_black():
     assert data["black"]["id"] == match.player_b.player_id
     assert data["result"] == {"white": white, "black": black}
     ((tags, movetext),) = split_records(archive.record_text(b1))
-    assert (tags["White"], tags["Black"]) == (match.player_a.player.name, match.player_b.player.name)
+    assert (tags["White"], tags["Black"]) == (
+        match.player_a.player.name,
+        match.player_b.player.name,
+    )
     assert tags["Result"] == f"{white}-{black}" and movetext.startswith("1. ")
     assert not {"Dwarfs", "Trolls", "dwarfs", "trolls"} & (set(tags) | set(data))

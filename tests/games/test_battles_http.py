@@ -331,10 +331,10 @@ def test_battle_page_links_back_to_its_match_and_tournament(client, online):
 
 
 def test_clock_counts_moves_per_side_in_words(client, online):
-    """'Move 2 of 24 (dwarfs)', not 'Turn 3 of 48' (a quickfire 24 battle, ply 2)."""
+    """'Move 2 of 24 (Dwarfs)', not 'Turn 3 of 48' (a quickfire 24 battle, ply 2)."""
     Battle.objects.filter(pk=online.pk).update(ply=2, side_to_move="dwarf")
     html = client.get(reverse("games:battle", args=[online.pk])).content.decode()
-    assert "Move 2 of 24 (dwarfs)" in html and "of 48" not in html
+    assert "Move 2 of 24 (Dwarfs)" in html and "of 48" not in html
 
 
 @pytest.mark.parametrize(("side", "name"), [("white", "White"), ("black", "Black")])

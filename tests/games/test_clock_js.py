@@ -64,10 +64,10 @@ def test_move_limit_names_a_cavalli_side(side, name):
     assert line == f"Move 2 of 24 ({name})"
 
 
-@pytest.mark.parametrize(("side", "text"), [("dwarf", "dwarfs"), ("troll", "trolls")])
-def test_move_limit_keeps_thuds_sentences(side, text):
+@pytest.mark.parametrize(("side", "name"), [("dwarf", "Dwarfs"), ("troll", "Trolls")])
+def test_move_limit_names_a_thud_side_as_the_page_does(side, name):
     line = info_line(side=side, ply="2", maxPlies="48", sideNames=THUD_NAMES)
-    assert line == f"Move 2 of 24 ({text})"
+    assert line == f"Move 2 of 24 ({name})"
 
 
 def test_without_a_move_limit_the_side_to_move_is_named():

@@ -13,7 +13,7 @@ from .support import ROOT, po_path
 CLOCK_JS = ROOT / "static" / "js" / "clock.js"
 
 
-@pytest.mark.parametrize(("language", "words"), [("it", ["MUOVI ORA", "Muovono i nani"])])
+@pytest.mark.parametrize(("language", "words"), [("it", ["MUOVI ORA", "Muove: %(side)s"])])
 def test_catalog_serves_the_clock_words_and_the_decimal_comma(client, language, words):
     body = client.get(reverse("javascript-catalog"), HTTP_ACCEPT_LANGUAGE=language)
     text = body.content.decode()

@@ -8,8 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.thud import Position
-from thud_site.views import board_cells
+from games.presenters_thud import rules_context
 from tournaments.models import Tournament
 
 from .support import visible_text
@@ -25,17 +24,17 @@ def pieces(html: str) -> dict[str, str]:
 
 
 def test_board_cells_cover_the_165_squares_with_the_initial_pieces():
-    cells = board_cells(Position.initial())
+    cells = rules_context()["cells"]
     assert len(cells) == 165
     by_piece = {}
     for cell in cells:
-        by_piece.setdefault(cell.piece, set()).add(cell.name)
+        by_piece.setdefault(cell["piece"], set()).add(cell["name"])
     assert by_piece["troll"] == TROLLS
     assert by_piece["stone"] == {"H8"}
     assert len(by_piece["dwarf"]) == 32 and not by_piece["dwarf"] & FREE_EDGE
     # Row 0 is drawn on top, the files left to right.
-    f1 = next(c for c in cells if c.name == "F1")
-    assert (f1.x, f1.y) == (100, 0)
+    f1 = next(c for c in cells if c["name"] == "F1")
+    assert (f1["x"], f1["y"]) == (100, 0)
 
 
 def test_rules_page_draws_the_starting_position(client):

@@ -207,10 +207,10 @@ def test_statistics_of_an_unknown_player_is_a_404(client):
 
 
 def test_the_cavalli_rules_page_draws_a_starting_board(client):
-    page = client.get(reverse("rules_cavalli")).content.decode()
+    page = client.get(reverse("rules_game", args=["cavalli"])).content.decode()
     assert 'class="cavalli-board"' in page
     assert page.count('data-square="') == 100 and "♘" not in page
-    assert reverse("rules_cavalli") in client.get(reverse("rules")).content.decode()
+    assert reverse("rules_game", args=["cavalli"]) in client.get(reverse("rules")).content.decode()
 
 
 def test_notifications_can_be_turned_off_on_the_settings_page(client):
