@@ -254,7 +254,7 @@ class Battle(models.Model):
         return self.first_entry if side == side_keys(self.rules)[0] else self.second_entry
 
     def side_name(self, side: str) -> str:
-        """The translated name of ``side`` in this battle's game ("Dwarfs", "White")."""
+        """The translated name of ``side`` in this battle's game ("White")."""
         names = {info.key: info.name for info in self.rules.sides}
         return gettext(names[side]) if side in names else side
 
@@ -293,10 +293,10 @@ def clock_fields(state: clock.ClockState) -> dict:
 
 class Move(models.Model):
     class Kind(models.TextChoices):
+        """The kinds the workflow itself writes; a game's move may carry its own kind
+        (``MoveInfo.kind``)."""
+
         MOVE = "move", _("Move")
-        HURL = "hurl", _("Hurl")
-        STEP = "step", _("Step")
-        SHOVE = "shove", _("Shove")
         FORFEIT = "forfeit", _("Forfeited turn")
         OTB = "otb", _("Move over the board")
 
@@ -304,7 +304,7 @@ class Move(models.Model):
     ply = models.PositiveIntegerField()
     side = models.CharField(max_length=8)
     notation = models.CharField(max_length=120, blank=True)
-    kind = models.CharField(max_length=8, choices=Kind.choices)
+    kind = models.CharField(max_length=8)
     captures = models.JSONField(default=list, blank=True)
     submitted_at = models.DateTimeField()
     clock_version_before = models.PositiveIntegerField()
@@ -316,7 +316,10 @@ class Move(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.ply + 1}. {self.notation or self.get_kind_display()}"
+        if self.notation:
+            return f"{self.ply + 1}. {self.notation}"
+        known = self.kind in self.Kind.values
+        return f"{self.ply + 1}. {self.Kind(self.kind).label if known else self.kind}"
 
     @property
     def side_display(self) -> str:

@@ -192,7 +192,7 @@ def replay_context(battle: Battle, moves: Sequence[str | None], ply: int) -> dic
         {
             "ply": i + 1,
             "number": i // 2 + 1,
-            "side": "dwarf" if i % 2 == 0 else "troll",
+            "second": i % 2 == 1,
             "text": text,
             "current": i + 1 == ply,
         }
@@ -208,8 +208,7 @@ def replay_context(battle: Battle, moves: Sequence[str | None], ply: int) -> dic
         "plies": plies,
         "forfeit": ply > 0 and previous is None,
         "captures": [thud.format_square(sq) for sq in last_move.captures] if last_move else [],
-        "dwarf_points": position.score()[0],
-        "troll_points": position.score()[1],
+        "points": position.score(),
         "side_to_move": position.side_to_move.value,
         "broken_at": error.move_number if error else None,
     }
@@ -218,7 +217,7 @@ def replay_context(battle: Battle, moves: Sequence[str | None], ply: int) -> dic
 def replay_diagram_context(battle: Battle, moves: Sequence[str | None], ply: int) -> dict:
     """The printable diagram of the position after ``ply`` plies of the record."""
     replay = replay_context(battle, moves, ply)
-    points = {"dwarf": replay["dwarf_points"], "troll": replay["troll_points"]}
+    points = dict(zip(("dwarf", "troll"), replay["points"], strict=True))
     seats = [
         seat | {"points": points[seat["key"]], "to_move": seat["key"] == replay["side_to_move"]}
         for seat in board_context(battle, None)["seats"]

@@ -1,9 +1,12 @@
-"""The battle machinery names no game's pieces: games live behind games/interface.py.
+"""Nothing outside a game's own package names its pieces: games live behind games/interface.py.
 
-Scans the source (code, strings and comments) of the converted modules for words that
-belong to one game. The only allowance is the pair of tournament seat columns
-``Battle.dwarfs`` / ``Battle.trolls`` (tournament entries, kept by design: a tournament
-match is a Thud match) when used as field names.
+Scans every source file of the site (Python, templates, JavaScript; code, strings and
+comments) for words that belong to one game — Thud's pieces and moves, Cavalli's knights
+and doubles and its points ceiling. A game's own files are where those words belong:
+its engine package (``games/<game>/``), its presenter (``games/presenters_<game>.py``)
+and its templates (``templates/games/<game>/``). Migrations are history and are not
+scanned. Stable outside names (Thud's CSV columns, API keys and record tags) come from
+the game (``Game.words``, its tournament scale), not from the code that writes them.
 """
 
 from __future__ import annotations
@@ -13,48 +16,63 @@ from pathlib import Path
 
 import pytest
 
-GAMES = Path(__file__).resolve().parents[2] / "games"
-#: Modules that run any game. Still game-specific, and why:
-#: - models.py: the Thud survivor columns of a tournament battle (``dwarf_count``, ...).
-#: - presenters_thud.py / presenters_cavalli.py: each game's board presenter, by design.
-#: - archive.py, records.py, otb_moves.py: game records, whose tags ("Dwarfs", "Result"
-#:   as survivors) and replay are Thud's, a stable interface (DESIGN.md §8).
-NEUTRAL = [
-    "apps.py",
-    "battles.py",
-    "clock.py",
-    "events.py",
-    "interface.py",
-    "permissions.py",
-    "presenters.py",
-    "registry.py",
-    "signals.py",
-    "sweep.py",
-    "tasks.py",
-    "urls.py",
-    "views.py",
-    "views_api.py",
-    "views_records.py",
-    "views_referee.py",
+ROOT = Path(__file__).resolve().parents[2]
+SCANNED = ["accounts", "games", "play", "thud_site", "tournaments", "templates", "static/js"]
+SUFFIXES = {".py", ".html", ".js", ".txt"}
+GAMES = ["thud", "cavalli"]
+OWNED = [
+    *(f"games/{game}/" for game in GAMES),
+    *(f"games/presenters_{game}.py" for game in GAMES),
+    *(f"templates/games/{game}/" for game in GAMES),
 ]
-WORDS = re.compile(r"dwarf|troll|thudstone|knight|double|hurl|shove", re.IGNORECASE)
-SEAT_FIELDS = re.compile(r"\b(dwarfs|trolls)(?=__|_id\b|\"|'|\.player|\s*[,)=:])")
+WORDS = re.compile(r"dwarf|troll|thudstone|hurl|shove|knight|\bdoubles?\b|4950", re.IGNORECASE)
+
+
+def owned(path: str) -> bool:
+    return any(path == own or path.startswith(own) for own in OWNED)
+
+
+def source_files() -> list[str]:
+    found = []
+    for top in SCANNED:
+        for path in sorted((ROOT / top).rglob("*")):
+            rel = path.relative_to(ROOT).as_posix()
+            if path.suffix in SUFFIXES and "/migrations/" not in rel and not owned(rel):
+                found.append(rel)
+    return found
 
 
 def offending_lines(text: str) -> list[str]:
-    return [
-        line.strip()
-        for line in text.splitlines()
-        if WORDS.search(SEAT_FIELDS.sub("SEAT", line.replace("battle.dwarfs", "SEAT")))
-    ]
+    return [line.strip() for line in text.splitlines() if WORDS.search(line)]
 
 
-@pytest.mark.parametrize("name", NEUTRAL)
-def test_module_names_no_pieces_of_any_game(name):
-    assert offending_lines((GAMES / name).read_text()) == []
+@pytest.mark.parametrize("path", source_files())
+def test_file_names_no_pieces_of_any_game(path):
+    assert offending_lines((ROOT / path).read_text(encoding="utf-8")) == []
+
+
+def test_the_scan_covers_the_site_and_each_games_own_files_exist():
+    files = source_files()
+    for expected in [
+        "games/battles.py",
+        "games/models.py",
+        "games/archive.py",
+        "games/records.py",
+        "games/otb_moves.py",
+        "tournaments/survivors.py",
+        "tournaments/stats.py",
+        "templates/games/replay.html",
+        "templates/tournaments/player.html",
+        "static/js/clock.js",
+    ]:
+        assert expected in files
+    for own in OWNED:
+        assert (ROOT / own).exists(), own
 
 
 def test_the_guard_catches_a_piece_name():
     assert offending_lines('mine = "d" if side == "dwarf" else "T"')
     assert offending_lines("# landing on a double")
-    assert not offending_lines('.select_related("dwarfs__player", "trolls__player")')
+    assert offending_lines("limits=(4950, 4950)")
+    assert offending_lines('.select_related("dwarfs__player")')
+    assert not offending_lines('.select_related("first_entry__player", "second_entry__player")')
