@@ -20,7 +20,7 @@ from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.survivors import TROLL_POINTS
+from games.thud import TROLL_POINTS
 
 from . import clock, registry
 from .interface import Game, side_keys
