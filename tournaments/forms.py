@@ -443,15 +443,15 @@ class ByeForm(forms.Form):
 class PlayoffSidesForm(forms.Form):
     """The higher seeds' choice of sides for the playoff matches about to be paired:
     checked = that higher seed takes the second side in battle 1 (default: the first).
-    ``label`` names the game's side (``GameScale.wording["playoff_label"]``)."""
+    Each choice names the game's sides (``GameScale.wording["playoff_choice"]``)."""
 
     second_side_first = forms.TypedMultipleChoiceField(
+        label=_("Playoff: the higher seed chooses sides"),
         coerce=int,
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
 
-    def __init__(self, *args, choices: list[tuple[int, str]], label: str, **kwargs) -> None:
+    def __init__(self, *args, choices: list[tuple[int, str]], **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["second_side_first"].choices = choices
-        self.fields["second_side_first"].label = label

@@ -61,7 +61,6 @@ WORDING_KEYS = (
     "first_letter",  # the crosstable: the side a player had in battle 1, one letter
     "second_letter",
     "playoff_note",  # the organiser's playoff choice: the default sides
-    "playoff_label",  # ... the choice's label
     "playoff_choice",  # ... one choice: %(high)s (seed %(seed)d) takes the second side
 )
 

@@ -102,7 +102,7 @@ def playoff_sides_form(t: Tournament, data=None) -> PlayoffSidesForm | None:
         choices.append((high, words["playoff_choice"] % names))
     if not choices:
         return None
-    return PlayoffSidesForm(data, choices=choices, label=words["playoff_label"])
+    return PlayoffSidesForm(data, choices=choices)
 
 
 def dashboard_context(t: Tournament) -> dict:

@@ -93,7 +93,6 @@ class CavalliGame:
                 "A drawn knockout match is replayed as a playoff. Unless ticked, the higher "
                 "seed takes white in game 1."
             ),
-            "playoff_label": gettext_noop("Higher seeds who choose black first"),
             "playoff_choice": gettext_noop(
                 "%(high)s (seed %(seed)d) takes black first against %(low)s"
             ),

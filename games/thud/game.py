@@ -102,7 +102,6 @@ class ThudGame:
                 "A drawn knockout match is replayed as a playoff. Unless ticked, the higher "
                 "seed takes the dwarfs in battle 1."
             ),
-            "playoff_label": gettext_noop("Higher seeds who choose the trolls first"),
             "playoff_choice": gettext_noop(
                 "%(high)s (seed %(seed)d) takes the trolls first against %(low)s"
             ),
