@@ -22,11 +22,8 @@ from .survivors import FIELDS, scale_of
 
 def results_fields(game: str) -> tuple[str, ...]:
     """The results file's columns: the four numbers named by ``game`` (README)."""
-    return ("round", "table", "player_a", "player_b", *scale_of(game).columns()) + (
-        "score_a",
-        "score_b",
-        "status",
-    )
+    numbers = scale_of(game).columns()
+    return ("round", "table", "player_a", "player_b", *numbers, "score_a", "score_b", "status")
 
 
 # The kind of the confirmed version, as the ``status`` column names it.

@@ -262,6 +262,27 @@ def test_results_csv_lists_confirmed_results_and_byes_only(client):
     assert {row[0] for row in rows[1:]} == {"1"}
 
 
+def test_results_csv_of_a_cavalli_tournament_names_white_and_black(client):
+    t = field(NAMES[:2], game="cavalli")
+    (m,) = publish_round(pair_next_round(t, by=None)).matches.all()
+    record_final_result(m, survivors=(3000, 1200, 1000, 2600), by=None, source="import")
+    header, row = csv_rows(client.get(f"/t/{t.slug}/results.csv"))
+    assert header == [
+        "round",
+        "table",
+        "player_a",
+        "player_b",
+        "battle1_white",
+        "battle1_black",
+        "battle2_white",
+        "battle2_black",
+        "score_a",
+        "score_b",
+        "status",
+    ]
+    assert row[4:] == ["3000", "1200", "1000", "2600", "5600", "2200", "confirmed"]
+
+
 def test_results_csv_marks_an_organisers_decision(client):
     t = played(NAMES[:2])
     m = Match.objects.get(round__tournament=t)
