@@ -8,25 +8,35 @@ from tournaments.survivors import GameScale, register_game
 from . import registry
 
 
+def register_tournament_scales() -> None:
+    """Hand each game's tournament scale down to ``tournaments`` (which never imports
+    games, DESIGN.md §7a): what its result numbers mean and the words of its sides."""
+    for game in registry.all_games():
+        scale = getattr(game, "tournament_scale", None)
+        if scale is not None:
+            register_game(
+                GameScale(
+                    game=game.key,
+                    name=game.name,
+                    limits=scale.limits,
+                    weights=scale.weights,
+                    labels=scale.labels,
+                    form_labels=scale.form_labels,
+                    wording=scale.wording,
+                    names=scale.names,
+                    names_each=scale.names_each,
+                    numbers_name=scale.numbers_name,
+                    options=scale.options,
+                )
+            )
+
+
+# At import, not in ``ready()``: Django imports every app config before any model, and
+# ``tournaments.models`` builds its choices and its database check of the result numbers
+# from the registered scales.
+register_tournament_scales()
+
+
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Games")
-
-    def ready(self) -> None:
-        # Tournaments never import games (DESIGN.md §7a): each game that declares a
-        # tournament scale hands it down here. Thud's scale is built into
-        # ``tournaments.survivors``, where its result columns were born.
-        for game in registry.all_games():
-            scale = getattr(game, "tournament_scale", None)
-            if scale is not None:
-                register_game(
-                    GameScale(
-                        game=game.key,
-                        name=game.name,
-                        limits=scale.limits,
-                        weights=scale.weights,
-                        labels=scale.labels,
-                        form_labels=scale.form_labels,
-                        wording=scale.wording,
-                    )
-                )

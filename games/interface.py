@@ -132,13 +132,23 @@ class TournamentScale:
     labels of the four numbers (battle 1 first, second side; battle 2 first, second side)
     for error messages and for the result entry form. ``wording``: the English texts
     that name the game's sides on tournament pages, by the keys of
-    ``tournaments.survivors.WORDING_KEYS`` (pairing note, result slip, side statistics)."""
+    ``tournaments.survivors.WORDING_KEYS`` (pairing note, result slip, side statistics).
+
+    ``names`` and ``names_each`` are the words of the stable interfaces (DESIGN.md §8):
+    the sides as the results CSV columns and the API keys spell them (``battle1_<name>``,
+    ``<name>_won``; ``avg_<name_each>_points``), ``numbers_name`` what a battle's numbers
+    are in the API (``<name>_<numbers_name>``). ``options``: the choices of the game's
+    rule options that a tournament stores (value, English label), by option name."""
 
     limits: tuple[int, int]
     weights: tuple[int, int]
     labels: tuple[str, str, str, str]
     form_labels: tuple[str, str, str, str]
     wording: Mapping[str, str] = field(default_factory=dict)
+    names: tuple[str, str] = ("first", "second")
+    names_each: tuple[str, str] = ("first", "second")
+    numbers_name: str = "numbers"
+    options: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
 
 
 def side_keys(game: Game) -> tuple[str, str]:

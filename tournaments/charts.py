@@ -36,7 +36,7 @@ class Bar:
 def bar_chart(bars: Sequence[Bar], *, title: str) -> str:
     """Horizontal bars of percentages, one row each.
 
-    >>> svg = bar_chart([Bar("Dwarfs", 50.0, "50 %", "#333")], title="Sides")
+    >>> svg = bar_chart([Bar("First", 50.0, "50 %", "#333")], title="Sides")
     >>> 'width="100.0"' in svg and "<title>Sides</title>" in svg
     True
     """

@@ -2,7 +2,7 @@
 
 Terminology
 -----------
-- A **pairing** (``CrossMatch``) is one match of a public round: ``a`` had the dwarfs in
+- A **pairing** (``CrossMatch``) is one match of a public round: ``a`` had the first side in
   battle 1, ``b is None`` marks a bye, ``survivors is None`` a result not yet confirmed.
 - A **cell** is one player's match in one round, from that player's point of view: the
   opponent, the opponent's rank in the final (current) standings, the side the player had
@@ -41,7 +41,7 @@ class Cell:
     bye: bool = False
     opponent_id: int | None = None
     opponent_rank: int | None = None
-    side: str | None = None  # "dwarfs" | "trolls": the player's side in battle 1
+    side: str | None = None  # "first" | "second": the player's side in battle 1
     result: str | None = None  # "W" | "D" | "L"; None until confirmed
     differential: int | None = None
 
@@ -71,7 +71,7 @@ def _cell(match: CrossMatch, me: int, ranks: dict[int, int]) -> Cell:
     return Cell(
         opponent_id=opponent,
         opponent_rank=ranks.get(opponent),
-        side="dwarfs" if is_a else "trolls",
+        side="first" if is_a else "second",
         result=result,
         differential=differential,
     )
@@ -87,7 +87,7 @@ def crosstable(
     ...                          [MatchRecord(1, 1, 2, 10, 1, 5, 2)])
     >>> table = crosstable(rows, [CrossMatch(1, 1, 2, Survivors(10, 1, 5, 2))], 1)
     >>> [(r.name, r.cells[0].opponent_rank, r.cells[0].side, r.cells[0].result) for r in table]
-    [('Ann', 2, 'dwarfs', 'W'), ('Bo', 1, 'trolls', 'L')]
+    [('Ann', 2, 'first', 'W'), ('Bo', 1, 'second', 'L')]
     """
     ranks = {row.entry_id: row.rank for row in standings}
     by_player: dict[int, dict[int, CrossMatch]] = {row.entry_id: {} for row in standings}

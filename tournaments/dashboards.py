@@ -186,7 +186,8 @@ class PlayerHome:
     entry_id: int | None
     tournament: Tournament | None
     opponent: str = ""
-    dwarfs_first: bool = False
+    #: Whether the player has the first side in battle 1 (is player A).
+    first_side_first: bool = False
     quickfire: bool = False
 
 
@@ -212,7 +213,7 @@ def player_overview(user) -> PlayerHome | None:
         entry_id=entry.pk if entry else None,
         tournament=t,
         opponent=other.player.name if other else "",
-        dwarfs_first=mine_a,
+        first_side_first=mine_a,
         quickfire=t.move_limit is not None and not current.is_bye,
     )
 

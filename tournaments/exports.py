@@ -17,20 +17,14 @@ from . import csv_safe
 from .models import Match, ResultVersion, Tournament
 from .rounds import COUNTED, STANDINGS_FIELDS, load_standings, standings_json
 from .scoring import score_match
+from .survivors import FIELDS, scale_of
 
-RESULTS_FIELDS = (
-    "round",
-    "table",
-    "player_a",
-    "player_b",
-    "battle1_dwarfs",
-    "battle1_trolls",
-    "battle2_dwarfs",
-    "battle2_trolls",
-    "score_a",
-    "score_b",
-    "status",
-)
+
+def results_fields(game: str) -> tuple[str, ...]:
+    """The results file's columns: the four numbers named by ``game`` (README)."""
+    numbers = scale_of(game).columns()
+    return ("round", "table", "player_a", "player_b", *numbers, "score_a", "score_b", "status")
+
 
 # The kind of the confirmed version, as the ``status`` column names it.
 RESULT_STATUS = {
@@ -58,27 +52,23 @@ def results_rows(tournament: Tournament) -> list[dict]:
             "table",
             "player_a__player__name",
             "player_b__player__name",
-            "confirmed_version__battle1_dwarfs",
-            "confirmed_version__battle1_trolls",
-            "confirmed_version__battle2_dwarfs",
-            "confirmed_version__battle2_trolls",
+            *(f"confirmed_version__{name}" for name in FIELDS),
             "confirmed_version__kind",
         )
     )
+    game = tournament.game
+    columns = scale_of(game).columns()
     rows = []
-    for number, table, name_a, name_b, d1, t1, d2, t2, kind in matches:
-        row = dict.fromkeys(RESULTS_FIELDS, "")
+    for number, table, name_a, name_b, *numbers, kind in matches:
+        row = dict.fromkeys(results_fields(game), "")
         row.update(round=number, table=table, player_a=name_a)
         if name_b is None:
             row["status"] = "bye"
         else:
-            score = score_match(d1, t1, d2, t2, game=tournament.game)
+            score = score_match(*numbers, game=game)
+            row.update(zip(columns, numbers, strict=True))
             row.update(
                 player_b=name_b,
-                battle1_dwarfs=d1,
-                battle1_trolls=t1,
-                battle2_dwarfs=d2,
-                battle2_trolls=t2,
                 score_a=sum(score.a_points),
                 score_b=sum(score.b_points),
                 status=RESULT_STATUS[kind],
@@ -88,6 +78,7 @@ def results_rows(tournament: Tournament) -> list[dict]:
 
 
 def write_results_csv(stream: TextIO, tournament: Tournament, *, lineterminator: str) -> None:
-    writer = csv_safe.DictWriter(stream, fieldnames=RESULTS_FIELDS, lineterminator=lineterminator)
+    fields = results_fields(tournament.game)
+    writer = csv_safe.DictWriter(stream, fieldnames=fields, lineterminator=lineterminator)
     writer.writeheader()
     writer.writerows(results_rows(tournament))

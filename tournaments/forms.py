@@ -442,10 +442,11 @@ class ByeForm(forms.Form):
 
 class PlayoffSidesForm(forms.Form):
     """The higher seeds' choice of sides for the playoff matches about to be paired:
-    checked = that higher seed takes the trolls in battle 1 (default: the dwarfs)."""
+    checked = that higher seed takes the second side in battle 1 (default: the first).
+    Each choice names the game's sides (``GameScale.wording["playoff_choice"]``)."""
 
-    trolls_first = forms.TypedMultipleChoiceField(
-        label=_("Higher seeds who choose the trolls first"),
+    second_side_first = forms.TypedMultipleChoiceField(
+        label=_("Playoff: the higher seed chooses sides"),
         coerce=int,
         required=False,
         widget=forms.CheckboxSelectMultiple,
@@ -453,4 +454,4 @@ class PlayoffSidesForm(forms.Form):
 
     def __init__(self, *args, choices: list[tuple[int, str]], **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["trolls_first"].choices = choices
+        self.fields["second_side_first"].choices = choices

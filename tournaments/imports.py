@@ -14,8 +14,10 @@ Invariants:
   Player before (same name and club, exactly one such Player); otherwise a new Player
   is created. Reusing a namesake from another organiser's tournament would let that
   organiser decide claims on, and so hand out, a player they never entered.
-- Result rows state survivors; battle 1 has player A on the dwarfs. Each row becomes a
-  confirmed ``ResultVersion`` with source ``import`` via ``record_final_results``.
+- Result rows state the four numbers of the tournament's game, in the columns its scale
+  names (``GameScale.columns``); battle 1 has player A on the first side. Each row
+  becomes a confirmed ``ResultVersion`` with source ``import`` via
+  ``record_final_results``.
 """
 
 from __future__ import annotations
@@ -34,17 +36,15 @@ from django.utils.translation import gettext as _
 
 from .models import Entry, Match, Player, ResultVersion, Round, Tournament
 from .results import ResultError, record_final_results
-from .survivors import THUD, Survivors, limit_of
+from .survivors import FIELDS, THUD, Survivors, scale_of
 
 PLAYER_COLUMNS = ("name", "club", "country", "rating")
-RESULT_COLUMNS = (
-    "round",
-    "table",
-    "battle1_dwarfs",
-    "battle1_trolls",
-    "battle2_dwarfs",
-    "battle2_trolls",
-)
+
+
+def result_columns(game: str) -> tuple[str, ...]:
+    """The results file's columns for ``game``: round, table and the four numbers."""
+    return ("round", "table", *scale_of(game).columns())
+
 
 # Bounds of one file (players and results alike). 5,000 rows write in well under two
 # seconds (bench/imports.py); a 100,000-line file once held a transaction for minutes.
@@ -266,12 +266,13 @@ def parse_results(text: str, game: str = THUD) -> list[ResultRow]:
     """The rows of a results CSV; the four numbers checked against ``game``'s limits."""
     rows: list[ResultRow] = []
     seen: dict[tuple[int, int], int] = {}
-    for line, row in _rows(text, RESULT_COLUMNS):
+    scale = scale_of(game)
+    for line, row in _rows(text, result_columns(game)):
         number = _int(line, "round", row["round"], 1, 10_000)
         table = _int(line, "table", row["table"], 1, 10_000)
         survivors = tuple(
-            _int(line, column, row[column], 0, limit_of(column, game))
-            for column in RESULT_COLUMNS[2:]
+            _int(line, column, row[column], 0, scale.limit_of(field))
+            for field, column in zip(FIELDS, scale.columns(), strict=True)
         )
         if (number, table) in seen:
             raise _line_error(

@@ -47,7 +47,7 @@ class KnockoutError(ValueError):
 
 @dataclass(frozen=True)
 class Game:
-    """One knockout-stage match as played: ``a`` took the dwarfs in battle 1."""
+    """One knockout-stage match as played: ``a`` had the first side in battle 1."""
 
     round_number: int
     a: int
@@ -170,13 +170,13 @@ def first_round(ranked: Sequence[int]) -> tuple[dict[int, int], list[Pairing]]:
 
 
 def next_round(
-    bracket: Bracket, seeds: Mapping[int, int], *, trolls_first: Collection[int] = ()
+    bracket: Bracket, seeds: Mapping[int, int], *, second_side_first: Collection[int] = ()
 ) -> tuple[str, list[Pairing]]:
     """The stage and pairings of the round after ``bracket``'s latest one.
 
     Raises ``KnockoutError`` with reason ``"not_started"``, ``"results_missing"`` or
-    ``"finished"``. Playoffs come first: the higher seed takes the dwarfs in battle 1
-    unless they are in ``trolls_first`` (their choice, as the organiser recorded it).
+    ``"finished"``. Playoffs come first: the higher seed takes the first side in battle 1
+    unless they are in ``second_side_first`` (their choice, as the organiser recorded it).
     """
     if not bracket.started:
         raise KnockoutError("not_started")
@@ -189,7 +189,7 @@ def next_round(
             assert x is not None and y is not None  # a bye never needs a playoff
             high = higher_seed(x, y, seeds)
             low = y if high == x else x
-            a, b = (low, high) if high in trolls_first else (high, low)
+            a, b = (low, high) if high in second_side_first else (high, low)
             pairings.append(Pairing(table, a, b, ("playoff",)))
         return PLAYOFF, pairings
     if bracket.champion is not None:

@@ -1,9 +1,10 @@
 """Tournament domain: players, tournaments, entries, rounds, matches and result versions.
 
 Terminology and invariants:
-- A *match* pairs two entries (A and B) for two *battles*; A commands the dwarfs in
-  battle 1 and the trolls in battle 2. A match with no B is a *bye*.
-- A *result version* records the survivors of both battles. Versions are never
+- A *match* pairs two entries (A and B) for two *battles*; A has the first side in
+  battle 1 and the second side in battle 2. A match with no B is a *bye*.
+- A *result version* records the four numbers of both battles (``Survivors``, on the
+  scale of the tournament's game). Versions are never
   edited or deleted: a correction is a new version. The match points at the latest
   confirmed version (``Match.confirmed_version``), which standings read.
 - ``Match.lock_version`` is bumped by every result write; writers compare-and-set
@@ -19,12 +20,12 @@ from django.utils.translation import gettext_lazy as _
 
 from . import knockout, lifecycle
 from .survivors import (
-    MAX_DWARFS,
     MAX_RESULT_NUMBER,
-    MAX_TROLLS,
     THUD,
     Survivors,
+    capture_policy_choices,
     game_choices,
+    range_check,
     scale_of,
 )
 
@@ -75,9 +76,10 @@ class Tournament(models.Model):
         TIMED_30 = "timed30", _("Timed quickfire, 30 moves, 15 s + 5 s")
 
     class CapturePolicy(models.TextChoices):
-        SUBSET = "subset", _("Any subset of adjacent dwarfs")
-        ALL_OR_NONE = "all_or_none", _("All adjacent dwarfs or none")
-        ALL = "all", _("Always all adjacent dwarfs")
+        # The values; the game that has the option names them (``capture_policy_choices``).
+        SUBSET = "subset"
+        ALL_OR_NONE = "all_or_none"
+        ALL = "all"
 
     class MoveUnit(models.TextChoices):
         SIDE = "side", _("Moves per side")
@@ -136,7 +138,7 @@ class Tournament(models.Model):
     # quickfire variants' move limit counts plies of either game (a Cavalli game cut
     # short keeps the points reached, like a Thud battle keeps its survivors); a timed
     # variant times each turn with ``think_ms`` + ``move_ms`` and the touch rule (in
-    # Cavalli a player has one knight, so touching it only ends the thinking time).
+    # Cavalli a player has one piece, so touching it only ends the thinking time).
     # The capture policy is Thud's and is ignored by other games.
     game = models.CharField(_("game"), max_length=16, choices=game_choices, default=THUD)
     variant = models.CharField(
@@ -145,7 +147,7 @@ class Tournament(models.Model):
     capture_policy = models.CharField(
         _("capture policy"),
         max_length=16,
-        choices=CapturePolicy.choices,
+        choices=capture_policy_choices,
         default=CapturePolicy.SUBSET,
     )
     record_otb_moves = models.BooleanField(
@@ -360,7 +362,7 @@ class Match(models.Model):
         Entry,
         on_delete=models.PROTECT,
         related_name="matches_as_a",
-        verbose_name=_("player A (dwarfs in battle 1)"),
+        verbose_name=_("player A (first side in battle 1)"),
     )
     player_b = models.ForeignKey(
         Entry,
@@ -368,7 +370,7 @@ class Match(models.Model):
         related_name="matches_as_b",
         null=True,
         blank=True,
-        verbose_name=_("player B (trolls in battle 1)"),
+        verbose_name=_("player B (second side in battle 1)"),
     )
     flags = models.JSONField(_("pairing notes"), default=list, blank=True)
     result_status = models.CharField(
@@ -413,7 +415,7 @@ class Match(models.Model):
 
 
 class ResultVersion(models.Model):
-    """One immutable statement of a match result (survivors of both battles)."""
+    """One immutable statement of a match result (the numbers of both battles)."""
 
     class Source(models.TextChoices):
         REFEREE = "referee", _("Referee")
@@ -438,17 +440,17 @@ class ResultVersion(models.Model):
     # The game of the match's tournament, copied so that a version knows its scale
     # (``Survivors``) without a join; the four numbers follow that game's scale.
     game = models.CharField(_("game"), max_length=16, default=THUD)
-    battle1_dwarfs = models.PositiveSmallIntegerField(
-        _("battle 1 surviving dwarfs"), validators=[MaxValueValidator(MAX_RESULT_NUMBER)]
+    battle1_first = models.PositiveSmallIntegerField(
+        _("battle 1, first side"), validators=[MaxValueValidator(MAX_RESULT_NUMBER)]
     )
-    battle1_trolls = models.PositiveSmallIntegerField(
-        _("battle 1 surviving trolls"), validators=[MaxValueValidator(MAX_RESULT_NUMBER)]
+    battle1_second = models.PositiveSmallIntegerField(
+        _("battle 1, second side"), validators=[MaxValueValidator(MAX_RESULT_NUMBER)]
     )
-    battle2_dwarfs = models.PositiveSmallIntegerField(
-        _("battle 2 surviving dwarfs"), validators=[MaxValueValidator(MAX_RESULT_NUMBER)]
+    battle2_first = models.PositiveSmallIntegerField(
+        _("battle 2, first side"), validators=[MaxValueValidator(MAX_RESULT_NUMBER)]
     )
-    battle2_trolls = models.PositiveSmallIntegerField(
-        _("battle 2 surviving trolls"), validators=[MaxValueValidator(MAX_RESULT_NUMBER)]
+    battle2_second = models.PositiveSmallIntegerField(
+        _("battle 2, second side"), validators=[MaxValueValidator(MAX_RESULT_NUMBER)]
     )
     source = models.CharField(_("source"), max_length=16, choices=Source.choices)
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices, default=Kind.ENTRY)
@@ -477,19 +479,8 @@ class ResultVersion(models.Model):
         ordering = ["match", "number"]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="unique_version_number"),
-            models.CheckConstraint(
-                condition=models.Q(game=THUD)
-                & models.Q(battle1_dwarfs__lte=MAX_DWARFS)
-                & models.Q(battle2_dwarfs__lte=MAX_DWARFS)
-                & models.Q(battle1_trolls__lte=MAX_TROLLS)
-                & models.Q(battle2_trolls__lte=MAX_TROLLS)
-                | ~models.Q(game=THUD)
-                & models.Q(battle1_dwarfs__lte=MAX_RESULT_NUMBER)
-                & models.Q(battle2_dwarfs__lte=MAX_RESULT_NUMBER)
-                & models.Q(battle1_trolls__lte=MAX_RESULT_NUMBER)
-                & models.Q(battle2_trolls__lte=MAX_RESULT_NUMBER),
-                name="survivors_in_range",
-            ),
+            # Each game's limits (Thud's survivors, Cavalli's points), from the scales.
+            range_check("survivors_in_range"),
         ]
         verbose_name = _("result version")
         verbose_name_plural = _("result versions")
@@ -500,10 +491,10 @@ class ResultVersion(models.Model):
     @property
     def survivors(self) -> Survivors:
         return Survivors(
-            self.battle1_dwarfs,
-            self.battle1_trolls,
-            self.battle2_dwarfs,
-            self.battle2_trolls,
+            self.battle1_first,
+            self.battle1_second,
+            self.battle2_first,
+            self.battle2_second,
             game=self.game,
         )
 

@@ -2,8 +2,8 @@
 
 Terminology
 -----------
-- A **pairing** puts player ``a`` against player ``b`` at a ``table``; ``a`` takes the dwarfs
-  in battle 1. ``b is None`` is a **bye** (a win with differential 0, at most once per player).
+- A **pairing** puts player ``a`` against player ``b`` at a ``table``; ``a`` takes the first
+  side in battle 1. ``b is None`` is a **bye** (a win with differential 0, at most once per player).
 - A **score group** is the set of players with the same current match points (``score``,
   initial points included). Inside a group, players are ordered by their current standings
   ``rank`` (1 = top); ``pos`` below is the 0-based place inside the group.
@@ -101,7 +101,7 @@ class PlayerRecord:
     rank: int  # current standings position (1 = top)
     seed: int
     byes: int = 0  # byes received so far
-    sides: tuple[str, ...] = ()  # "dwarfs"/"trolls" taken in battle 1, oldest first
+    sides: tuple[str, ...] = ()  # "first"/"second" side taken in battle 1, oldest first
 
 
 @dataclass(frozen=True)
@@ -118,12 +118,12 @@ class Pairing:
     - ``"rematch"``: the pair has met before (only when no pairing avoids it);
     - ``"float_down"``: ``a`` has more points than ``b`` (a floated down to meet b);
       ``"float_up"``: ``a`` has fewer points than ``b``;
-    - ``"side_alternated"`` / ``"side_coin"``: how ``a`` came to take the dwarfs first;
+    - ``"side_alternated"`` / ``"side_coin"``: how ``a`` came to take the first side first;
     - ``"bracket"``: an elimination pairing.
     """
 
     table: int
-    a: int  # takes the dwarfs in battle 1
+    a: int  # takes the first side in battle 1
     b: int | None  # None = bye
     flags: tuple[str, ...] = field(default=())
 
@@ -132,22 +132,22 @@ class Pairing:
 
 
 def allocate_sides(a: PlayerRecord, b: PlayerRecord, rng: random.Random) -> tuple[int, int, str]:
-    """Return ``(dwarfs_id, trolls_id, flag)`` for battle 1.
+    """Return ``(first side's id, second side's id, flag)`` for battle 1.
 
-    The player who took trolls in battle 1 more often gets the dwarfs; on equal counts, the
-    one who had trolls in the most recent round where their histories differ (histories
+    The player who took the second side in battle 1 more often gets the first; on equal
+    counts, the one who had the second side in the most recent round where their histories differ (histories
     aligned from the end, so late entries compare fairly); otherwise a seeded coin.
     """
 
     def balance(p: PlayerRecord) -> int:
-        return p.sides.count("trolls") - p.sides.count("dwarfs")
+        return p.sides.count("second") - p.sides.count("first")
 
     if balance(a) != balance(b):
         first, second = (a, b) if balance(a) > balance(b) else (b, a)
         return first.id, second.id, "side_alternated"
     for sa, sb in zip(reversed(a.sides), reversed(b.sides), strict=False):
         if sa != sb:
-            first, second = (a, b) if sa == "trolls" else (b, a)
+            first, second = (a, b) if sa == "second" else (b, a)
             return first.id, second.id, "side_alternated"
     if rng.random() < 0.5:
         return a.id, b.id, "side_coin"
@@ -186,8 +186,8 @@ def pair_round_robin(
     byes: list[Pairing] = []
     for i in range(n // 2):
         x, y = circle[i], circle[n - 1 - i]
-        # Who has the dwarfs: the fixed player alternates by round, the other boards swap on
-        # odd boards. Checked for 3-14 players: |dwarfs-first - trolls-first| <= 2 for everyone.
+        # Who has the first side: the fixed player alternates by round, the other boards swap
+        # on odd boards. Checked for 3-14 players: |first - second| <= 2 for everyone.
         if (i % 2 == 1) if i else (round_number % 2 == 0):
             x, y = y, x
         if x is None or y is None:
@@ -219,7 +219,7 @@ def pair_elimination(bracket: Sequence[int | None]) -> list[Pairing]:
 
     ``bracket`` is the surviving ids in bracket order: ``bracket_order(...)`` for the first
     round, then ``advance_bracket(...)``. ``None`` is an empty slot: its partner gets a bye.
-    The first slot of a pair takes the dwarfs in battle 1 (it is the better seed in round 1).
+    The first slot of a pair takes the first side in battle 1 (it is the better seed in round 1).
     """
     if len(bracket) % 2:
         raise ValueError("a bracket needs an even number of slots")

@@ -27,22 +27,17 @@ from .models import Entry, Match, Player, Tournament
 from .rounds import points_scheme
 from .standings import EntrantRecord, MatchRecord, StandingRow, compute_standings
 from .stats import SideStats, percentage, player_side_stats, side_stats
-from .survivors import THUD, Survivors
+from .survivors import FIELDS, THUD, Survivors
 
-SURVIVOR_COLUMNS = (
-    "confirmed_version__battle1_dwarfs",
-    "confirmed_version__battle1_trolls",
-    "confirmed_version__battle2_dwarfs",
-    "confirmed_version__battle2_trolls",
-)
+SURVIVOR_COLUMNS = tuple(f"confirmed_version__{name}" for name in FIELDS)
 # The rank chart stays readable with this many lines; the rest are in the crosstable.
 RANK_CHART_LINES = 16
-DWARF_COLOUR, TROLL_COLOUR, LOST_COLOUR, DRAWN_COLOUR = "#8a5a00", "#2f6f3e", "#b3261e", "#777777"
+FIRST_COLOUR, SECOND_COLOUR, LOST_COLOUR, DRAWN_COLOUR = "#8a5a00", "#2f6f3e", "#b3261e", "#777777"
 
 
 def _confirmed_matches(game: str = THUD):
-    # Side statistics are of one game: another game's sides are not dwarfs and trolls.
-    # The site's and a player's are Thud's; a tournament's are of its game.
+    # Side statistics are of one game: two games' sides are not the same sides.
+    # The site's and a player's are of the default game; a tournament's are of its game.
     return Match.objects.filter(
         round__status__in=lifecycle.PUBLIC,
         confirmed_version__isnull=False,
@@ -85,12 +80,12 @@ def side_chart(stats: SideStats, *, title: str) -> SafeString:
 
     words = stats.words
     if stats.lost is None:
-        dwarfs, trolls = words["first_won"], words["second_won"]
+        first, second = words["first_won"], words["second_won"]
     else:
-        dwarfs, trolls = words["won_as_first"], words["won_as_second"]
+        first, second = words["won_as_first"], words["won_as_second"]
     bars = [
-        bar(dwarfs, stats.dwarfs_won_pct, stats.dwarfs_won, DWARF_COLOUR),
-        bar(trolls, stats.trolls_won_pct, stats.trolls_won, TROLL_COLOUR),
+        bar(first, stats.first_won_pct, stats.first_won, FIRST_COLOUR),
+        bar(second, stats.second_won_pct, stats.second_won, SECOND_COLOUR),
     ]
     if stats.lost is not None:
         bars.append(bar(_("Lost"), percentage(stats.lost, stats.battles), stats.lost, LOST_COLOUR))

@@ -2,7 +2,7 @@
 
 Terminology and invariants:
 - A result is a ``Survivors`` value (``tournaments.survivors``) on the scale of the
-  tournament's game; player A has the first side (Thud: the dwarfs) in battle 1 and the
+  tournament's game; player A has the first side (the one that moves first) in battle 1 and the
   second side in battle 2. A version stores the game it was entered for.
 - Every write creates a new ``ResultVersion``; a version's numbers are never edited.
   Only its workflow ``status`` moves on (pending → confirmed / disputed / superseded).

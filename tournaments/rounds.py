@@ -136,10 +136,10 @@ def load_standings(tournament: Tournament) -> list[StandingRow]:
             "round__number",
             "player_a_id",
             "player_b_id",
-            "confirmed_version__battle1_dwarfs",
-            "confirmed_version__battle1_trolls",
-            "confirmed_version__battle2_dwarfs",
-            "confirmed_version__battle2_trolls",
+            "confirmed_version__battle1_first",
+            "confirmed_version__battle1_second",
+            "confirmed_version__battle2_first",
+            "confirmed_version__battle2_second",
         )
     )
     records = [
@@ -270,8 +270,8 @@ def _history(tournament: Tournament, matches) -> tuple[History, dict[int, list[s
             byes[m.player_a_id] += 1
             continue
         played.add(frozenset((m.player_a_id, m.player_b_id)))
-        sides[m.player_a_id].append("dwarfs")
-        sides[m.player_b_id].append("trolls")
+        sides[m.player_a_id].append("first")
+        sides[m.player_b_id].append("second")
     forbidden = {
         frozenset(pair)
         for pair in ForbiddenPair.objects.filter(tournament=tournament).values_list(
@@ -282,14 +282,16 @@ def _history(tournament: Tournament, matches) -> tuple[History, dict[int, list[s
 
 
 def _knockout_pairings(
-    tournament: Tournament, number: int, entries: list[Entry], trolls_first: Collection[int]
+    tournament: Tournament, number: int, entries: list[Entry], second_side_first: Collection[int]
 ) -> tuple[str, list[Pairing]]:
     """The next knockout or playoff round; the first one seeds the bracket from the
     main-stage standings (the top cut of the active players) and stores the seeds."""
     loaded = bracket.load_bracket(tournament, public_only=False)
     if loaded.bracket.started:
         try:
-            return knockout.next_round(loaded.bracket, loaded.seeds, trolls_first=trolls_first)
+            return knockout.next_round(
+                loaded.bracket, loaded.seeds, second_side_first=second_side_first
+            )
         except knockout.KnockoutError as exc:
             if exc.reason == "finished":
                 raise RoundError(_("The final has been played.")) from None
@@ -354,12 +356,12 @@ def _pairings(tournament, number, entries, matches, rounds) -> list[Pairing]:
 
 
 def pair_next_round(
-    tournament: Tournament, *, by: AbstractBaseUser | None, trolls_first: Collection[int] = ()
+    tournament: Tournament, *, by: AbstractBaseUser | None, second_side_first: Collection[int] = ()
 ) -> Round:
     """Pair the next round as a draft. Raises RoundError when it cannot be paired yet.
 
     After the main stage, the next round is a knockout or playoff round; in a playoff, the
-    higher seeds listed in ``trolls_first`` (entry ids) chose the trolls for battle 1.
+    higher seeds listed in ``second_side_first`` (entry ids) chose the second side for battle 1.
     """
     with transaction.atomic():
         tournament = _locked(tournament)
@@ -368,7 +370,7 @@ def pair_next_round(
         entries = list(Entry.objects.filter(tournament=tournament).select_related("player"))
         main_rounds = sum(1 for r in rounds if r.stage == Round.Stage.MAIN)
         if bracket.knockout_phase(tournament, main_rounds):
-            stage, pairings = _knockout_pairings(tournament, number, entries, trolls_first)
+            stage, pairings = _knockout_pairings(tournament, number, entries, second_side_first)
         else:
             if main_rounds >= tournament.rounds:
                 raise RoundError(_("All %(n)d rounds have been played.") % {"n": tournament.rounds})

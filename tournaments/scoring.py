@@ -1,14 +1,11 @@
-"""Scoring of one match (two battles with sides swapped), described here for Thud.
-
-Another game scores the same way with its own battle points (``tournaments.survivors``:
-Battaglia di Cavalli's battle points are each side's points as they are).
+"""Scoring of one match: two battles with sides swapped, in any game.
 
 Terminology
 -----------
-- A **match** between players A and B is two **battles**. In battle 1 A has the dwarfs and B
-  the trolls; in battle 2 the sides swap.
-- **Battle points**: the dwarf player scores the number of surviving dwarfs (0-32), the troll
-  player scores 4 x the number of surviving trolls (0-8).
+- A **match** between players A and B is two **battles**. In battle 1 A has the first side
+  and B the second; in battle 2 the sides swap.
+- **Battle points**: each side scores its number times its game's weight
+  (``GameScale.weights`` in ``tournaments.survivors``; the games declare them).
 - **Differential** (from A's point of view) = sum over both battles of A's points minus B's.
   Its sign decides the match **outcome**: ``"a"`` (A wins), ``"b"`` or ``"draw"``.
 - A battle is **won** by the player who scored more points in it; an equal battle is won by
@@ -18,20 +15,17 @@ Invariants
 ----------
 - No database: plain values in, a ``MatchScore`` out. ``MatchScore`` is immutable and
   always seen from A's side: ``differential == sum(a_points) - sum(b_points)``.
-- The survivor limits and the troll value live in ``tournaments.survivors``; out-of-range
-  counts raise ``SurvivorsError`` (a ``ValueError``) naming the offending field.
+- The limits and weights live in the game's scale; out-of-range numbers raise
+  ``SurvivorsError`` (a ``ValueError``) naming the offending field.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .survivors import MAX_DWARFS, MAX_TROLLS, THUD, TROLL_POINTS, Survivors
+from .survivors import THUD, Survivors
 
 __all__ = [
-    "MAX_DWARFS",
-    "MAX_TROLLS",
-    "TROLL_POINTS",
     "MatchScore",
     "PointsScheme",
     "score",
@@ -61,18 +55,18 @@ class PointsScheme:
 
 
 def score_match(
-    b1_dwarfs: int, b1_trolls: int, b2_dwarfs: int, b2_trolls: int, *, game: str = THUD
+    b1_first: int, b1_second: int, b2_first: int, b2_second: int, *, game: str = THUD
 ) -> MatchScore:
-    """Score a match from the four result numbers of ``game`` (Thud: survivors).
+    """Score a match from the four result numbers of ``game``.
 
-    Battle 1: A has the dwarfs (A scores ``b1_dwarfs``, B scores 4 x ``b1_trolls``).
-    Battle 2: B has the dwarfs (B scores ``b2_dwarfs``, A scores 4 x ``b2_trolls``).
+    Battle 1: A has the first side (A scores ``b1_first`` x its weight, B ``b1_second`` x
+    the second side's weight). Battle 2: B has the first side.
 
-    >>> s = score_match(5, 2, 10, 3)
+    >>> s = score_match(5, 2, 10, 3, game="cavalli")
     >>> s.a_points, s.b_points, s.differential, s.outcome
-    ((5, 12), (8, 10), -1, 'b')
+    ((5, 3), (2, 10), -4, 'b')
     """
-    return score(Survivors(b1_dwarfs, b1_trolls, b2_dwarfs, b2_trolls, game=game))
+    return score(Survivors(b1_first, b1_second, b2_first, b2_second, game=game))
 
 
 def score(survivors: Survivors) -> MatchScore:

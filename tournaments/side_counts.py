@@ -2,7 +2,7 @@
 
 Terminology and invariants:
 
-- A game has a *first side* (the one that moves first: Thud's dwarfs, Cavalli's white)
+- A game has a *first side* (the one that moves first)
   and a *second side*. A *result* is ``(winner, n)``: ``n`` games won by the first side
   (``winner`` 0), by the second side (1) or drawn (``None``).
 - **Percentages** are of all games, rounded half up to two decimals ("59.92 %"); with no

@@ -4,7 +4,7 @@ Terminology
 -----------
 - An **entrant** (``EntrantRecord``) is one entry in the tournament; ``initial_points`` are
   match points granted up front (late entries) and count everywhere match points count.
-- A **match record** is one finished match seen from A (A had the dwarfs in battle 1); ``b is
+- A **match record** is one finished match seen from A (A had the first side in battle 1); ``b is
   None`` marks a **bye**. A bye counts as played, as a win with differential 0, and adds
   nothing to Buchholz, Sonneborn-Berger or battles won.
 - **match_points** = initial points + points-scheme value of every outcome (bye = win).
@@ -51,10 +51,10 @@ class MatchRecord:
     round: int
     a: int
     b: int | None  # None = bye
-    b1_dwarfs: int = 0
-    b1_trolls: int = 0
-    b2_dwarfs: int = 0
-    b2_trolls: int = 0
+    b1_first: int = 0
+    b1_second: int = 0
+    b2_first: int = 0
+    b2_second: int = 0
     game: str = THUD  # whose scale the four numbers follow (tournaments.survivors)
 
 
@@ -130,7 +130,7 @@ def compute_standings(
         if tb is None:
             raise ValueError(f"match in round {match.round} names unknown entrant {match.b}")
         s = score_match(
-            match.b1_dwarfs, match.b1_trolls, match.b2_dwarfs, match.b2_trolls, game=match.game
+            match.b1_first, match.b1_second, match.b2_first, match.b2_second, game=match.game
         )
         ta.diff += s.differential
         tb.diff -= s.differential

@@ -1,27 +1,27 @@
-"""Statistics by side: how often the dwarfs win, the trolls win, or a battle is drawn.
+"""Statistics by side: how often the first side wins, the second side wins, or a battle
+is drawn.
 
 Terminology
 -----------
-- A **battle** is one half of a confirmed match (``Survivors`` holds both). It is **won by
-  the dwarfs** when the dwarf player scored more points (one per surviving dwarf) than the
-  troll player (``TROLL_POINTS`` per surviving troll), **won by the trolls** when fewer,
-  **drawn** when equal.
+- A **battle** is one half of a confirmed match (``Survivors`` holds both). The *first
+  side* moves first; each side scores its game's points (``GameScale.weights``). A
+  battle is **won by the first side** when it scored more points than the second side,
+  **won by the second side** when fewer, **drawn** when equal.
 - A bye is no battle and an unconfirmed result is no result: callers pass only the
   ``Survivors`` of confirmed results, whatever their source (online, over the board,
   imported).
 - **Aggregate** statistics (the site, a tournament) count every battle once. **Player**
   statistics count the battles of one player, from that player's point of view: won as
-  dwarfs, won as trolls, lost, drawn. Player A of a match has the dwarfs in battle 1 and the
-  trolls in battle 2.
+  the first side, won as the second, lost, drawn. Player A of a match has the first side
+  in battle 1 and the second side in battle 2.
 - **Percentages** are of all battles, rounded half up to two decimals (seed 002 shows
   "white 59.92 %"); with no battle every percentage is 0.00 (``tournaments.side_counts``,
   shared with the casual play statistics).
-- **Average points as dwarfs / as trolls**: the points scored by the dwarf (troll) side per
+- **Average points as the first / second side**: the points scored by that side per
   battle it played; for a player, per battle the player had that side.
-- **Other games**: the statistics of one game's results (``SideStats.game``; never a mix).
-  The field names stay Thud's (a stable interface): ``dwarfs`` means the side that moves
-  first in a battle (Cavalli: white), ``trolls`` the second (black); each game's points
-  come from its ``GameScale`` and the pages name the sides with its ``wording``.
+- **One game**: the statistics of one game's results (``SideStats.game``; never a mix).
+  The pages name the sides with its ``wording``, the API keys with its ``names``
+  (``SideStats.as_json``, a stable interface: DESIGN.md §8).
 
 Pure: plain values in, a frozen ``SideStats`` out; no database.
 """
@@ -35,18 +35,23 @@ from decimal import ROUND_HALF_UP, Decimal
 from .side_counts import HUNDREDTH, count_by_side, percentage
 from .survivors import THUD, Survivors, scale_of
 
-# The stable JSON keys (DESIGN.md §8); ``as_json`` may add more.
-JSON_KEYS = (
-    "battles",
-    "dwarfs_won",
-    "trolls_won",
-    "drawn",
-    "dwarfs_won_pct",
-    "trolls_won_pct",
-    "drawn_pct",
-)
-#: ``battle_winner`` as the side index of ``count_by_side`` (dwarfs move first).
-WINNER_INDEX = {"dwarfs": 0, "trolls": 1, "drawn": None}
+FIRST, SECOND, DRAWN = "first", "second", "drawn"
+#: ``battle_winner`` as the side index of ``count_by_side``.
+WINNER_INDEX = {FIRST: 0, SECOND: 1, DRAWN: None}
+
+
+def json_keys(game: str) -> tuple[str, ...]:
+    """The stable JSON keys of ``game``'s statistics; ``as_json`` may add more."""
+    scale = scale_of(game)
+    return (
+        "battles",
+        scale.key("{name}_won", 0),
+        scale.key("{name}_won", 1),
+        "drawn",
+        scale.key("{name}_won_pct", 0),
+        scale.key("{name}_won_pct", 1),
+        "drawn_pct",
+    )
 
 
 def average(total: int, count: int) -> Decimal:
@@ -61,19 +66,19 @@ class SideStats:
     """Battle counts by winning side, for the site, a tournament or one player.
 
     ``lost`` is ``None`` for aggregate statistics (every battle someone won, someone lost).
-    ``dwarf_battles`` / ``troll_battles`` are the battles in which the subject had that side
-    (both equal ``battles`` for aggregates).
+    ``first_battles`` / ``second_battles`` are the battles in which the subject had that
+    side (both equal ``battles`` for aggregates).
     """
 
     battles: int = 0
-    dwarfs_won: int = 0
-    trolls_won: int = 0
+    first_won: int = 0
+    second_won: int = 0
     drawn: int = 0
     lost: int | None = None
-    dwarf_battles: int = 0
-    troll_battles: int = 0
-    dwarf_points: int = 0  # total points scored by the dwarf side
-    troll_points: int = 0
+    first_battles: int = 0
+    second_battles: int = 0
+    first_points: int = 0  # total points scored by the first side
+    second_points: int = 0
     #: The game of every counted result (its side names: ``words``).
     game: str = THUD
 
@@ -83,12 +88,12 @@ class SideStats:
         return scale_of(self.game).words()
 
     @property
-    def dwarfs_won_pct(self) -> Decimal:
-        return percentage(self.dwarfs_won, self.battles)
+    def first_won_pct(self) -> Decimal:
+        return percentage(self.first_won, self.battles)
 
     @property
-    def trolls_won_pct(self) -> Decimal:
-        return percentage(self.trolls_won, self.battles)
+    def second_won_pct(self) -> Decimal:
+        return percentage(self.second_won, self.battles)
 
     @property
     def drawn_pct(self) -> Decimal:
@@ -99,48 +104,52 @@ class SideStats:
         return None if self.lost is None else percentage(self.lost, self.battles)
 
     @property
-    def avg_dwarf_points(self) -> Decimal:
-        return average(self.dwarf_points, self.dwarf_battles)
+    def avg_first_points(self) -> Decimal:
+        return average(self.first_points, self.first_battles)
 
     @property
-    def avg_troll_points(self) -> Decimal:
-        return average(self.troll_points, self.troll_battles)
+    def avg_second_points(self) -> Decimal:
+        return average(self.second_points, self.second_battles)
 
     def as_json(self) -> dict[str, object]:
-        """Language-neutral figures for the API; decimals become JSON numbers."""
+        """Language-neutral figures for the API, the sides named by the game's
+        ``names`` (``<name>_won``, ``avg_<each>_points``); decimals become numbers."""
+        key = scale_of(self.game).key
         data: dict[str, object] = {
             "battles": self.battles,
-            "dwarfs_won": self.dwarfs_won,
-            "trolls_won": self.trolls_won,
+            key("{name}_won", 0): self.first_won,
+            key("{name}_won", 1): self.second_won,
             "drawn": self.drawn,
-            "dwarfs_won_pct": float(self.dwarfs_won_pct),
-            "trolls_won_pct": float(self.trolls_won_pct),
+            key("{name}_won_pct", 0): float(self.first_won_pct),
+            key("{name}_won_pct", 1): float(self.second_won_pct),
             "drawn_pct": float(self.drawn_pct),
-            "avg_dwarf_points": float(self.avg_dwarf_points),
-            "avg_troll_points": float(self.avg_troll_points),
+            key("avg_{each}_points", 0): float(self.avg_first_points),
+            key("avg_{each}_points", 1): float(self.avg_second_points),
         }
         if self.lost is not None:
             lost_pct = self.lost_pct
             data.update(
-                lost=self.lost,
-                lost_pct=float(lost_pct) if lost_pct is not None else None,
-                dwarf_battles=self.dwarf_battles,
-                troll_battles=self.troll_battles,
+                {
+                    "lost": self.lost,
+                    "lost_pct": float(lost_pct) if lost_pct is not None else None,
+                    key("{each}_battles", 0): self.first_battles,
+                    key("{each}_battles", 1): self.second_battles,
+                }
             )
         return data
 
 
-def battle_winner(dwarf_points: int, troll_points: int) -> str:
-    """``"dwarfs"``, ``"trolls"`` or ``"drawn"`` for one battle's points.
+def battle_winner(first_points: int, second_points: int) -> str:
+    """``"first"``, ``"second"`` or ``"drawn"`` for one battle's points.
 
     >>> battle_winner(20, 16), battle_winner(3, 4), battle_winner(8, 8)
-    ('dwarfs', 'trolls', 'drawn')
+    ('first', 'second', 'drawn')
     """
-    if dwarf_points > troll_points:
-        return "dwarfs"
-    if troll_points > dwarf_points:
-        return "trolls"
-    return "drawn"
+    if first_points > second_points:
+        return FIRST
+    if second_points > first_points:
+        return SECOND
+    return DRAWN
 
 
 def _of_game(result: Survivors, game: str) -> Survivors:
@@ -153,28 +162,28 @@ def side_stats(results: Iterable[Survivors], *, game: str = THUD) -> SideStats:
     """Aggregate statistics over both battles of every confirmed result of ``game``.
 
     >>> s = side_stats([Survivors(20, 3, 8, 2), Survivors(4, 1, 10, 5)])
-    >>> s.battles, s.dwarfs_won, s.trolls_won, s.drawn, s.dwarfs_won_pct
+    >>> s.battles, s.first_won, s.second_won, s.drawn, s.first_won_pct
     (4, 1, 1, 2, Decimal('25.00'))
     """
     winners = []
-    dwarf_points = troll_points = 0
+    first_points = second_points = 0
     for result in results:
         _of_game(result, game)
         for number in (1, 2):
-            dwarfs, trolls = result.battle_points(number)
-            winners.append((WINNER_INDEX[battle_winner(dwarfs, trolls)], 1))
-            dwarf_points += dwarfs
-            troll_points += trolls
+            first, second = result.battle_points(number)
+            winners.append((WINNER_INDEX[battle_winner(first, second)], 1))
+            first_points += first
+            second_points += second
     counts = count_by_side(winners)
     return SideStats(
         battles=counts.total,
-        dwarfs_won=counts.first,
-        trolls_won=counts.second,
+        first_won=counts.first,
+        second_won=counts.second,
         drawn=counts.draws,
-        dwarf_battles=counts.total,
-        troll_battles=counts.total,
-        dwarf_points=dwarf_points,
-        troll_points=troll_points,
+        first_battles=counts.total,
+        second_battles=counts.total,
+        first_points=first_points,
+        second_points=second_points,
         game=game,
     )
 
@@ -182,47 +191,47 @@ def side_stats(results: Iterable[Survivors], *, game: str = THUD) -> SideStats:
 def player_side_stats(results: Iterable[tuple[Survivors, str]], *, game: str = THUD) -> SideStats:
     """One player's statistics; each item is a result and the player's letter in it.
 
-    The letter is ``"a"`` (dwarfs in battle 1, trolls in battle 2) or ``"b"``.
+    The letter is ``"a"`` (first side in battle 1, second side in battle 2) or ``"b"``.
 
     >>> s = player_side_stats([(Survivors(20, 3, 8, 2), "a"), (Survivors(4, 1, 10, 5), "b")])
-    >>> s.battles, s.dwarfs_won, s.trolls_won, s.lost, s.drawn
+    >>> s.battles, s.first_won, s.second_won, s.lost, s.drawn
     (4, 1, 0, 1, 2)
     """
-    dwarfs_won = trolls_won = lost = drawn = 0
-    dwarf_battles = troll_battles = dwarf_points = troll_points = 0
+    first_won = second_won = lost = drawn = 0
+    first_battles = second_battles = first_points = second_points = 0
     for result, letter in results:
         if letter not in ("a", "b"):
             raise ValueError(f"player is 'a' or 'b', not {letter!r}")
-        # A has the dwarfs in battle 1, B in battle 2.
-        dwarf_battle = 1 if letter == "a" else 2
+        # A has the first side in battle 1, B in battle 2.
+        first_battle = 1 if letter == "a" else 2
         _of_game(result, game)
         for number in (1, 2):
-            dwarfs, trolls = result.battle_points(number)
-            winner = battle_winner(dwarfs, trolls)
-            side = "dwarfs" if number == dwarf_battle else "trolls"
-            if side == "dwarfs":
-                dwarf_battles += 1
-                dwarf_points += dwarfs
+            first, second = result.battle_points(number)
+            winner = battle_winner(first, second)
+            side = FIRST if number == first_battle else SECOND
+            if side == FIRST:
+                first_battles += 1
+                first_points += first
             else:
-                troll_battles += 1
-                troll_points += trolls
-            if winner == "drawn":
+                second_battles += 1
+                second_points += second
+            if winner == DRAWN:
                 drawn += 1
             elif winner != side:
                 lost += 1
-            elif side == "dwarfs":
-                dwarfs_won += 1
+            elif side == FIRST:
+                first_won += 1
             else:
-                trolls_won += 1
+                second_won += 1
     return SideStats(
-        battles=dwarf_battles + troll_battles,
-        dwarfs_won=dwarfs_won,
-        trolls_won=trolls_won,
+        battles=first_battles + second_battles,
+        first_won=first_won,
+        second_won=second_won,
         drawn=drawn,
         lost=lost,
-        dwarf_battles=dwarf_battles,
-        troll_battles=troll_battles,
-        dwarf_points=dwarf_points,
-        troll_points=troll_points,
+        first_battles=first_battles,
+        second_battles=second_battles,
+        first_points=first_points,
+        second_points=second_points,
         game=game,
     )

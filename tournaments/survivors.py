@@ -2,25 +2,23 @@
 
 Terminology and invariants:
 - The four numbers mean "battle 1 first side, battle 1 second side, battle 2 first side,
-  battle 2 second side"; player A has the first side in battle 1 and the second side in
-  battle 2. Their stable field names (database columns, forms, CSV columns) are Thud's
-  (``battle1_dwarfs`` ...), the game the tournament manager began with.
-- What the numbers count, their limits and how they become points is the game's
-  :class:`GameScale`. Thud is built in (survivors, dwarfs x1, trolls x ``TROLL_POINTS``);
-  other games register theirs (``register_game``, called by the ``games`` app, which
-  this app never imports): Battaglia di Cavalli records each side's points as they are.
-- A match between players A and B is two battles with sides swapped: A commands the
-  dwarfs in battle 1 and the trolls in battle 2.
-- ``Survivors(b1_dwarfs, b1_trolls, b2_dwarfs, b2_trolls)`` counts the pieces left on
-  the board at the end of each battle: dwarfs 0–32, trolls 0–8. A ``Survivors`` that
-  exists is valid; ``Survivors.parse`` is the one place raw input becomes one.
-- Battle points: the dwarf player scores one per surviving dwarf, the troll player
-  ``TROLL_POINTS`` per surviving troll. ``points_of("a")`` / ``points_of("b")`` give
-  each player's point of view; everything else (differential, outcome) is in
-  ``tournaments.scoring``.
+  battle 2 second side" (``FIELDS``: ``battle1_first`` ...); the first side is the one
+  that moves first. A match between players A and B is two battles with sides swapped:
+  A has the first side in battle 1 and the second side in battle 2.
+- What the numbers count, their limits, how they become points and the words that name
+  the sides are the game's :class:`GameScale`. This app knows no game: each game declares
+  its scale in its own package and the ``games`` app registers it (``register_game``,
+  when its app config is imported, before any model), which this app never imports.
+- A ``Survivors`` that exists is valid for its game; ``Survivors.parse`` is the one place
+  raw input becomes one. (The name is the first game's: its numbers are the pieces that
+  survive a battle.)
+- Battle points: each side scores ``weight`` points per unit of its number.
+  ``points_of("a")`` / ``points_of("b")`` give each player's point of view; everything
+  else (differential, outcome) is in ``tournaments.scoring``.
+- The stable interfaces (results CSV columns, API keys; DESIGN.md §8) spell the sides
+  with the game's ``names``: ``GameScale.columns`` and ``GameScale.key``.
 
 Every form, import, page and the scoring use this type instead of repeating the limits.
-Below, the Thud-specific wording describes the built-in Thud scale.
 """
 
 from __future__ import annotations
@@ -28,18 +26,16 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from django.db import models
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
-MAX_DWARFS = 32
-MAX_TROLLS = 8
-TROLL_POINTS = 4
-#: No game's result number exceeds this (the database check for games other than Thud).
+#: No game's result number exceeds this (the database check for unregistered games).
 MAX_RESULT_NUMBER = 9999
 
-# The stable field names (database columns, forms, CSV columns), in order.
-FIELDS = ("battle1_dwarfs", "battle1_trolls", "battle2_dwarfs", "battle2_trolls")
+# The field names (database columns, forms), in order.
+FIELDS = ("battle1_first", "battle1_second", "battle2_first", "battle2_second")
 
+#: The game a tournament plays unless it says (a key of ``games.registry``).
 THUD = "thud"
 
 #: The texts every game's scale names for the tournament pages (``GameScale.wording``):
@@ -62,6 +58,10 @@ WORDING_KEYS = (
     "average_first",
     "average_second",
     "points_rule",  # how a battle is won, under the side statistics
+    "first_letter",  # the crosstable: the side a player had in battle 1, one letter
+    "second_letter",
+    "playoff_note",  # the organiser's playoff choice: the default sides
+    "playoff_choice",  # ... one choice: %(high)s (seed %(seed)d) takes the second side
 )
 
 
@@ -73,7 +73,9 @@ class GameScale:
     is worth ``weight`` points each. ``labels`` name the four fields in error messages,
     ``form_labels`` on the entry form (both in ``FIELDS`` order; English text that is
     translated when shown). ``wording`` holds the texts of ``WORDING_KEYS`` that name the
-    game's sides on tournament pages (English; ``words()`` translates them).
+    game's sides on tournament pages (English; ``words()`` translates them). ``names``,
+    ``names_each`` and ``numbers_name`` spell the sides in the stable interfaces
+    (``columns``, ``key``); ``options`` the choices of the game's rule options.
     """
 
     game: str
@@ -83,6 +85,10 @@ class GameScale:
     labels: tuple[str, str, str, str]
     form_labels: tuple[str, str, str, str]
     wording: Mapping[str, str] = field(default_factory=dict)
+    names: tuple[str, str] = ("first", "second")
+    names_each: tuple[str, str] = ("first", "second")
+    numbers_name: str = "numbers"
+    options: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
 
     def limit_of(self, field: str) -> int:
         return self.limits[FIELDS.index(field) % 2]
@@ -97,52 +103,20 @@ class GameScale:
         """``wording`` in the active language (templates: ``scale.words.pairing_note``)."""
         return {key: str(_(text)) for key, text in self.wording.items()}
 
+    def columns(self) -> tuple[str, str, str, str]:
+        """The four numbers' CSV columns, in ``FIELDS`` order (``battle1_<name>`` ...)."""
+        first, second = self.names
+        return (f"battle1_{first}", f"battle1_{second}", f"battle2_{first}", f"battle2_{second}")
 
-_SCALES: dict[str, GameScale] = {
-    THUD: GameScale(
-        game=THUD,
-        name=gettext_noop("Thud"),
-        limits=(MAX_DWARFS, MAX_TROLLS),
-        weights=(1, TROLL_POINTS),
-        labels=(
-            gettext_noop("Battle 1 surviving dwarfs"),
-            gettext_noop("Battle 1 surviving trolls"),
-            gettext_noop("Battle 2 surviving dwarfs"),
-            gettext_noop("Battle 2 surviving trolls"),
-        ),
-        form_labels=(
-            gettext_noop("Battle 1: surviving dwarfs (A)"),
-            gettext_noop("Battle 1: surviving trolls (B)"),
-            gettext_noop("Battle 2: surviving dwarfs (B)"),
-            gettext_noop("Battle 2: surviving trolls (A)"),
-        ),
-        wording={
-            "pairing_note": gettext_noop(
-                "Player A has the dwarfs in battle 1 and the trolls in battle 2."
-            ),
-            "player_a_heading": gettext_noop("Player A (dwarfs first)"),
-            "player_a_column": gettext_noop("Player A (dwarfs in battle 1)"),
-            "player_b_column": gettext_noop("Player B (trolls in battle 1)"),
-            "battle_1": gettext_noop("Battle 1"),
-            "battle_2": gettext_noop("Battle 2"),
-            "first_side": gettext_noop("Dwarfs"),
-            "second_side": gettext_noop("Trolls"),
-            "first_numbers": gettext_noop("Surviving dwarfs (0–32)"),
-            "second_numbers": gettext_noop("Surviving trolls (0–8)"),
-            "first_won": gettext_noop("Dwarfs won"),
-            "second_won": gettext_noop("Trolls won"),
-            "won_as_first": gettext_noop("Won as dwarfs"),
-            "won_as_second": gettext_noop("Won as trolls"),
-            "average_first": gettext_noop("Average points as dwarfs"),
-            "average_second": gettext_noop("Average points as trolls"),
-            "points_rule": gettext_noop(
-                "A battle is won by the side that scores more points: one per surviving "
-                "dwarf, four per surviving troll. Every confirmed result counts; byes are "
-                "not battles."
-            ),
-        },
-    )
-}
+    def key(self, pattern: str, side: int) -> str:
+        """An API key: ``pattern`` with ``{name}`` (plural), ``{each}`` (singular) and
+        ``{numbers}`` filled in for side 0 (first) or 1 (second)."""
+        return pattern.format(
+            name=self.names[side], each=self.names_each[side], numbers=self.numbers_name
+        )
+
+
+_SCALES: dict[str, GameScale] = {}
 
 
 def register_game(scale: GameScale) -> None:
@@ -164,11 +138,39 @@ def game_choices() -> list[tuple[str, str]]:
     return [(key, _(scale.name)) for key, scale in _SCALES.items()]
 
 
+def option_choices(option: str) -> list[tuple[str, str]]:
+    """``(value, translated label)`` of a rule option's choices (model choices), from the
+    games that have the option (Thud's capture policy)."""
+    return [
+        (value, _(label))
+        for scale in _SCALES.values()
+        for value, label in scale.options.get(option, ())
+    ]
+
+
+def capture_policy_choices() -> list[tuple[str, str]]:
+    return option_choices("capture_policy")
+
+
+def range_check(name: str) -> models.CheckConstraint:
+    """The database's own check of the four numbers: each registered game's limits for
+    its rows, ``MAX_RESULT_NUMBER`` for any other game. Built from the scales registered
+    when the model is defined (the games app registers them first), so a new game or a
+    changed limit shows up in ``makemigrations``."""
+    condition = ~models.Q(game__in=sorted(_SCALES)) & models.Q(
+        **{f"{field}__lte": MAX_RESULT_NUMBER for field in FIELDS}
+    )
+    for key in sorted(_SCALES, reverse=True):
+        limits = {f"{field}__lte": _SCALES[key].limit_of(field) for field in FIELDS}
+        condition = models.Q(game=key, **limits) | condition
+    return models.CheckConstraint(condition=condition, name=name)
+
+
 def limit_of(field: str, game: str = THUD) -> int:
     """The largest number ``field`` may hold in ``game``.
 
-    >>> limit_of("battle2_trolls"), limit_of("battle2_dwarfs")
-    (8, 32)
+    >>> limit_of("battle2_second") < limit_of("battle2_first")
+    True
     """
     return scale_of(game).limit_of(field)
 
@@ -179,7 +181,7 @@ def field_label(field: str, game: str = THUD) -> str:
 
 
 class SurvivorsError(ValueError):
-    """Survivor counts that cannot be a result; the message names the field."""
+    """Numbers that cannot be a result; the message names the field."""
 
     def __init__(self, message: str, field: str | None = None) -> None:
         super().__init__(message)
@@ -188,17 +190,17 @@ class SurvivorsError(ValueError):
 
 @dataclass(frozen=True)
 class Survivors:
-    """Dwarfs and trolls surviving in battles 1 and 2 (A has the dwarfs in battle 1).
+    """Each side's number in battles 1 and 2 (A has the first side in battle 1).
 
-    >>> s = Survivors(20, 3, 11, 6)
+    >>> s = Survivors(20, 3, 11, 6, game="cavalli")
     >>> s.points_of("a"), s.points_of("b")
-    ((20, 24), (12, 11))
+    ((20, 6), (3, 11))
     """
 
-    battle1_dwarfs: int
-    battle1_trolls: int
-    battle2_dwarfs: int
-    battle2_trolls: int
+    battle1_first: int
+    battle1_second: int
+    battle2_first: int
+    battle2_second: int
     #: The game whose scale the numbers follow (``GameScale``); Thud unless said.
     game: str = field(default=THUD, kw_only=True, repr=False)
 
@@ -233,7 +235,7 @@ class Survivors:
         """Build from four raw values (form strings, CSV cells, ints) of ``game``.
 
         >>> Survivors.parse(["30", 2, " 12", "8"])
-        Survivors(battle1_dwarfs=30, battle1_trolls=2, battle2_dwarfs=12, battle2_trolls=8)
+        Survivors(battle1_first=30, battle1_second=2, battle2_first=12, battle2_second=8)
         """
         if isinstance(values, Survivors):
             if values.game != game:
@@ -242,7 +244,7 @@ class Survivors:
                 )
             return values
         if len(values) != 4:
-            raise SurvivorsError(_("Four survivor counts are needed (two per battle)."))
+            raise SurvivorsError(_("Four numbers are needed (two per battle)."))
         numbers = []
         for name, raw in zip(FIELDS, values, strict=True):
             if isinstance(raw, int) and not isinstance(raw, bool):
@@ -263,17 +265,17 @@ class Survivors:
         return iter(self.as_tuple())
 
     def as_tuple(self) -> tuple[int, int, int, int]:
-        return (self.battle1_dwarfs, self.battle1_trolls, self.battle2_dwarfs, self.battle2_trolls)
+        return (self.battle1_first, self.battle1_second, self.battle2_first, self.battle2_second)
 
     def as_dict(self) -> dict[str, int]:
         return dict(zip(FIELDS, self.as_tuple(), strict=True))
 
     def battle(self, number: int) -> tuple[int, int]:
-        """``(dwarfs, trolls)`` surviving in battle 1 or 2."""
+        """``(first side, second side)`` numbers of battle 1 or 2."""
         if number == 1:
-            return self.battle1_dwarfs, self.battle1_trolls
+            return self.battle1_first, self.battle1_second
         if number == 2:
-            return self.battle2_dwarfs, self.battle2_trolls
+            return self.battle2_first, self.battle2_second
         raise ValueError(f"a match has battles 1 and 2, not {number}")
 
     def battle_points(self, number: int) -> tuple[int, int]:
@@ -284,11 +286,11 @@ class Survivors:
 
     def points_of(self, player: str) -> tuple[int, int]:
         """Player ``"a"``'s or ``"b"``'s points in battle 1 and battle 2."""
-        (d1, t1), (d2, t2) = self.battle_points(1), self.battle_points(2)
+        (f1, s1), (f2, s2) = self.battle_points(1), self.battle_points(2)
         if player == "a":
-            return d1, t2
+            return f1, s2
         if player == "b":
-            return t1, d2
+            return s1, f2
         raise ValueError(f"player is 'a' or 'b', not {player!r}")
 
     @classmethod
@@ -296,5 +298,5 @@ class Survivors:
         cls, battle1: tuple[int, int], battle2: tuple[int, int], *, game: str = THUD
     ) -> Survivors:
         """From ``(first side, second side)`` numbers at the end of each battle (online
-        play): Thud's survivors, Cavalli's points."""
+        play), as each game's ``result_numbers`` gives them."""
         return cls(battle1[0], battle1[1], battle2[0], battle2[1], game=game)

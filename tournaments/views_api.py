@@ -74,17 +74,21 @@ def pairing_json(m: Match, scheme: PointsScheme) -> dict:
     score = match_score(m) if m.player_b else None
     if score is not None:
         survivors = m.confirmed_version.survivors
+        scale = survivors.scale
         data["battles"] = [
             {
                 "battle": n,
-                "dwarfs": dwarfs_player,
-                "trolls": trolls_player,
-                "dwarfs_surviving": survivors.battle(n)[0],
-                "trolls_surviving": survivors.battle(n)[1],
-                "dwarf_points": survivors.battle_points(n)[0],
-                "troll_points": survivors.battle_points(n)[1],
+                **{scale.key("{name}", side): player for side, player in enumerate(players)},
+                **{
+                    scale.key("{name}_{numbers}", side): number
+                    for side, number in enumerate(survivors.battle(n))
+                },
+                **{
+                    scale.key("{each}_points", side): points
+                    for side, points in enumerate(survivors.battle_points(n))
+                },
             }
-            for n, dwarfs_player, trolls_player in ((1, a, b), (2, b, a))
+            for n, players in ((1, (a, b)), (2, (b, a)))
         ]
         by_outcome = {"a": (scheme.win, scheme.loss), "b": (scheme.loss, scheme.win)}
         a_mp, b_mp = by_outcome.get(score.outcome, (scheme.draw, scheme.draw))

@@ -88,6 +88,7 @@ def playoff_sides_form(t: Tournament, data=None) -> PlayoffSidesForm | None:
     if not t.has_knockout:
         return None
     loaded = bracket.load_bracket(t)
+    words = t.words
     choices = []
     for tie in loaded.bracket.playoffs:
         x, y = tie.slots
@@ -98,10 +99,10 @@ def playoff_sides_form(t: Tournament, data=None) -> PlayoffSidesForm | None:
             "seed": loaded.seeds[high],
             "low": loaded.entries[low].player.name,
         }
-        choices.append(
-            (high, _("%(high)s (seed %(seed)d) takes the trolls first against %(low)s") % names)
-        )
-    return PlayoffSidesForm(data, choices=choices) if choices else None
+        choices.append((high, words["playoff_choice"] % names))
+    if not choices:
+        return None
+    return PlayoffSidesForm(data, choices=choices)
 
 
 def dashboard_context(t: Tournament) -> dict:
@@ -465,9 +466,9 @@ def generate_round(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if sides is not None and not sides.is_valid():
         messages.error(request, _form_errors(sides))
         return redirect(_dashboard_url(t))
-    trolls_first = sides.cleaned_data["trolls_first"] if sides is not None else ()
+    second_side_first = sides.cleaned_data["second_side_first"] if sides is not None else ()
     try:
-        round_ = rounds.pair_next_round(t, by=request.user, trolls_first=trolls_first)
+        round_ = rounds.pair_next_round(t, by=request.user, second_side_first=second_side_first)
     except rounds.RoundError as exc:
         messages.error(request, str(exc))
         return redirect(_dashboard_url(t))

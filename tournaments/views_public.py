@@ -78,7 +78,7 @@ def _as_seen_by(entry_id: int, match) -> dict:
     line = {
         "match": match,
         "opponent": match.player_b if is_a else match.player_a,
-        "dwarfs_first": is_a,
+        "first_side_first": is_a,
         "outcome": _("bye") if match.is_bye else _("awaiting result"),
     }
     score = match_score(match)

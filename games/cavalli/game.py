@@ -90,7 +90,19 @@ class CavalliGame:
                 "are recorded as they were scored. Every confirmed result counts; byes "
                 "are not games."
             ),
+            "first_letter": gettext_noop("w"),
+            "second_letter": gettext_noop("b"),
+            "playoff_note": gettext_noop(
+                "A drawn knockout match is replayed as a playoff. Unless ticked, the higher "
+                "seed takes white in game 1."
+            ),
+            "playoff_choice": gettext_noop(
+                "%(high)s (seed %(seed)d) takes black first against %(low)s"
+            ),
         },
+        names=("white", "black"),
+        names_each=("white", "black"),
+        numbers_name="scored",
     )
 
     def __init__(self, **_options: Any) -> None:

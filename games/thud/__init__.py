@@ -9,6 +9,9 @@ with every ambiguity decided, are in ``shared/reference/thud-rules.md``.
 from __future__ import annotations
 
 from .base import (
+    MAX_DWARFS,
+    MAX_TROLLS,
+    TROLL_POINTS,
     CapturePolicy,
     IllegalMoveError,
     InvalidMoveError,
@@ -24,8 +27,11 @@ from .position import Position
 
 __all__ = [
     "FILES",
+    "MAX_DWARFS",
+    "MAX_TROLLS",
     "SQUARES",
     "STONE",
+    "TROLL_POINTS",
     "CapturePolicy",
     "IllegalMoveError",
     "InvalidMoveError",

@@ -7,6 +7,12 @@ from enum import StrEnum
 
 from .board import Square
 
+#: The pieces at the start: the most that can survive a battle.
+MAX_DWARFS = 32
+MAX_TROLLS = 8
+#: A surviving troll is worth four points, a dwarf one.
+TROLL_POINTS = 4
+
 
 class Side(StrEnum):
     DWARF = "dwarf"

@@ -10,10 +10,26 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.interface import InvalidMove, MoveInfo, Outcome, SideInfo, gettext_noop
+from games.interface import (
+    InvalidMove,
+    MoveInfo,
+    Outcome,
+    SideInfo,
+    TournamentScale,
+    gettext_noop,
+)
 
 from . import records
-from .base import CapturePolicy, IllegalMoveError, InvalidMoveError, InvalidPositionError, Side
+from .base import (
+    MAX_DWARFS,
+    MAX_TROLLS,
+    TROLL_POINTS,
+    CapturePolicy,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    Side,
+)
 from .notation import format_move, format_square, parse_move, parse_square
 from .position import Position
 
@@ -41,6 +57,70 @@ class ThudGame:
     page_assets = "games/thud/_pieces.svg.html"
     rules_template = "games/thud/rules.html"
     presenter = "games.presenters_thud.board_context"
+    #: A tournament match records the survivors of both battles: a dwarf is worth one
+    #: point, a troll ``TROLL_POINTS``. The stable names (CSV columns ``battle1_dwarfs``,
+    #: API keys ``dwarfs_won``, ``avg_dwarf_points``, ``dwarfs_surviving``) are Thud's,
+    #: the game the tournament manager began with.
+    tournament_scale = TournamentScale(
+        limits=(MAX_DWARFS, MAX_TROLLS),
+        weights=(1, TROLL_POINTS),
+        labels=(
+            gettext_noop("Battle 1 surviving dwarfs"),
+            gettext_noop("Battle 1 surviving trolls"),
+            gettext_noop("Battle 2 surviving dwarfs"),
+            gettext_noop("Battle 2 surviving trolls"),
+        ),
+        form_labels=(
+            gettext_noop("Battle 1: surviving dwarfs (A)"),
+            gettext_noop("Battle 1: surviving trolls (B)"),
+            gettext_noop("Battle 2: surviving dwarfs (B)"),
+            gettext_noop("Battle 2: surviving trolls (A)"),
+        ),
+        wording={
+            "pairing_note": gettext_noop(
+                "Player A has the dwarfs in battle 1 and the trolls in battle 2."
+            ),
+            "player_a_heading": gettext_noop("Player A (dwarfs first)"),
+            "player_a_column": gettext_noop("Player A (dwarfs in battle 1)"),
+            "player_b_column": gettext_noop("Player B (trolls in battle 1)"),
+            "battle_1": gettext_noop("Battle 1"),
+            "battle_2": gettext_noop("Battle 2"),
+            "first_side": gettext_noop("Dwarfs"),
+            "second_side": gettext_noop("Trolls"),
+            "first_numbers": gettext_noop("Surviving dwarfs (0–32)"),
+            "second_numbers": gettext_noop("Surviving trolls (0–8)"),
+            "first_won": gettext_noop("Dwarfs won"),
+            "second_won": gettext_noop("Trolls won"),
+            "won_as_first": gettext_noop("Won as dwarfs"),
+            "won_as_second": gettext_noop("Won as trolls"),
+            "average_first": gettext_noop("Average points as dwarfs"),
+            "average_second": gettext_noop("Average points as trolls"),
+            "points_rule": gettext_noop(
+                "A battle is won by the side that scores more points: one per surviving "
+                "dwarf, four per surviving troll. Every confirmed result counts; byes are "
+                "not battles."
+            ),
+            "first_letter": gettext_noop("d"),
+            "second_letter": gettext_noop("t"),
+            "playoff_note": gettext_noop(
+                "A drawn knockout match is replayed as a playoff. Unless ticked, the higher "
+                "seed takes the dwarfs in battle 1."
+            ),
+            "playoff_choice": gettext_noop(
+                "%(high)s (seed %(seed)d) takes the trolls first against %(low)s"
+            ),
+        },
+        names=("dwarfs", "trolls"),
+        names_each=("dwarf", "troll"),
+        numbers_name="surviving",
+        options={
+            "capture_policy": (
+                (CapturePolicy.SUBSET.value, gettext_noop("Any subset of adjacent dwarfs")),
+                (CapturePolicy.ALL_OR_NONE.value, gettext_noop("All adjacent dwarfs or none")),
+                (CapturePolicy.ALL.value, gettext_noop("Always all adjacent dwarfs")),
+            )
+        },
+    )
 
     def __init__(self, capture_policy: str = CapturePolicy.SUBSET.value, **_other: Any) -> None:
         self.policy = CapturePolicy(capture_policy).value
@@ -124,6 +204,6 @@ class ThudGame:
         return {"first_count": state.dwarf_count, "second_count": state.troll_count}
 
     def result_numbers(self, state: Position) -> tuple[int, int]:
-        """Pieces left of each side: a Thud match result records survivors, and the
-        tournament's built-in Thud scale (``tournaments.survivors``) makes them points."""
+        """Pieces left of each side: a Thud match result records survivors, and its
+        ``tournament_scale`` makes them points."""
         return state.dwarf_count, state.troll_count

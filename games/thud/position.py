@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from . import movegen
 from .base import (
+    TROLL_POINTS,
     CapturePolicy,
     IllegalMoveError,
     InvalidPositionError,
@@ -178,7 +179,7 @@ class Position:
         >>> Position.initial().score()
         (32, 32)
         """
-        return self._d.bit_count(), 4 * self._t.bit_count()
+        return self._d.bit_count(), TROLL_POINTS * self._t.bit_count()
 
     # --- moves --------------------------------------------------------------------------
 

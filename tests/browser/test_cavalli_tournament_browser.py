@@ -58,14 +58,14 @@ def test_cavalli_tournament_pages_on_a_phone(browser, live_server, screenshot):
     page.goto(base + clock)
     page.wait_for_selector("#survivors-form", timeout=WAIT_MS)
     fits_and_says_no_thud_words(page, clock)
-    assert page.get_attribute("input[name=battle1_dwarfs]", "max") == "4950"
+    assert page.get_attribute("input[name=battle1_first]", "max") == "4950"
     # Over Cavalli's limit: the browser's own check is bypassed to reach the server's.
     page.evaluate("document.querySelector('#survivors-form').noValidate = true")
     for field, value in [
-        ("battle1_dwarfs", "3100"),
-        ("battle1_trolls", "1200"),
-        ("battle2_dwarfs", "2500"),
-        ("battle2_trolls", "5000"),
+        ("battle1_first", "3100"),
+        ("battle1_second", "1200"),
+        ("battle2_first", "2500"),
+        ("battle2_second", "5000"),
     ]:
         page.fill(f"input[name={field}]", value)
     page.click("#survivors-form button[type=submit]")
@@ -74,7 +74,7 @@ def test_cavalli_tournament_pages_on_a_phone(browser, live_server, screenshot):
     assert not ResultVersion.objects.filter(match=match).exists()
     fits_and_says_no_thud_words(page, clock)
     screenshot(page, "cavalli-referee-clock-refused")
-    page.fill("input[name=battle2_trolls]", "4950")
+    page.fill("input[name=battle2_second]", "4950")
     page.click("#survivors-form button[type=submit]")
     page.wait_for_url(f"**{clock}", timeout=WAIT_MS)
     version = ResultVersion.objects.get(match=match)

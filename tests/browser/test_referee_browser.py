@@ -64,10 +64,10 @@ def test_entry_then_confirmation_updates_the_open_standings_page(browser, live_s
     phone.wait_for_selector("#result-panel", timeout=WAIT_MS)
     # Aaron (A) keeps 2 dwarfs, Zed's trolls survive: Zed wins clearly.
     for field, value in [
-        ("battle1_dwarfs", "2"),
-        ("battle1_trolls", "7"),
-        ("battle2_dwarfs", "30"),
-        ("battle2_trolls", "1"),
+        ("battle1_first", "2"),
+        ("battle1_second", "7"),
+        ("battle2_first", "30"),
+        ("battle2_second", "1"),
     ]:
         phone.fill(f"input[name={field}]", value)
     phone.wait_for_selector("#result-preview >> text=Zed Bottom wins", timeout=WAIT_MS)

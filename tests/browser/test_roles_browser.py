@@ -112,10 +112,10 @@ def test_referee_enters_and_a_second_referee_confirms_by_clicking(browser, live_
     one.click("#home-referee a:has-text('All tables')", "round")
     one.click(f"#match-{m1.pk} a", "match")
     for field, value in [
-        ("battle1_dwarfs", "20"),
-        ("battle1_trolls", "2"),
-        ("battle2_dwarfs", "12"),
-        ("battle2_trolls", "3"),
+        ("battle1_first", "20"),
+        ("battle1_second", "2"),
+        ("battle2_first", "12"),
+        ("battle2_second", "3"),
     ]:
         one.page.fill(f"#result-panel input[name={field}]", value)
     one.page.wait_for_selector("#result-preview >> text=Agnes Nitt wins", timeout=WAIT_MS)

@@ -241,10 +241,10 @@ def test_referee_ends_both_battles_and_enters_survivors(referee_client, match):
     r = c.post(
         reverse("games:survivors", args=[b2.pk]),
         {
-            "battle1_dwarfs": 20,
-            "battle1_trolls": 5,
-            "battle2_dwarfs": 18,
-            "battle2_trolls": 6,
+            "battle1_first": 20,
+            "battle1_second": 5,
+            "battle2_first": 18,
+            "battle2_second": 6,
         },
     )
     assert r.status_code == 302

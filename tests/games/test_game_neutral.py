@@ -1,8 +1,8 @@
 """Nothing outside a game's own package names its pieces: games live behind games/interface.py.
 
 Scans every source file of the site (Python, templates, JavaScript; code, strings and
-comments) for words that belong to one game — Thud's pieces and moves, Cavalli's knights
-and doubles and its points ceiling. A game's own files are where those words belong:
+comments) for words that belong to one game — Thud's pieces and moves, Cavalli's knights,
+its board's numbers and its points ceiling. A game's own files are where those words belong:
 its engine package (``games/<game>/``), its presenter (``games/presenters_<game>.py``)
 and its templates (``templates/games/<game>/``). Migrations are history and are not
 scanned. Stable outside names (Thud's CSV columns, API keys and record tags) come from
@@ -25,7 +25,14 @@ OWNED = [
     *(f"games/presenters_{game}.py" for game in GAMES),
     *(f"templates/games/{game}/" for game in GAMES),
 ]
-WORDS = re.compile(r"dwarf|troll|thudstone|hurl|shove|knight|\bdoubles?\b|4950", re.IGNORECASE)
+#: Thud's pieces and moves, Cavalli's pieces, and Cavalli's numbers (its board 00-99, whose
+#: sum 4950 is the most points a side can score). Not preceded by a letter, so that
+#: "controlled" is no troll while "battle1_trolls" and "TROLL_POINTS" are. ("double", a
+#: Cavalli square, is also plain English: a double-clicked button.)
+WORDS = re.compile(
+    r"(?<![a-z])(dwarf|troll|thudstone|hurl|shove|knight)|4950|4\.950|00\s*[–-]\s*99",
+    re.IGNORECASE,
+)
 
 
 def owned(path: str) -> bool:
@@ -72,7 +79,9 @@ def test_the_scan_covers_the_site_and_each_games_own_files_exist():
 
 def test_the_guard_catches_a_piece_name():
     assert offending_lines('mine = "d" if side == "dwarf" else "T"')
-    assert offending_lines("# landing on a double")
+    assert offending_lines("# the knight lands")
     assert offending_lines("limits=(4950, 4950)")
+    assert offending_lines("numbers 00–99")
+    assert not offending_lines("a user-controlled URL")
     assert offending_lines('.select_related("dwarfs__player")')
     assert not offending_lines('.select_related("first_entry__player", "second_entry__player")')

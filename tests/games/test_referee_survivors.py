@@ -24,12 +24,12 @@ from tournaments.models import Match, ResultVersion
 pytestmark = pytest.mark.django_db
 
 # The result form's fields are the stable result field names of every game.
-ENTERED = {"battle1_dwarfs": 20, "battle1_trolls": 3, "battle2_dwarfs": 11, "battle2_trolls": 6}
+ENTERED = {"battle1_first": 20, "battle1_second": 3, "battle2_first": 11, "battle2_second": 6}
 CAVALLI_ENTERED = {
-    "battle1_dwarfs": 3100,
-    "battle1_trolls": 1200,
-    "battle2_dwarfs": 2500,
-    "battle2_trolls": 4950,
+    "battle1_first": 3100,
+    "battle1_second": 1200,
+    "battle2_first": 2500,
+    "battle2_second": 4950,
 }
 HX = {"HTTP_HX_REQUEST": "true"}
 
@@ -130,10 +130,10 @@ def test_survivors_of_each_battle_are_stored_for_that_battle(client, finished_ot
     assert match.result_status == Match.ResultStatus.ENTERED
     version = ResultVersion.objects.get(match=match)
     stored = (
-        version.battle1_dwarfs,
-        version.battle1_trolls,
-        version.battle2_dwarfs,
-        version.battle2_trolls,
+        version.battle1_first,
+        version.battle1_second,
+        version.battle2_first,
+        version.battle2_second,
     )
     assert stored == (20, 3, 11, 6)
 
@@ -144,7 +144,8 @@ def test_survivors_form_labels_each_input_with_its_battle_and_piece(client, fini
         page = client.get(reverse("games:referee_clock", args=[battle.pk])).content.decode()
         form = result_form_of(page)
         for field in ENTERED:
-            number, piece = field.removeprefix("battle").split("_")
+            number, side = field.removeprefix("battle").split("_")
+            piece = "dwarfs" if side == "first" else "trolls"
             assert battle_label_of(form, field) == f"Battle {number}", field
             assert f"surviving {piece}" in label_of(form, field), field
             assert input_of(form, field)["max"] == ("32" if piece == "dwarfs" else "8")
@@ -188,10 +189,10 @@ def test_cavalli_points_are_stored_as_entered(client, finished_cavalli):
 @pytest.mark.parametrize(
     ("fixture", "field", "value", "message"),
     [
-        ("finished_cavalli", "battle2_trolls", "4951", "less than or equal to 4950"),
-        ("finished_cavalli", "battle1_dwarfs", "lots", "Enter a whole number"),
-        ("finished_otb", "battle1_dwarfs", "33", "less than or equal to 32"),
-        ("finished_otb", "battle2_trolls", "9", "less than or equal to 8"),
+        ("finished_cavalli", "battle2_second", "4951", "less than or equal to 4950"),
+        ("finished_cavalli", "battle1_first", "lots", "Enter a whole number"),
+        ("finished_otb", "battle1_first", "33", "less than or equal to 32"),
+        ("finished_otb", "battle2_second", "9", "less than or equal to 8"),
     ],
 )
 @pytest.mark.parametrize("hx", [False, True], ids=["page", "htmx"])

@@ -109,7 +109,7 @@ def test_player_sees_the_current_match_with_a_play_button_for_quickfire(client):
     client.force_login(user)
     html = client.get(HOME).content.decode()
     assert match.player_a.player.name in html
-    assert "you have the trolls in battle 1" in html
+    assert "you play trolls in battle 1 and dwarfs in battle 2" in html
     assert reverse("games:match", args=[match.pk]) in html
     assert reverse("referee_my_matches") in html
     assert reverse("player", args=[t.slug, match.player_b_id]) in html
@@ -124,7 +124,7 @@ def test_player_in_a_classic_tournament_gets_no_play_button(client):
     match.player_a.player.save()
     client.force_login(user)
     html = client.get(HOME).content.decode()
-    assert "you have the dwarfs in battle 1" in html
+    assert "you play dwarfs in battle 1 and trolls in battle 2" in html
     assert reverse("games:match", args=[match.pk]) not in html
 
 
@@ -150,3 +150,16 @@ def test_home_runs_a_constant_number_of_queries(client, django_assert_max_num_qu
     client.force_login(owner)
     with django_assert_max_num_queries(21):  # 20 + the "your move" badge count
         client.get(HOME)
+
+
+@pytestmark_db
+def test_player_in_a_cavalli_tournament_is_told_their_colours(client):
+    t = TournamentFactory(status=Tournament.Status.RUNNING, game="cavalli")
+    match = MatchFactory(round=RoundFactory(tournament=t))
+    user = UserFactory()
+    match.player_b.player.user = user
+    match.player_b.player.save()
+    client.force_login(user)
+    html = client.get(HOME).content.decode()
+    assert "you play black in game 1 and white in game 2" in html
+    assert "dwarf" not in html.lower() and "troll" not in html.lower()

@@ -8,11 +8,21 @@ from tests.factories import TournamentFactory, tournament_with_players
 from tournaments.models import ResultVersion
 from tournaments.results import record_final_result
 from tournaments.rounds import pair_next_round, publish_round
-from tournaments.stats import JSON_KEYS
 
 from .event import build_event, grow_event
 
 pytestmark = pytest.mark.django_db
+
+# The stable keys of the statistics endpoints of Thud (DESIGN.md §8).
+THUD_JSON_KEYS = (
+    "battles",
+    "dwarfs_won",
+    "trolls_won",
+    "drawn",
+    "dwarfs_won_pct",
+    "trolls_won_pct",
+    "drawn_pct",
+)
 
 
 def test_tournament_list_and_detail(client):
@@ -149,8 +159,8 @@ def test_stats_endpoints_keys_and_hand_computed_values(client):
     tournament = client.get("/api/tournaments/stats-cup/stats").json()
     ann = client.get(f"/api/players/{event.ann.player_id}/stats").json()
     for data in (site, tournament, ann):
-        assert set(JSON_KEYS) <= set(data)
-    assert {k: site[k] for k in JSON_KEYS} == {
+        assert set(THUD_JSON_KEYS) <= set(data)
+    assert {k: site[k] for k in THUD_JSON_KEYS} == {
         "battles": 8,
         "dwarfs_won": 3,
         "trolls_won": 3,
@@ -159,7 +169,7 @@ def test_stats_endpoints_keys_and_hand_computed_values(client):
         "trolls_won_pct": 37.5,
         "drawn_pct": 25.0,
     }
-    assert {k: tournament[k] for k in JSON_KEYS} == {
+    assert {k: tournament[k] for k in THUD_JSON_KEYS} == {
         "battles": 6,
         "dwarfs_won": 2,
         "trolls_won": 2,
@@ -199,13 +209,42 @@ def test_stats_and_pairings_query_counts_do_not_grow(client):
     assert api_queries(client, "/api/stats") == before
 
 
-def test_cavalli_tournament_stats_keep_the_keys_first_side_white(client):
-    """A Cavalli tournament's results are counted; ``dwarfs_*`` is the first side (white)."""
+def test_cavalli_tournament_stats_name_the_sides_white_and_black(client):
+    """A Cavalli tournament's results are counted under its own side names."""
     t = tournament_with_players(4, rounds=3, game="cavalli", slug="palio-api")
     for m in publish_round(pair_next_round(t, by=None)).matches.all():
         record_final_result(m, survivors=(3000, 1200, 1000, 2600), by=None, source="import")
     data = client.get("/api/tournaments/palio-api/stats").json()
-    assert set(JSON_KEYS) <= set(data)
+    assert not [key for key in data if "dwarf" in key or "troll" in key]
     # Game 1: white 3000 > black 1200; game 2: black 2600 > white 1000 (points as they are).
-    assert (data["battles"], data["dwarfs_won"], data["trolls_won"]) == (4, 2, 2)
-    assert (data["avg_dwarf_points"], data["avg_troll_points"]) == (2000.0, 1900.0)
+    assert (data["battles"], data["white_won"], data["black_won"]) == (4, 2, 2)
+    assert (data["white_won_pct"], data["black_won_pct"]) == (50.0, 50.0)
+    assert (data["avg_white_points"], data["avg_black_points"]) == (2000.0, 1900.0)
+
+
+def test_cavalli_pairings_name_the_battles_sides_white_and_black(client):
+    t = tournament_with_players(2, rounds=3, game="cavalli", slug="palio-pairings")
+    (m,) = publish_round(pair_next_round(t, by=None)).matches.all()
+    record_final_result(m, survivors=(3000, 1200, 1000, 2600), by=None, source="import")
+    (pairing,) = client.get("/api/tournaments/palio-pairings/rounds/1/pairings").json()
+    a, b = m.player_a.player.name, m.player_b.player.name
+    assert pairing["battles"] == [
+        {
+            "battle": 1,
+            "white": a,
+            "black": b,
+            "white_scored": 3000,
+            "black_scored": 1200,
+            "white_points": 3000,
+            "black_points": 1200,
+        },
+        {
+            "battle": 2,
+            "white": b,
+            "black": a,
+            "white_scored": 1000,
+            "black_scored": 2600,
+            "white_points": 1000,
+            "black_points": 2600,
+        },
+    ]

@@ -234,13 +234,19 @@ def test_import_results_refuses_a_bye_and_a_draft_round_and_changes_nothing(tmp_
     assert ResultVersion.objects.count() == 2
 
 
+CAVALLI_HEADER = "round,table,battle1_white,battle1_black,battle2_white,battle2_black\n"
+
+
 def test_import_results_of_a_cavalli_tournament_follows_its_scale(tmp_path):
     t = tournament_with_players(2, game="cavalli")
     round_one = publish_round(pair_next_round(t, by=None))
-    with pytest.raises(CommandError, match="Line 2: battle1_dwarfs must be between 0 and 4950"):
-        run("import_results", t.slug, write(tmp_path, HEADER + "1,1,4951,0,0,0\n"))
+    with pytest.raises(CommandError, match="Line 2: battle1_white must be between 0 and 4950"):
+        run("import_results", t.slug, write(tmp_path, CAVALLI_HEADER + "1,1,4951,0,0,0\n"))
+    # Thud's columns are not Cavalli's: the file names the game's sides.
+    with pytest.raises(CommandError, match="missing column.*battle1_white"):
+        run("import_results", t.slug, write(tmp_path, HEADER + "1,1,400,0,0,3\n"))
     assert "Recorded 1" in run(
-        "import_results", t.slug, write(tmp_path, HEADER + "1,1,400,0,0,3\n")
+        "import_results", t.slug, write(tmp_path, CAVALLI_HEADER + "1,1,400,0,0,3\n")
     )
     version = round_one.matches.get().confirmed_version
     assert (version.game, version.survivors.as_tuple()) == ("cavalli", (400, 0, 0, 3))

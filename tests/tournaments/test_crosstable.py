@@ -26,14 +26,14 @@ def test_cells_show_opponent_rank_side_result_and_differential():
     ann_rank = rows["Ann"].rank
     bo_rank = rows["Bo"].rank
     assert rows["Ann"].cells[0] == Cell(
-        opponent_id=2, opponent_rank=bo_rank, side="dwarfs", result="W", differential=14
+        opponent_id=2, opponent_rank=bo_rank, side="first", result="W", differential=14
     )
     assert rows["Bo"].cells[0] == Cell(
-        opponent_id=1, opponent_rank=ann_rank, side="trolls", result="L", differential=-14
+        opponent_id=1, opponent_rank=ann_rank, side="second", result="L", differential=-14
     )
     assert rows["Cy"].cells[0] == BYE
     # Round 2: paired, awaiting a result; Cy has no match at all.
-    assert rows["Bo"].cells[1] == Cell(opponent_id=1, opponent_rank=ann_rank, side="dwarfs")
+    assert rows["Bo"].cells[1] == Cell(opponent_id=1, opponent_rank=ann_rank, side="first")
     assert rows["Cy"].cells[1] is None
 
 
@@ -80,17 +80,17 @@ def test_event_crosstable_from_the_database():
     ann = rows["Ann"].cells
     assert (ann[0].opponent_rank, ann[0].side, ann[0].result, ann[0].differential) == (
         2,
-        "dwarfs",
+        "first",
         "W",
         14,
     )
     assert ann[1] == BYE
     assert (ann[2].opponent_rank, ann[2].side, ann[2].result, ann[2].differential) == (
         3,
-        "trolls",
+        "second",
         "W",
         45,
     )
     # Round 4 is entered but not confirmed: opponent and side, no result.
-    assert (ann[3].opponent_rank, ann[3].side, ann[3].result) == (2, "dwarfs", None)
+    assert (ann[3].opponent_rank, ann[3].side, ann[3].result) == (2, "first", None)
     assert rows["Cy"].cells[3] is None

@@ -14,7 +14,6 @@ from django.test.utils import CaptureQueriesContext
 from pypdf import PdfReader
 
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, UserFactory
-from tournaments.exports import RESULTS_FIELDS
 from tournaments.models import Match, Tournament
 from tournaments.pdf import StaticFilesFetcher, static_file
 from tournaments.results import decide_result, enter_result, record_final_result
@@ -24,6 +23,12 @@ pytestmark = pytest.mark.django_db
 
 OUTPUT = Path(settings.BASE_DIR) / "test-output"
 NAMES = ["Agnes Nitt", "Detritus", "Carrot Ironfoundersson", "Angua von Überwald", "Nobby Nobbs"]
+
+# The stable columns of a Thud tournament's results.csv (README "CSV formats").
+THUD_RESULTS_HEADER = (
+    "round,table,player_a,player_b,battle1_dwarfs,battle1_trolls,battle2_dwarfs,"
+    "battle2_trolls,score_a,score_b,status"
+)
 
 
 def field(names: list[str], **fields) -> Tournament:
@@ -245,7 +250,7 @@ def test_results_csv_lists_confirmed_results_and_byes_only(client):
     enter_result(m2, survivors=(3, 4, 20, 0), by=UserFactory(), expected_lock_version=None)
 
     rows = csv_rows(client.get(f"/t/{t.slug}/results.csv"))
-    assert rows[0] == list(RESULTS_FIELDS)
+    assert rows[0] == THUD_RESULTS_HEADER.split(",")
     bye = r1.matches.get(player_b__isnull=True)
     a, b = m1.player_a.player.name, m1.player_b.player.name
     # A: 10 dwarfs in battle 1, 2 trolls (8) in battle 2; B: 1 troll (4), 5 dwarfs.
@@ -255,6 +260,27 @@ def test_results_csv_lists_confirmed_results_and_byes_only(client):
     }
     assert {(row[1], *row[2:]) for row in rows[1:]} == expected
     assert {row[0] for row in rows[1:]} == {"1"}
+
+
+def test_results_csv_of_a_cavalli_tournament_names_white_and_black(client):
+    t = field(NAMES[:2], game="cavalli")
+    (m,) = publish_round(pair_next_round(t, by=None)).matches.all()
+    record_final_result(m, survivors=(3000, 1200, 1000, 2600), by=None, source="import")
+    header, row = csv_rows(client.get(f"/t/{t.slug}/results.csv"))
+    assert header == [
+        "round",
+        "table",
+        "player_a",
+        "player_b",
+        "battle1_white",
+        "battle1_black",
+        "battle2_white",
+        "battle2_black",
+        "score_a",
+        "score_b",
+        "status",
+    ]
+    assert row[4:] == ["3000", "1200", "1000", "2600", "5600", "2200", "confirmed"]
 
 
 def test_results_csv_marks_an_organisers_decision(client):

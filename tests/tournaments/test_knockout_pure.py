@@ -64,9 +64,9 @@ def test_a_drawn_match_needs_a_playoff_with_the_higher_seed_on_dwarfs_by_default
     assert [(p.a, p.b, p.flags) for p in pairings] == [(20, 60, ("playoff",))]
 
 
-def test_the_higher_seed_may_choose_trolls_first_in_the_playoff():
+def test_the_higher_seed_may_choose_second_side_first_in_the_playoff():
     bracket = build_bracket([ko(6, (10, 50, 4), (60, 20, 0))], SEEDS, RULE_PLAYOFF)
-    _stage, pairings = next_round(bracket, SEEDS, trolls_first={20})
+    _stage, pairings = next_round(bracket, SEEDS, second_side_first={20})
     assert [(p.a, p.b) for p in pairings] == [(60, 20)]
 
 

@@ -104,9 +104,7 @@ def tournament_states(draw, max_n: int = 8):
     scores = draw(st.lists(st.integers(0, 6), min_size=n, max_size=n))
     byes = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
     sides = draw(
-        st.lists(
-            st.lists(st.sampled_from(["dwarfs", "trolls"]), max_size=4), min_size=n, max_size=n
-        )
+        st.lists(st.lists(st.sampled_from(["first", "second"]), max_size=4), min_size=n, max_size=n)
     )
     ordered = sorted(zip(ids, scores, strict=True), key=lambda x: (-x[1], x[0]))
     rank = {pid: i for i, (pid, _) in enumerate(ordered, start=1)}
@@ -210,8 +208,8 @@ def simulate(n: int, rounds: int, seed: int) -> tuple[int, int]:
                 score[p.a] += 2
                 continue
             played.add(frozenset((p.a, p.b)))
-            sides[p.a].append("dwarfs")
-            sides[p.b].append("trolls")
+            sides[p.a].append("first")
+            sides[p.b].append("second")
             outcome = rng.choice("aab d")
             if outcome == "a":
                 score[p.a] += 2
@@ -366,14 +364,14 @@ def test_lookahead_finds_a_safe_round_whenever_brute_force_does():
 
 
 def test_sides_go_to_the_player_who_had_trolls_more_often():
-    a = PlayerRecord(1, 0, 1, 1, sides=("dwarfs", "dwarfs"))
-    b = PlayerRecord(2, 0, 2, 2, sides=("trolls", "dwarfs"))
+    a = PlayerRecord(1, 0, 1, 1, sides=("first", "first"))
+    b = PlayerRecord(2, 0, 2, 2, sides=("second", "first"))
     assert allocate_sides(a, b, random.Random(0)) == (2, 1, "side_alternated")
 
 
 def test_sides_on_equal_counts_go_to_who_had_trolls_most_recently():
-    a = PlayerRecord(1, 0, 1, 1, sides=("trolls", "dwarfs"))
-    b = PlayerRecord(2, 0, 2, 2, sides=("dwarfs", "trolls"))
+    a = PlayerRecord(1, 0, 1, 1, sides=("second", "first"))
+    b = PlayerRecord(2, 0, 2, 2, sides=("first", "second"))
     assert allocate_sides(a, b, random.Random(0)) == (2, 1, "side_alternated")
     assert allocate_sides(b, a, random.Random(0)) == (2, 1, "side_alternated")
 
@@ -388,7 +386,7 @@ def test_sides_without_history_use_a_seeded_coin():
 
 def test_swiss_alternates_sides_from_round_one_to_round_two():
     players = [
-        PlayerRecord(i, 0, i, i, sides=("dwarfs",) if i % 2 else ("trolls",)) for i in range(1, 9)
+        PlayerRecord(i, 0, i, i, sides=("first",) if i % 2 else ("second",)) for i in range(1, 9)
     ]
     # Odd ids had dwarfs, even ids trolls; folded pairs mix parities only sometimes, so check
     # every mixed pair gives the dwarfs to the player who had trolls.

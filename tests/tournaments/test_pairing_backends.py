@@ -133,8 +133,8 @@ def test_backends_pair_every_round_of_a_simulated_tournament_identically(n):
                 score[p.a] += 2
                 continue
             played.add(frozenset((p.a, p.b)))
-            sides[p.a].append("dwarfs")
-            sides[p.b].append("trolls")
+            sides[p.a].append("first")
+            sides[p.b].append("second")
             outcome = rng.choice("aabd")
             score[p.a] += {"a": 2, "b": 0, "d": 1}[outcome]
             score[p.b] += {"a": 0, "b": 2, "d": 1}[outcome]

@@ -84,10 +84,10 @@ def test_two_referees_posting_at_once_get_one_200_and_one_409():
     ref1, ref2 = UserFactory(), UserFactory()
     match.round.tournament.referees.add(ref1, ref2)
     path = reverse("referee_result", args=[match.round.tournament.slug, match.pk])
-    base = {"battle1_trolls": 2, "battle2_dwarfs": 15, "battle2_trolls": 3, "lock_version": 0}
+    base = {"battle1_second": 2, "battle2_first": 15, "battle2_second": 3, "lock_version": 0}
     outcomes = race(
-        _poster(ref1, path, {**base, "battle1_dwarfs": 20}),
-        _poster(ref2, path, {**base, "battle1_dwarfs": 19}),
+        _poster(ref1, path, {**base, "battle1_first": 20}),
+        _poster(ref2, path, {**base, "battle1_first": 19}),
     )
     assert sorted(outcomes) == [200, 409]
     assert Match.objects.get(pk=match.pk).versions.count() == 1
@@ -99,10 +99,10 @@ def test_double_submitted_post_creates_one_version():
     match.round.tournament.referees.add(ref)
     path = reverse("referee_result", args=[match.round.tournament.slug, match.pk])
     data = {
-        "battle1_dwarfs": 20,
-        "battle1_trolls": 2,
-        "battle2_dwarfs": 15,
-        "battle2_trolls": 3,
+        "battle1_first": 20,
+        "battle1_second": 2,
+        "battle2_first": 15,
+        "battle2_second": 3,
         "lock_version": 0,
     }
     outcomes = race(_poster(ref, path, data), _poster(ref, path, data))

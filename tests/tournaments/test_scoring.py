@@ -4,7 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.scoring import MAX_DWARFS, MAX_TROLLS, MatchScore, PointsScheme, score_match
+from games.thud import MAX_DWARFS, MAX_TROLLS
+from tournaments.scoring import MatchScore, PointsScheme, score_match
 from tournaments.survivors import SurvivorsError
 
 
@@ -55,13 +56,13 @@ def test_maximum_values_are_accepted():
 @pytest.mark.parametrize(
     ("args", "field"),
     [
-        ((33, 0, 0, 0), "battle1_dwarfs"),
-        ((-1, 0, 0, 0), "battle1_dwarfs"),
-        ((0, 9, 0, 0), "battle1_trolls"),
-        ((0, 0, 40, 0), "battle2_dwarfs"),
-        ((0, 0, 0, -2), "battle2_trolls"),
-        ((0, 0, 0, 1.5), "battle2_trolls"),
-        ((True, 0, 0, 0), "battle1_dwarfs"),
+        ((33, 0, 0, 0), "battle1_first"),
+        ((-1, 0, 0, 0), "battle1_first"),
+        ((0, 9, 0, 0), "battle1_second"),
+        ((0, 0, 40, 0), "battle2_first"),
+        ((0, 0, 0, -2), "battle2_second"),
+        ((0, 0, 0, 1.5), "battle2_second"),
+        ((True, 0, 0, 0), "battle1_first"),
     ],
 )
 def test_out_of_range_survivors_raise_naming_the_field(args, field):

@@ -59,10 +59,10 @@ def test_the_tournament_and_the_casual_statistics_count_alike():
     results = [Survivors(20, 3, 8, 2), Survivors(4, 1, 10, 5)]
     tournament = tournament_stats.side_stats(results)
     casual = play_stats.by_side(["thud"], [("thud", 0, 1), ("thud", 1, 1), ("thud", None, 2)])
-    assert (tournament.dwarfs_won, tournament.trolls_won, tournament.drawn) == (
+    assert (tournament.first_won, tournament.second_won, tournament.drawn) == (
         casual["thud"].first,
         casual["thud"].second,
         casual["thud"].draws,
     )
-    assert tournament.dwarfs_won_pct == casual["thud"].first_pct == Decimal("25.00")
+    assert tournament.first_won_pct == casual["thud"].first_pct == Decimal("25.00")
     assert tournament.drawn_pct == casual["thud"].draws_pct == Decimal("50.00")

@@ -11,12 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games import registry
+from games.thud import MAX_DWARFS, MAX_TROLLS, TROLL_POINTS
 from tournaments.scoring import score
 from tournaments.survivors import (
-    MAX_DWARFS,
-    MAX_TROLLS,
     THUD,
-    TROLL_POINTS,
     WORDING_KEYS,
     Survivors,
     SurvivorsError,
@@ -48,13 +46,13 @@ def test_battle_one_is_a_dwarfs_and_battle_two_a_trolls():
 @pytest.mark.parametrize(
     ("values", "field"),
     [
-        ((33, 0, 0, 0), "battle1_dwarfs"),
-        ((0, 9, 0, 0), "battle1_trolls"),
-        ((0, 0, -1, 0), "battle2_dwarfs"),
-        ((0, 0, 0, "x"), "battle2_trolls"),
-        ((0, 0, 0, "1_0"), "battle2_trolls"),
-        ((0, 0, "10" * 20, 0), "battle2_dwarfs"),
-        ((True, 0, 0, 0), "battle1_dwarfs"),
+        ((33, 0, 0, 0), "battle1_first"),
+        ((0, 9, 0, 0), "battle1_second"),
+        ((0, 0, -1, 0), "battle2_first"),
+        ((0, 0, 0, "x"), "battle2_second"),
+        ((0, 0, 0, "1_0"), "battle2_second"),
+        ((0, 0, "10" * 20, 0), "battle2_first"),
+        ((True, 0, 0, 0), "battle1_first"),
     ],
 )
 def test_bad_values_name_their_field(values, field):
@@ -75,7 +73,7 @@ def test_parse_accepts_form_strings_and_survivors():
 
 @given(survivors)
 def test_swapping_the_battles_swaps_the_points_of_view(s):
-    swapped = Survivors(s.battle2_dwarfs, s.battle2_trolls, s.battle1_dwarfs, s.battle1_trolls)
+    swapped = Survivors(s.battle2_first, s.battle2_second, s.battle1_first, s.battle1_second)
     assert swapped.points_of("a") == s.points_of("b")[::-1]
     assert score(swapped).differential == -score(s).differential
 
@@ -83,9 +81,7 @@ def test_swapping_the_battles_swaps_the_points_of_view(s):
 @given(survivors)
 def test_points_sum_to_the_pieces_left(s):
     a, b = s.points_of("a"), s.points_of("b")
-    total = (
-        s.battle1_dwarfs + s.battle2_dwarfs + TROLL_POINTS * (s.battle1_trolls + s.battle2_trolls)
-    )
+    total = s.battle1_first + s.battle2_first + TROLL_POINTS * (s.battle1_second + s.battle2_second)
     assert sum(a) + sum(b) == total
 
 

@@ -80,7 +80,7 @@ def test_swiss_then_top_8_with_a_drawn_quarter_final_decided_by_playoffs():
     # Drawn again: a second playoff, where seed 4 chose the trolls first.
     play(playoff, {1: DRAW})
     seed4 = m.player_a
-    second = pair_next_round(t, by=None, trolls_first=[seed4.pk])
+    second = pair_next_round(t, by=None, second_side_first=[seed4.pk])
     (m,) = matches_of(second)
     assert (second.stage, m.player_a.knockout_seed, m.player_b_id) == ("playoff", 5, seed4.pk)
     play(second, {1: B_WINS})  # seed 4 (B) wins the playoff
@@ -227,11 +227,11 @@ def test_the_organiser_records_the_higher_seeds_choice_of_sides(client):
     seed1 = t.entries.get(knockout_seed=1)
     url = f"/manage/t/{t.slug}/rounds/generate/"
 
-    refused = client.post(url, {"trolls_first": [seed1.pk + 1000]}, follow=True)
+    refused = client.post(url, {"second_side_first": [seed1.pk + 1000]}, follow=True)
 
     assert "is not one of the available choices" in refused.content.decode()
     assert t.round_set.count() == 2
-    client.post(url, {"trolls_first": [seed1.pk]})
+    client.post(url, {"second_side_first": [seed1.pk]})
     (m,) = matches_of(t.round_set.get(number=3))
     assert (m.player_b_id, m.player_a.knockout_seed) == (seed1.pk, 2)
 

@@ -19,7 +19,7 @@ HX = {"HTTP_HX_REQUEST": "true"}
 
 
 def survivors(d1=20, t1=2, d2=15, t2=3, **extra):
-    data = {"battle1_dwarfs": d1, "battle1_trolls": t1, "battle2_dwarfs": d2, "battle2_trolls": t2}
+    data = {"battle1_first": d1, "battle1_second": t1, "battle2_first": d2, "battle2_second": t2}
     data.update(extra)
     return data
 
@@ -148,10 +148,10 @@ def test_plain_entry_redirects_to_the_match_page(client, match, referee):
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("battle1_dwarfs", "33", "less than or equal to 32"),
-        ("battle1_trolls", "9", "less than or equal to 8"),
-        ("battle2_dwarfs", "-1", "greater than or equal to 0"),
-        ("battle2_trolls", "x", "whole number"),
+        ("battle1_first", "33", "less than or equal to 32"),
+        ("battle1_second", "9", "less than or equal to 8"),
+        ("battle2_first", "-1", "greater than or equal to 0"),
+        ("battle2_second", "x", "whole number"),
     ],
 )
 @pytest.mark.parametrize("htmx", [True, False])
@@ -181,7 +181,7 @@ def test_stale_lock_version_answers_409_with_current_values(client, match, refer
     assert response.status_code == 409
     html = response.content.decode()
     assert "This match was changed by someone else meanwhile" in html
-    assert 'name="battle1_dwarfs" value="7"' in html
+    assert 'name="battle1_first" value="7"' in html
     assert 'name="lock_version" value="1"' in html
     m = fresh(match)
     assert m.versions.count() == 1 and m.lock_version == 1
@@ -607,9 +607,9 @@ def test_cavalli_result_is_entered_with_points_above_thud_limits(
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("battle1_dwarfs", "4951", "less than or equal to 4950"),
-        ("battle2_trolls", "-5", "greater than or equal to 0"),
-        ("battle1_trolls", "12x", "whole number"),
+        ("battle1_first", "4951", "less than or equal to 4950"),
+        ("battle2_second", "-5", "greater than or equal to 0"),
+        ("battle1_second", "12x", "whole number"),
     ],
 )
 @pytest.mark.parametrize("htmx", [True, False])

@@ -1,6 +1,7 @@
-"""manage.py import_results SLUG FILE.csv — columns round,table,battle1_dwarfs,...
+"""manage.py import_results SLUG FILE.csv — columns round,table and the four numbers
+(named by the tournament's game: README "CSV formats").
 
-Battle 1 has player A on the dwarfs. Every row is validated before anything is written;
+Battle 1 has player A on the first side. Every row is validated before anything is written;
 bad input ends with a message on stderr and a non-zero exit, never a traceback.
 """
 
@@ -15,7 +16,7 @@ from .import_players import get_tournament, run_import
 
 class Command(BaseCommand):
     help = (
-        "Record final match results from a CSV file (survivors of both battles). "
+        "Record final match results from a CSV file (both battles' numbers). "
         f"At most {MAX_FILE_BYTES:,} bytes and {MAX_ROWS:,} rows per file."
     )
 
