@@ -86,8 +86,10 @@ class Game(Protocol):
     #: module (``games.presenters`` finds them there).
     board_template: str
     presenter: str
-    #: Template included once on a page that draws boards (shared SVG symbols), or "".
+    #: Template included once on a page that draws boards (shared SVG symbols), or "";
+    #: the style sheet (under ``static/``) of its board.
     page_assets: str
+    stylesheet: str
     #: The rules page (``/rules/<key>/``): its template, drawn with the context of the
     #: presenter module's ``rules_context()``.
     rules_template: str

@@ -49,6 +49,7 @@ class CavalliGame:
     )
     words = ("white", "black")
     board_template = "games/cavalli/board.html"
+    stylesheet = "css/games/cavalli.css"
     page_assets = ""
     rules_template = "games/cavalli/rules.html"
     presenter = "games.presenters_cavalli.board_context"

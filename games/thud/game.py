@@ -54,6 +54,7 @@ class ThudGame:
     )
     words = ("dwarfs", "trolls")
     board_template = "games/thud/board.html"
+    stylesheet = "css/games/thud.css"
     page_assets = "games/thud/_pieces.svg.html"
     rules_template = "games/thud/rules.html"
     presenter = "games.presenters_thud.board_context"

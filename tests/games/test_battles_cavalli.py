@@ -135,3 +135,13 @@ def test_a_cavalli_battle_record_and_api_name_the_players_white_and_black():
     )
     assert tags["Result"] == f"{white}-{black}" and movetext.startswith("1. ")
     assert not {"Dwarfs", "Trolls", "dwarfs", "trolls"} & (set(tags) | set(data))
+
+
+def test_a_cavalli_battle_page_draws_with_its_own_style_sheet(client):
+    match = cavalli_match()
+    b1, _b2 = battles.create_battles(match, mode=Battle.Mode.ONLINE)
+    b1 = battles.start_battle(b1.pk, now=T0)
+    client.force_login(match.player_a.player.user)
+    html = client.get(f"/battles/{b1.pk}/").content.decode()
+    assert "css/games/cavalli.css" in html and "css/games/thud.css" not in html
+    assert 'class="cavalli-board' in html

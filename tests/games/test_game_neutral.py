@@ -1,10 +1,11 @@
 """Nothing outside a game's own package names its pieces: games live behind games/interface.py.
 
-Scans every source file of the site (Python, templates, JavaScript; code, strings and
+Scans every source file of the site (Python, templates, JavaScript, CSS; code, strings and
 comments) for words that belong to one game — Thud's pieces and moves, Cavalli's knights,
 its board's numbers and its points ceiling. A game's own files are where those words belong:
-its engine package (``games/<game>/``), its presenter (``games/presenters_<game>.py``)
-and its templates (``templates/games/<game>/``). Migrations are history and are not
+its engine package (``games/<game>/``), its presenter (``games/presenters_<game>.py``),
+its templates (``templates/games/<game>/``) and its board's style sheet
+(``static/css/games/<game>.css``). Migrations are history and are not
 scanned. Stable outside names (Thud's CSV columns, API keys and record tags) come from
 the game (``Game.words``, its tournament scale), not from the code that writes them.
 """
@@ -17,13 +18,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SCANNED = ["accounts", "games", "play", "thud_site", "tournaments", "templates", "static/js"]
-SUFFIXES = {".py", ".html", ".js", ".txt"}
+SCANNED = ["accounts", "games", "play", "thud_site", "tournaments", "templates", "static"]
+SUFFIXES = {".py", ".html", ".js", ".css", ".txt"}
 GAMES = ["thud", "cavalli"]
 OWNED = [
     *(f"games/{game}/" for game in GAMES),
     *(f"games/presenters_{game}.py" for game in GAMES),
     *(f"templates/games/{game}/" for game in GAMES),
+    *(f"static/css/games/{game}.css" for game in GAMES),
 ]
 #: Thud's pieces and moves, Cavalli's pieces, and Cavalli's numbers (its board 00-99, whose
 #: sum 4950 is the most points a side can score). Not preceded by a letter, so that
@@ -71,6 +73,7 @@ def test_the_scan_covers_the_site_and_each_games_own_files_exist():
         "templates/games/replay.html",
         "templates/tournaments/player.html",
         "static/js/clock.js",
+        "static/css/games.css",
     ]:
         assert expected in files
     for own in OWNED:

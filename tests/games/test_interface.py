@@ -108,3 +108,16 @@ def test_docstring_examples_hold(module):
 
     failures, attempted = doctest.testmod(importlib.import_module(module))
     assert attempted and not failures
+
+
+@pytest.mark.parametrize("key", [key for key, _name in registry.choices()])
+def test_each_game_brings_its_own_pages_and_style_sheet(key):
+    from django.contrib.staticfiles import finders
+    from django.template.loader import get_template
+
+    game = registry.get(key)
+    assert finders.find(game.stylesheet), game.stylesheet
+    for template in (game.board_template, game.rules_template, game.page_assets):
+        if template:
+            get_template(template)
+    assert game.words[0] != game.words[1] and all(w.isascii() and w.islower() for w in game.words)
