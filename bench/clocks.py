@@ -64,7 +64,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection, connections  # noqa: E402
 
 from games import battles, clock  # noqa: E402
-from games.models import Battle, ClockEvent  # noqa: E402
+from games.models import Battle, ClockEvent, Move  # noqa: E402
 from tests.games.conftest import (  # noqa: E402
     ClockCluster,
     _use_broker,
@@ -149,14 +149,25 @@ def _start_child(ids, spread_s, t0, first, step, lags) -> None:
         connections.close_all()
 
 
-def finish_leftovers() -> int:
-    """End the battles an earlier, interrupted run left running on this bench database.
+def clear_previous_runs() -> int:
+    """Empty what earlier runs left on this bench database (its own, never a real one).
 
-    The sweep settles every due battle it finds: leftovers of a killed run (or of a
-    profiling session) would expire beside the measured ones and skew every figure.
+    Leftover running battles (of a killed run or a profiling session) would expire
+    beside the measured ones, and the rows of every earlier run (thousands of battles,
+    their dead tuples, an autovacuum that may start mid-run) would make a run's figures
+    depend on how many ran before it. Each run starts from empty, analysed tables.
+    Returns how many battles were still running.
     """
-    left = Battle.objects.exclude(status=Battle.Status.FINISHED)
-    return left.update(status=Battle.Status.FINISHED)
+    running = Battle.objects.exclude(status=Battle.Status.FINISHED).count()
+    if connection.vendor != "postgresql":
+        Battle.objects.exclude(status=Battle.Status.FINISHED).update(status=Battle.Status.FINISHED)
+        return running
+    tables = [m._meta.db_table for m in (ClockEvent, Move, Battle, Tournament)]
+    with connection.cursor() as cursor:
+        cursor.execute(f"TRUNCATE {', '.join(tables)} CASCADE")
+        for table in tables:
+            cursor.execute(f"VACUUM ANALYZE {table}")
+    return running
 
 
 def start_spread(ids: list[int], spread_s: float, processes: int = 1) -> float:
@@ -480,8 +491,8 @@ def main() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     assert settings.CELERY_TASK_ALWAYS_EAGER is False
     call_command("migrate", verbosity=0)
-    if left := finish_leftovers():
-        log(f"ended {left} battles an earlier run left running")
+    if left := clear_previous_runs():
+        log(f"cleared an earlier run's tables ({left} battles were still running)")
     with busy_processes(args.load, nice=args.load_nice):
         if args.load:
             log(f"{args.load} busy processes at nice {args.load_nice} for the whole run")

@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 
 # bench/clocks.py sets up Django on its bench database when imported.
-from clocks import BENCH_REDIS, finish_leftovers, log, make_battles, pct
+from clocks import BENCH_REDIS, clear_previous_runs, log, make_battles, pct
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
@@ -245,7 +245,7 @@ def main() -> None:
     atexit.register(_kill_everything)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     call_command("migrate", verbosity=0)
-    finish_leftovers()
+    clear_previous_runs()
     r = run(args)
     connections.close_all()
     late, pages, moves = r["lateness"], r["pages"], r["moves"]

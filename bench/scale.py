@@ -41,7 +41,7 @@ import time
 from pathlib import Path
 
 # bench/clocks.py sets up Django on its bench database when imported.
-from clocks import _roundtrips, finish_leftovers, log, make_battles, measure, pct, start_spread
+from clocks import _roundtrips, clear_previous_runs, log, make_battles, measure, pct, start_spread
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
@@ -347,7 +347,7 @@ def main() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     assert settings.CELERY_TASK_ALWAYS_EAGER is False
     call_command("migrate", verbosity=0)
-    finish_leftovers()
+    clear_previous_runs()
     r = run(args)
     connections.close_all()
     t = r["totals"]
