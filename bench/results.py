@@ -13,7 +13,8 @@ httpx) for ``--seconds`` (default 20) per phase, in two phases:
   (``standings_p95_ms`` …) come from this phase;
 - *saturation*: no pause at all (closed loop), which measures the most the server does
   on this machine (``saturation_requests_per_s``); latency there is queueing, about
-  clients × service time ÷ cores, and the load generator shares the same two cores.
+  clients × service time ÷ cores, and the load generator shares the same two cores
+  (at nice 10, behind the server).
  Each client owns
 five matches of round 4; for each it loads the match page (reading the lock version
 from the form), POSTs the survivors (htmx), and in between reads the public standings
@@ -333,6 +334,10 @@ def main() -> None:
     setup_s = time.perf_counter() - t0
     port = free_port()
     server = start_gunicorn(port)
+    # The clients of a real site are phones, not processes on the server: the load
+    # generator steps back (nice 10) so the two cores go to gunicorn and PostgreSQL
+    # first, as bench/mixed.py does.
+    os.nice(10)
     try:
         base = f"http://127.0.0.1:{port}"
         jars = log_in_all(base)
