@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from . import clock
+from .interface import Game
 from .models import Battle
 
 
@@ -26,26 +27,25 @@ def presenter_for(battle: Battle):
     return import_string(battle.rules.presenter)
 
 
-def _from_presenter_module(battle: Battle, name: str):
-    """``name`` from the module of the battle's game presenter (``Game.presenter``)."""
-    module = battle.rules.presenter.rpartition(".")[0]
+def _from_presenter_module(game: Game, name: str):
+    """``name`` from the module of the game's presenter (``Game.presenter``)."""
+    module = game.presenter.rpartition(".")[0]
     return import_string(f"{module}.{name}")
 
 
-def rules_context(game) -> dict:
+def rules_context(game: Game) -> dict:
     """The context of ``game``'s rules page (its presenter module's ``rules_context``)."""
-    module = game.presenter.rsplit(".", 1)[0]
-    return import_string(f"{module}.rules_context")()
+    return _from_presenter_module(game, "rules_context")()
 
 
 def replay_context(battle: Battle, moves: Sequence[str | None], ply: int) -> dict:
     """The replay page of ``battle`` at ``ply`` (the game presenter's ``replay_context``)."""
-    return _from_presenter_module(battle, "replay_context")(battle, moves, ply)
+    return _from_presenter_module(battle.rules, "replay_context")(battle, moves, ply)
 
 
 def replay_diagram_context(battle: Battle, moves: Sequence[str | None], ply: int) -> dict:
     """The printable diagram after ``ply`` plies (its ``replay_diagram_context``)."""
-    return _from_presenter_module(battle, "replay_diagram_context")(battle, moves, ply)
+    return _from_presenter_module(battle.rules, "replay_diagram_context")(battle, moves, ply)
 
 
 def state_of(battle: Battle):
