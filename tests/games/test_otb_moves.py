@@ -93,6 +93,20 @@ def test_only_referees_and_only_when_the_tournament_records_otb_moves(client):
     assert Move.objects.get(battle=battle).notation == ""
 
 
+def test_a_game_without_a_movetext_reader_takes_no_typed_moves(client):
+    """Cavalli has no ``parse_movetext``: its over-the-board battles keep the presses."""
+    match = make_match(variant="classic", game="cavalli", record_otb_moves=True)[0]
+    b1, _ = battles.create_battles(match, mode=Battle.Mode.OTB)
+    battles.start_battle(b1.pk)
+    b1 = Battle.objects.get(pk=b1.pk)
+    battles.submit_move(b1.pk, side="white", version=b1.clock_version)
+    battle = battles.referee_decision(b1.pk, reason="over")
+    as_referee(client, battle)
+    assert client.get(url(battle)).status_code == 404
+    assert client.post(url(battle), {"moves": "C1"}).status_code == 404
+    assert Move.objects.get(battle=battle).notation == ""
+
+
 def test_a_running_otb_battle_takes_no_typed_moves(client):
     match = make_match(variant="classic", record_otb_moves=True)[0]
     b1, _ = battles.create_battles(match, mode=Battle.Mode.OTB)

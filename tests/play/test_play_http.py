@@ -213,6 +213,10 @@ def test_the_cavalli_rules_page_draws_a_starting_board(client):
     assert reverse("rules_game", args=["cavalli"]) in client.get(reverse("rules")).content.decode()
 
 
+def test_the_rules_of_an_unknown_game_are_a_404(client):
+    assert client.get(reverse("rules_game", args=["chess"])).status_code == 404
+
+
 def test_notifications_can_be_turned_off_on_the_settings_page(client):
     alice = UserFactory()
     client.force_login(alice)
