@@ -6,10 +6,9 @@ Terminology and invariants (see also ``games/clock.py`` and DESIGN.md §5):
   ``UPDATE battle SET ..., clock_version = v + 1 WHERE id = ? AND clock_version = v``.
   The writer that commits first wins; everyone else sees ``rowcount == 0``. That
   makes an expiry exactly-once in effect however many triggers fire
-  (ETA task, beat sweep, settle-on-read, client nudge).
-- Every successful write schedules, on commit, the ETA task for the new deadline
-  and publishes the new state on Redis channel ``battle:<id>``. Old ETA tasks are
-  never revoked; their version no longer matches, so they do nothing.
+  (the clock timer of ``games.timer``, beat sweep, settle-on-read, client nudge).
+- Every successful write publishes, on commit, the new state on Redis channel
+  ``battle:<id>`` and its due time on ``clock:due``, which wakes the clock timers.
 - ``settle()`` runs first in every request that touches a battle, so the clock is
   enforced even while Celery or Redis is down.
 - Online battles keep the game state (``Game.serialise``) in ``board`` and the game
@@ -86,15 +85,9 @@ def _write(battle: Battle, state: clock.ClockState, *, now: datetime, **extra) -
 
 
 def after_commit(battle_id: int, version: int, state: clock.ClockState, offer: str = "") -> None:
-    """Schedule the expiry for the new deadline and publish the new state."""
-    from . import events, signals, tasks
+    """Publish the new state, and with it the new due time for the clock timers."""
+    from . import events, signals
 
-    due = clock.due_at(state)
-    if state.status == clock.RUNNING and due is not None:
-        try:
-            tasks.schedule_expiry(battle_id, version, due)
-        except Exception:  # the sweeper and settle-on-read still enforce it
-            log.warning("could not schedule expiry for battle %s", battle_id, exc_info=True)
     events.publish_state(battle_id, version, state, offer=offer)
     signals.turn_changed.send(
         sender=Battle,

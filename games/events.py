@@ -2,7 +2,8 @@
 
 - ``publish_state`` (called on commit by every clock transition) publishes one JSON
   object on channel ``battle:<id>``: version, status, phase, side, ply,
-  ``remaining_ms``, ``think_remaining_ms``, ``server_ms``. A failed publish is only
+  ``remaining_ms``, ``think_remaining_ms``, ``server_ms``; in the same pipeline, the
+  new due time on ``clock:due`` for the clock timers (``games.timer``). A failed publish is only
   logged: every connection starts with a snapshot read from the database, and a
   client that misses an event resyncs on the next one (its version jumps).
 - Each server process holds ONE ``PSUBSCRIBE battle:*`` (``_Hub``) and fans the
@@ -26,7 +27,7 @@ from django import db
 from django.conf import settings
 from django.utils import timezone
 
-from . import clock
+from . import clock, timer
 
 log = logging.getLogger(__name__)
 
@@ -61,9 +62,12 @@ def publish_state(battle_id: int, version: int, state: clock.ClockState, offer: 
             _publisher = redis.Redis.from_url(
                 settings.REDIS_URL, socket_timeout=0.5, socket_connect_timeout=0.5
             )
-        _publisher.publish(
-            channel(battle_id), json.dumps(payload(battle_id, version, state, offer=offer))
-        )
+        with _publisher.pipeline(transaction=False) as pipe:
+            pipe.publish(
+                channel(battle_id), json.dumps(payload(battle_id, version, state, offer=offer))
+            )
+            timer.publish_due(pipe, [state])
+            pipe.execute()
     except redis.RedisError:
         log.warning("could not publish battle %s", battle_id, exc_info=True)
 
@@ -233,10 +237,13 @@ def publish_states(items) -> None:
                 settings.REDIS_URL, socket_timeout=0.5, socket_connect_timeout=0.5
             )
         now = timezone.now()
+        states = []
         with _publisher.pipeline(transaction=False) as pipe:
             for battle_id, version, state, offer in items:
                 data = payload(battle_id, version, state, now=now, offer=offer)
                 pipe.publish(channel(battle_id), json.dumps(data))
+                states.append(state)
+            timer.publish_due(pipe, states)
             pipe.execute()
     except redis.RedisError:
         log.warning("could not publish the swept battles", exc_info=True)

@@ -340,7 +340,8 @@ class ClockEvent(models.Model):
         LOST_ON_TIME = clock.GAME_LOST_ON_TIME, _("Lost on time")
 
     class Via(models.TextChoices):
-        ETA = "eta", _("Scheduled task")
+        TIMER = "timer", _("Clock timer")
+        ETA = "eta", _("Scheduled task")  # before the clock timer (issue 13)
         SWEEP = "sweep", _("Sweeper")
         READ = "read", _("Page read")
         NUDGE = "nudge", _("Client nudge")

@@ -1,7 +1,8 @@
 """The set-based sweeper: every due expiry of a tick in a constant number of statements.
 
 Terminology and invariants (see ``games/battles.py`` and DESIGN.md §5):
-- A *tick* (beat, every second) settles every running battle whose expiry is due
+- A *tick* (the clock timer at each due time, ``games.timer``; beat every second)
+  settles every running battle whose expiry is due
   (``deadline + grace <= now``). The per-battle ``settle()`` costs about six
   round-trips per battle; a tick here costs five statements in one transaction
   whatever the number of due battles: one ``SELECT`` of the due ones, one
@@ -17,27 +18,24 @@ Terminology and invariants (see ``games/battles.py`` and DESIGN.md §5):
   passes the turn on the board and checks for a legal move, and a finished online
   battle starts battle 2 or records the match result.
 - The candidate rows are locked (``SKIP LOCKED``: a row another writer holds is left
-  to the next tick or to its own ETA task). Every other writer is a compare-and-set
-  on ``clock_version``, which we bump, so a move or an ETA task that raced us finds
+  to the next tick). Every other writer is a compare-and-set
+  on ``clock_version``, which we bump, so a move or another timer that raced us finds
   ``rowcount == 0`` after our commit: an expiry still applies exactly once.
-- After commit: ETA tasks for the new deadlines go out over one broker connection
-  and the new states are published in one Redis pipeline.
+- After commit: the new states and the earliest new due time (which wakes the
+  timers) are published in one Redis pipeline.
 """
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import connection, transaction
 from django.utils import timezone
 
-from . import clock, events, tasks
+from . import clock, events
 from .battles import settle
 from .models import Battle, ClockEvent, Move, clock_fields
-
-log = logging.getLogger(__name__)
 
 # Enough for a 10,000-battle hall falling one tick behind; the rest waits a second.
 TICK_LIMIT = 5_000
@@ -60,31 +58,25 @@ def _bulk_ok(battle: Battle) -> bool:
     return battle.mode == Battle.Mode.OTB
 
 
-def sweep(
-    *, via: str = ClockEvent.Via.SWEEP, now: datetime | None = None, battle_id: int | None = None
-) -> int:
+def sweep(*, via: str = ClockEvent.Via.SWEEP, now: datetime | None = None) -> int:
     """Settle every due expiry; returns how many battles changed.
 
-    With ``battle_id`` (an ETA task), that battle is settled for sure: if another
-    transaction held its row, ``settle()`` waits for it rather than skipping it.
+    A row another transaction holds is skipped: that transaction moves the battle on,
+    or the caller's next pass (the timer's, a few milliseconds later) settles it.
     """
     fixed_now = now
-    done, rest, seen = _bulk_pass(via=via, now=now)
+    done, rest = _bulk_pass(via=via, now=now)
     changed = len(done)
     for pk, version in rest:
         changed += int(settle(pk, via=via, now=fixed_now).clock_version != version)
-    if battle_id is not None and battle_id not in seen:
-        settle(battle_id, via=via, now=fixed_now)
     return changed
 
 
-def _bulk_pass(
-    *, via: str, now: datetime | None
-) -> tuple[list[Settled], list[tuple[int, int]], set[int]]:
+def _bulk_pass(*, via: str, now: datetime | None) -> tuple[list[Settled], list[tuple[int, int]]]:
     with transaction.atomic():
         # Candidates by the (status, deadline) index; the grace is per row. Only the due
-        # ones are locked: a row still in its grace may be moved on meanwhile, and its
-        # own ETA task must not find it held by this pass.
+        # ones are locked: a row still in its grace may be moved on meanwhile, and the
+        # move must not find it held by this pass.
         at = now or timezone.now()
         due_ids = [
             pk
@@ -96,7 +88,7 @@ def _bulk_pass(
             if deadline + timedelta(milliseconds=grace_ms) <= at
         ]
         if not due_ids:
-            return [], [], set()
+            return [], []
         candidates = list(
             Battle.objects.select_for_update(skip_locked=True, of=("self",))
             .filter(pk__in=due_ids, status=Battle.Status.RUNNING)
@@ -151,7 +143,7 @@ def _bulk_pass(
             ClockEvent.objects.bulk_create(events)
             Move.objects.bulk_create(moves)
             transaction.on_commit(lambda: _announce(done))
-    return done, rest, {b.pk for b in candidates}
+    return done, rest
 
 
 def _update(battles: list[Battle], now: datetime) -> None:
@@ -191,13 +183,5 @@ def _update_postgresql(battles: list[Battle], now: datetime) -> None:
 
 
 def _announce(done: list[Settled]) -> None:
-    """ETA tasks for the new deadlines and the new states, in bulk, after commit."""
-    try:
-        with tasks.expire.app.producer_or_acquire() as producer:
-            for s in done:
-                due = clock.due_at(s.state)
-                if due is not None:
-                    tasks.schedule_expiry(s.battle_id, s.version, due, producer=producer)
-    except Exception:  # the next sweep and settle-on-read still enforce them
-        log.warning("could not schedule %s expiries", len(done), exc_info=True)
+    """The new states (and the earliest new due time), in one pipeline, after commit."""
     events.publish_states((s.battle_id, s.version, s.state, s.offer) for s in done)

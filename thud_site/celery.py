@@ -11,3 +11,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "thud_site.settings")
 app = Celery("thud_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# Every worker consuming the clock queue runs the clock timer (games/timer.py).
+app.steps["worker"].add("games.timer:ClockTimer")

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import time
+import uuid
 from datetime import timedelta
 
 import pytest
+import redis
 from django.utils import timezone
 
-from games import battles, clock, tasks
+from games import battles, clock, events, tasks, timer
 from games.models import Battle, ClockEvent, Move
 
 from .conftest import make_match
@@ -38,21 +42,29 @@ def test_create_battles_swaps_sides_and_copies_clock_settings(match):
     assert battles.create_battles(match, mode=Battle.Mode.OTB)[0].pk == b1.pk
 
 
-def test_start_runs_the_clock_and_schedules_expiry_on_commit(
-    match, t0, monkeypatch, django_capture_on_commit_callbacks
+def test_start_runs_the_clock_and_publishes_its_due_time_on_commit(
+    match, t0, settings, django_capture_on_commit_callbacks
 ):
-    sent, published = [], []
-    monkeypatch.setattr(tasks.expire, "apply_async", lambda **kw: sent.append(kw))
-    monkeypatch.setattr("games.events.publish_state", lambda *a, **kw: published.append(a))
+    """The state goes to the battle's channel and its due time (deadline + grace) to the
+    timers' channel, on the real Redis, after commit."""
+    settings.THUD_EVENTS_PREFIX = f"test-due-{uuid.uuid4().hex[:8]}:"
     b1, _ = battles.create_battles(match, mode=Battle.Mode.OTB)
-    with django_capture_on_commit_callbacks(execute=True):
+    listener = redis.Redis.from_url(settings.REDIS_URL).pubsub(ignore_subscribe_messages=True)
+    listener.subscribe(events.channel(b1.pk), timer.channel())
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
         b = battles.start_battle(b1.pk, now=t0)
+        assert listener.get_message(timeout=0.2) is None  # nothing before commit
+    assert callbacks
     assert b.status == Battle.Status.RUNNING and b.clock_version == 1
     assert b.deadline == t0 + ms(1500)
-    assert sent == [
-        {"args": (b.pk, 1), "eta": t0 + ms(1550), "queue": tasks.clock_queue(), "producer": None}
-    ]
-    assert published[0][:2] == (b.pk, 1)
+    heard, until = {}, time.monotonic() + 5
+    while len(heard) < 2 and time.monotonic() < until:
+        # None also for a subscription confirmation: keep reading until both arrived.
+        if (message := listener.get_message(timeout=0.5)) is not None:
+            heard[message["channel"].decode()] = message["data"].decode()
+    listener.close()
+    assert json.loads(heard[events.channel(b.pk)])["version"] == 1
+    assert heard[timer.channel()] == str(int((t0 + ms(1550)).timestamp() * 1000))
 
 
 def test_settle_before_due_changes_nothing(otb, t0):
@@ -61,13 +73,13 @@ def test_settle_before_due_changes_nothing(otb, t0):
 
 
 def test_settle_forfeits_once_however_often_called(otb, t0):
-    for via in ("eta", "sweep", "read", "nudge"):
+    for via in ("timer", "sweep", "read", "nudge"):
         battles.settle(otb.pk, via=via, now=t0 + ms(1600))
     b = Battle.objects.get(pk=otb.pk)
     assert (b.ply, b.side_to_move, b.forfeits_first, b.clock_version) == (1, "troll", 1, 2)
     assert b.turn_started_at == t0 + ms(1600)
     ev = ClockEvent.objects.get(battle=b, kind=clock.TURN_EXPIRED)
-    assert (ev.ply, ev.via, ev.due_at, ev.lateness_ms) == (0, "eta", t0 + ms(1550), 50)
+    assert (ev.ply, ev.via, ev.due_at, ev.lateness_ms) == (0, "timer", t0 + ms(1550), 50)
     assert Move.objects.get(battle=b).kind == Move.Kind.FORFEIT
 
 
@@ -116,7 +128,7 @@ def test_move_within_grace_is_accepted(otb, t0):
 def test_race_between_move_and_expiry_has_exactly_one_outcome(otb, t0):
     # The expiry and the move both read version 1; whichever writes first wins.
     mover = Battle.objects.get(pk=otb.pk)
-    battles.settle(otb.pk, via="eta", now=t0 + ms(1560))
+    battles.settle(otb.pk, via="timer", now=t0 + ms(1560))
     new = clock.after_move(mover.clock_state, t0 + ms(1540))
     assert not battles._write(mover, new, now=t0 + ms(1540))
     assert Battle.objects.get(pk=otb.pk).ply == 1
@@ -205,11 +217,3 @@ def test_sweep_task_settles_every_overdue_battle(t0, monkeypatch):
     assert tasks.sweep() == 4
     assert tasks.sweep() == 0
     assert ClockEvent.objects.filter(via="sweep", kind=clock.TURN_EXPIRED).count() == 4
-
-
-def test_stale_expire_task_is_a_no_op(otb, t0, monkeypatch):
-    monkeypatch.setattr(timezone, "now", lambda: t0 + ms(1600))
-    tasks.expire(otb.pk, 0)
-    assert Battle.objects.get(pk=otb.pk).ply == 0
-    tasks.expire(otb.pk, 1)
-    assert Battle.objects.get(pk=otb.pk).ply == 1

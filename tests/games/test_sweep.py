@@ -12,7 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import battles, clock, events, sweep, tasks
+from games import battles, clock, events, sweep
 from games.models import Battle, ClockEvent, Move
 
 from .conftest import make_match
@@ -106,13 +106,9 @@ def two_copies(seed: int, n: int, now) -> tuple[list[int], list[int]]:
 
 
 def recording(monkeypatch):
-    """Record the follow-ups (ETA tasks, published states) of both code paths."""
-    sent, published = [], []
-    monkeypatch.setattr(
-        tasks.expire,
-        "apply_async",
-        lambda args, eta, queue, **kw: sent.append((args[0], args[1], eta)),
-    )
+    """Record the follow-ups (the published states, which carry the due times) of both
+    code paths."""
+    published = []
     monkeypatch.setattr(
         events,
         "publish_state",
@@ -121,7 +117,7 @@ def recording(monkeypatch):
         ),
     )
     monkeypatch.setattr(events, "publish_states", lambda items: published.extend(items))
-    return sent, published
+    return published
 
 
 def rows(ids: list[int]) -> list[dict]:
@@ -141,13 +137,12 @@ def test_bulk_sweep_gives_the_same_transitions_as_settle(
 ):
     now = timezone.now()
     by_settle, by_sweep = two_copies(seed, 40, now)
-    sent, published = recording(monkeypatch)
+    published = recording(monkeypatch)
 
     with django_capture_on_commit_callbacks(execute=True):
         for battle_id in by_settle:
             battles.settle(battle_id, via=ClockEvent.Via.SWEEP, now=now)
-    settle_sent, settle_published = list(sent), list(published)
-    sent.clear()
+    settle_published = list(published)
     published.clear()
     with django_capture_on_commit_callbacks(execute=True):
         changed = sweep.sweep(via=ClockEvent.Via.SWEEP, now=now)
@@ -160,11 +155,8 @@ def test_bulk_sweep_gives_the_same_transitions_as_settle(
     assert trail(Move, by_sweep, move_fields) == trail(Move, by_settle, move_fields)
     assert changed == sum(1 for r in trail(ClockEvent, by_sweep, ["id"]) if r)
 
-    # The same follow-ups: an ETA task per new deadline, the new state published.
+    # The same follow-ups: the new state (and so its due time) published.
     pos = {b: i for i, b in enumerate(by_settle)} | {b: i for i, b in enumerate(by_sweep)}
-    assert sorted((pos[b], v, eta) for b, v, eta in sent) == sorted(
-        (pos[b], v, eta) for b, v, eta in settle_sent
-    )
     assert sorted((pos[b], v, repr(s), o) for b, v, s, o in published) == sorted(
         (pos[b], v, repr(s), o) for b, v, s, o in settle_published
     )
@@ -231,39 +223,10 @@ def running_battles_due(n: int, late_ms: int) -> list[int]:
     return ids
 
 
-def test_an_eta_task_settles_every_due_expiry_and_the_others_then_do_nothing(monkeypatch):
-    recording(monkeypatch)
-    ids = running_battles_due(3, late_ms=10)
-    tasks.expire(ids[0], 1)
-    assert set(Battle.objects.filter(pk__in=ids).values_list("ply", "clock_version")) == {(1, 2)}
-    assert set(ClockEvent.objects.filter(battle_id__in=ids).values_list("via", flat=True)) == {
-        ClockEvent.Via.ETA
-    }
-    with CaptureQueriesContext(connection) as ctx:
-        tasks.expire(ids[1], 1)  # its battle moved on: one query, no change
-    assert len(ctx.captured_queries) == 1
-    assert ClockEvent.objects.filter(battle_id__in=ids).count() == 3
-
-
-def test_an_eta_task_that_fires_early_waits_for_the_due_time(monkeypatch):
-    recording(monkeypatch)
-    (battle_id,) = running_battles_due(1, late_ms=-150)  # due in 150 ms
-    tasks.expire(battle_id, 1)
-    event = ClockEvent.objects.get(battle_id=battle_id)
-    assert event.via == ClockEvent.Via.ETA and event.applied_at >= event.due_at
-
-
-def test_an_eta_task_far_too_early_settles_nothing(monkeypatch):
-    recording(monkeypatch)
-    (battle_id,) = running_battles_due(1, late_ms=-(1000 * tasks.EARLY_WAIT_S + 2000))
-    tasks.expire(battle_id, 1)
-    assert not ClockEvent.objects.filter(battle_id=battle_id).exists()
-
-
 @pytest.mark.django_db(transaction=True)
 def test_the_bulk_pass_does_not_lock_a_battle_still_in_its_grace(monkeypatch):
-    """An expiry in its grace is not the sweep's yet: a move may still land on it, and
-    its own ETA task must find the row free, not held by a pass that skips it anyway."""
+    """An expiry in its grace is not the sweep's yet: a move may still land on it and
+    must find the row free, not held by a pass that skips it anyway."""
     import psycopg
 
     recording(monkeypatch)
@@ -291,17 +254,3 @@ def test_the_bulk_pass_does_not_lock_a_battle_still_in_its_grace(monkeypatch):
     assert sweep.sweep(now=now) == 1
     assert free == [in_grace]
     assert Battle.objects.get(pk=in_grace).ply == 0
-
-
-def test_an_eta_task_settles_its_online_battle_through_settle(monkeypatch):
-    recording(monkeypatch)
-    now = timezone.now()
-    (battle_id,) = running_battles(1, now)
-    from games import thud
-
-    board = thud.Position.initial().to_diagram()
-    Battle.objects.filter(pk=battle_id).update(mode=Battle.Mode.ONLINE, board=board)
-    tasks.expire(battle_id, 1)
-    b = Battle.objects.get(pk=battle_id)
-    assert (b.ply, b.side_to_move, b.clock_version) == (1, "troll", 2)
-    assert b.board != board  # the engine passed the turn on the board
