@@ -202,7 +202,8 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def measure(ids: list[int], plies: int, timeout: float) -> dict:
+def measure(ids: list[int], plies: int | dict[int, int], timeout: float) -> dict:
+    """Expiries applied, duplicated and lost; ``plies`` per battle or for all of them."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if not Battle.objects.filter(pk__in=ids).exclude(status="finished").exists():
@@ -215,7 +216,7 @@ def measure(ids: list[int], plies: int, timeout: float) -> dict:
     )
     late = [(a - d).total_seconds() * 1000 for _b, _p, a, d, _v in events]
     distinct = len({(b, p) for b, p, *_ in events})
-    expected = len(ids) * plies
+    expected = sum(plies.values()) if isinstance(plies, dict) else len(ids) * plies
     return {
         "battles": len(ids),
         "expected": expected,
@@ -293,14 +294,22 @@ def _per_battle(base):
 
 
 async def _roundtrips(
-    base, web_base, ids: list[int], cookies: dict, moves: int, pace_s: float, warmed=None
+    base,
+    web_base,
+    ids: list[int],
+    cookies: dict,
+    moves: int,
+    pace_s: float,
+    warmed=None,
+    begin=None,
 ) -> list[float]:
     """Moves POSTed to ``web_base`` (gunicorn), timed until the SSE stream from ``base``
     (uvicorn) shows the new state. With ``pace_s`` each battle moves once per ``pace_s``
     seconds, spread evenly (real play); with 0, moves go back to back, 8 in flight.
     ``base`` and ``web_base`` are URLs, or functions of the battle id giving one (the
     viewer and the mover of a battle on different nodes). ``warmed`` (a
-    ``threading.Event``) is set once every stream is connected and warmed up.
+    ``threading.Event``) is set once every stream is connected and warmed up; the
+    measured moves then wait for ``begin`` (a ``threading.Event``), if given.
     """
     import httpx
 
@@ -364,6 +373,8 @@ async def _roundtrips(
         samples.clear()
         if warmed is not None:
             warmed.set()
+        while begin is not None and not begin.is_set():
+            await asyncio.sleep(0.05)
         for _ in range(moves):
             step = pace_s / len(ids)
             await asyncio.gather(*(later(i * step, b) for i, b in enumerate(ids)))

@@ -7,20 +7,26 @@ are process groups on this machine, on their own ports, sharing PostgreSQL (the
 ``<DATABASE_URL name>_bench_clocks`` database of bench/clocks.py) and a private
 redis-server started for the run.
 
-One run, timeline in turns (15 s + 5 s by default), ``--battles`` over-the-board
-battles in which nobody moves (every turn expires), started evenly over turn 0-1:
-- turn 1-2: steady state. Meanwhile ``--movers`` other battles move every 5 s, a
-  referee's POST going to node k's gunicorn and the SSE viewer of that battle
-  listening on node k+1's uvicorn (move round-trip); ``--viewers`` more SSE
-  spectators watch expiring battles, spread over the nodes.
-- at turn 2: node 2 is SIGKILLed (worker, gunicorn, uvicorn; its reserved ETA tasks
-  are lost until the broker's visibility timeout): the sweep and the other nodes cover.
-- at turn 2.5: node 1, the beat's node, is SIGKILLed; beat is restarted on node 3.
-- at turn 3: the redis-server is SIGKILLed and restarted (every queued ETA task lost).
+One run, timeline in turns (15 s + 5 s by default; S = ``--start-turns``, 6):
+- turn 0-S: ``--battles`` over-the-board battles in which nobody moves (every turn
+  expires) are started evenly, by ``--starters`` processes. A battle started later
+  plays fewer turns, so that all of them run from turn S to turn S + 3 and end near
+  turn S + 4. (One turn was too short: 10,000 starts took 114 s on this machine, and
+  the fault windows then held a few dozen expiries.)
+- turn S to S + 1.5: steady state, every battle running (about 490 expiries a second
+  for 10,000). Meanwhile ``--movers`` other battles move every 5 s, a referee's POST
+  going to node k's gunicorn and the SSE viewer of that battle listening on node
+  k+1's uvicorn (move round-trip); ``--viewers`` more SSE spectators watch expiring
+  battles, spread over the nodes.
+- at turn S + 1.5: node 2 is SIGKILLed (worker and its clock timer, gunicorn,
+  uvicorn): the timers of the other nodes cover.
+- at turn S + 2: node 1, the beat's node, is SIGKILLed; beat is restarted on node 3.
+- at turn S + 2.5: the redis-server is SIGKILLed and restarted (wake-ups and states
+  published meanwhile are lost; the timers read the due times from the database).
 Lateness = applied_at - (deadline + grace) of each expiry, from the ClockEvent trail,
 reported per window (by due time). Lost / duplicated expiries over the whole run.
 
-Quick run (about 2 minutes): ``bench/scale.py --battles 300``. Every child process is
+Quick run (about 3 minutes): ``bench/scale.py --battles 300 --start-turns 1``. Every child process is
 killed at the end, also on Ctrl-C or an error. Prints a table, then one JSON line.
 """
 
@@ -191,7 +197,7 @@ def run(args) -> dict:
 
 
 def _run(args, cluster: ClockCluster, nodes: list[Node], redis_port: int) -> dict:
-    think_ms, move_ms, plies = args.think_ms, args.move_ms, 3
+    think_ms, move_ms, spread = args.think_ms, args.move_ms, args.start_turns
     turn_s = (think_ms + move_ms) / 1000
     log(f"starting {len(nodes)} nodes…")
     for n in nodes:
@@ -200,7 +206,15 @@ def _run(args, cluster: ClockCluster, nodes: list[Node], redis_port: int) -> dic
     for n in nodes:
         n.wait_web()
     log(f"creating {args.battles} battles and {args.movers} moving ones…")
-    ids = make_battles(args.battles, think_ms=think_ms, move_ms=move_ms, plies=plies, tag="scale")
+    ids = make_battles(
+        args.battles, think_ms=think_ms, move_ms=move_ms, plies=spread + 4, tag="scale"
+    )
+    # Started in this order over ``spread`` turns: the later a battle starts, the fewer
+    # turns it plays, and every battle runs through turn S + 3.
+    plies = {b: spread + 4 - (i * spread) // len(ids) for i, b in enumerate(ids)}
+    Battle.objects.bulk_update(
+        [Battle(pk=b, max_plies=p) for b, p in plies.items()], ["max_plies"], batch_size=2000
+    )
     movers = make_battles(args.movers, think_ms=600_000, move_ms=5000, plies=100, tag="mover")
     referee = get_user_model().objects.create_user(
         f"scaleref{random.randrange(10**9)}", password="bench-pass-123"
@@ -214,7 +228,7 @@ def _run(args, cluster: ClockCluster, nodes: list[Node], redis_port: int) -> dic
     home = {b: i % len(nodes) for i, b in enumerate(movers)}
 
     # Round-trips and spectators in a thread (HTTP only, no database) during turns 0-2.
-    stop, warmed = threading.Event(), threading.Event()
+    stop, warmed, begin = threading.Event(), threading.Event(), threading.Event()
     out: dict = {}
 
     def web_load() -> None:
@@ -237,6 +251,7 @@ def _run(args, cluster: ClockCluster, nodes: list[Node], redis_port: int) -> dic
                     args.moves,
                     5.0,
                     warmed,
+                    begin,
                 )
             finally:
                 stop.set()
@@ -251,12 +266,15 @@ def _run(args, cluster: ClockCluster, nodes: list[Node], redis_port: int) -> dic
 
     load = threading.Thread(target=web_load, daemon=True)
     load.start()
-    # The measured moves start once every SSE stream is connected and warm, together
-    # with the expiring battles; they end (3 moves, 5 s apart) before the first fault.
+    # The SSE streams connect and warm up first; the measured moves start with the
+    # steady state, once every battle runs, and end (3 moves, 5 s apart) before the
+    # first fault.
     warmed.wait(timeout=180)
     t0 = time.time()
-    log(f"starting the battles over one turn ({turn_s:g} s), {args.starters} processes…")
-    start_lag = start_spread(ids, turn_s, args.starters)
+    log(
+        f"starting the battles over {spread} turns ({spread * turn_s:g} s), {args.starters} processes…"
+    )
+    start_lag = start_spread(ids, spread * turn_s, args.starters)
     log(f"worst start lag {start_lag * 1000:.0f} ms")
     faults: dict[str, float] = {}
 
@@ -265,17 +283,19 @@ def _run(args, cluster: ClockCluster, nodes: list[Node], redis_port: int) -> dic
         if delay > 0:
             time.sleep(delay)
 
+    at(spread)
+    begin.set()
     if len(nodes) >= 3 and not args.no_faults:
-        at(2)
+        at(spread + 1.5)
         log("SIGKILL node 2 (worker, gunicorn, uvicorn)…")
         faults["node_kill"] = time.time()
         nodes[1].kill()
-        at(2.5)
+        at(spread + 2)
         log("SIGKILL node 1 (the beat's node); beat restarts on node 3…")
         faults["beat_kill"] = time.time()
         nodes[0].kill()
         cluster.beat.kill(restart=True)  # the supervisor starts a new beat at once
-        at(3)
+        at(spread + 2.5)
         log("SIGKILL and restart redis-server…")
         faults["redis_restart"] = time.time()
         r = _redis[-1]
@@ -283,17 +303,17 @@ def _run(args, cluster: ClockCluster, nodes: list[Node], redis_port: int) -> dic
         r.wait()
         time.sleep(1.0)
         _redis.append(start_redis(redis_port))
-    load.join(timeout=max(0.0, t0 + 2 * turn_s - time.time()) + 60)
+    load.join(timeout=max(0.0, t0 + (spread + 1.5) * turn_s - time.time()) + 60)
     stop.set()
     log("waiting for every battle to finish…")
-    totals = measure(ids, plies, timeout=turn_s * (plies + 2) + 60)
+    totals = measure(ids, plies, timeout=turn_s * (spread + 6) + 60)
     events = [
         (due.timestamp(), (applied - due).total_seconds() * 1000)
         for applied, due in ClockEvent.objects.filter(
             battle_id__in=ids, kind=clock.TURN_EXPIRED
         ).values_list("applied_at", "due_at")
     ]
-    bounds = [t0 + turn_s, *faults.values(), float("inf")]
+    bounds = [t0 + spread * turn_s, *faults.values(), float("inf")]
     names = ["steady", *faults]
     windows = {
         name: stats(window(events, bounds[i], bounds[i + 1])) for i, name in enumerate(names)
@@ -328,12 +348,17 @@ def parse_args(argv=None):
     parser.add_argument("--web-workers", type=int, default=2, help="gunicorn workers per node")
     parser.add_argument("--no-faults", action="store_true", help="steady state only")
     parser.add_argument(
+        "--start-turns", type=int, default=6, help="turns over which the battles are started"
+    )
+    parser.add_argument(
         "--starters", type=int, default=4, help="processes starting the battles in parallel"
     )
     args = parser.parse_args(argv)
-    if min(args.nodes, args.battles, args.movers, args.moves, args.web_workers, args.starters) < 1:
+    counts = (args.nodes, args.battles, args.movers, args.moves, args.web_workers)
+    if min(*counts, args.starters, args.start_turns) < 1:
         parser.error(
-            "--nodes, --battles, --movers, --moves, --web-workers, --starters must be positive"
+            "--nodes, --battles, --movers, --moves, --web-workers, --starters, --start-turns"
+            " must be positive"
         )
     if args.think_ms < 1000 or args.move_ms < 500:
         parser.error("--think-ms must be at least 1000 and --move-ms at least 500")

@@ -181,10 +181,12 @@ class _Hub:
                             continue
                         try:
                             battle_id = int(message["channel"][prefix_len:])
-                            data = json.loads(message["data"])
+                            queues = tuple(self.queues.get(battle_id, ()))
+                            # Every battle's states arrive here: read only the watched.
+                            data = json.loads(message["data"]) if queues else None
                         except (ValueError, TypeError):
                             continue
-                        for queue in tuple(self.queues.get(battle_id, ())):
+                        for queue in queues:
                             self._deliver(queue, data)
             except asyncio.CancelledError:
                 raise
