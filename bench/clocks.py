@@ -293,6 +293,27 @@ def _per_battle(base):
     return base if callable(base) else (lambda _battle_id: base)
 
 
+_TLS = None
+
+
+def stream_client(**kwargs):
+    """An httpx client for ONE long-lived stream (SSE), or a few clients' worth of
+    requests. httpcore's pool matches every waiting request against every connection
+    each time one changes (``_assign_requests_to_connections``): 200 streams on one
+    client cost the load generator a whole core (measured with cProfile in
+    bench/mixed.py: 140 s of 180 s), which the server under test then lacks."""
+    import ssl
+
+    import httpx
+
+    global _TLS
+    if _TLS is None:
+        _TLS = ssl.create_default_context()  # built once: loading the CA file is slow
+    return httpx.AsyncClient(
+        **({"timeout": None, "limits": httpx.Limits(max_connections=1)} | kwargs), verify=_TLS
+    )
+
+
 async def _roundtrips(
     base,
     web_base,
@@ -320,8 +341,11 @@ async def _roundtrips(
     ready = asyncio.Event()
     connected = [0]
 
-    async def listen(http, battle_id: int) -> None:
-        async with http.stream("GET", f"{sse_of(battle_id)}/battles/{battle_id}/events/") as r:
+    async def listen(battle_id: int) -> None:
+        async with (
+            stream_client() as http,
+            http.stream("GET", f"{sse_of(battle_id)}/battles/{battle_id}/events/") as r,
+        ):
             async for line in r.aiter_lines():
                 if not line.startswith("data: "):
                     continue
@@ -335,12 +359,8 @@ async def _roundtrips(
                 if fut and not fut.done():
                     fut.set_result(time.perf_counter())
 
-    limits = httpx.Limits(max_connections=len(ids) + 20)
-    async with (
-        httpx.AsyncClient(timeout=60, limits=limits) as sse,
-        httpx.AsyncClient(timeout=60, cookies=cookies) as web,
-    ):
-        tasks = [asyncio.create_task(listen(sse, b)) for b in ids]
+    async with httpx.AsyncClient(timeout=60, cookies=cookies) as web:
+        tasks = [asyncio.create_task(listen(b)) for b in ids]
         await asyncio.wait_for(ready.wait(), timeout=120)
         await asyncio.sleep(0.5)
         r = await web.get(f"{web_of(ids[0])}/battles/referee/{ids[0]}/")

@@ -12,7 +12,10 @@ Reported: expiry lateness (applied_at - deadline - grace, from the ClockEvent tr
 page latencies per page (client side), moves accepted / refused.
 
 The load generator (this process, once the servers run) lowers itself to nice 5, the
-web's priority: on a real site the clients are not on the server. Referees start from
+web's priority: on a real site the clients are not on the server. Each SSE stream and
+each browser has its own httpx client and the referees share 64 clients of one
+connection: on one shared pool httpcore's request matching cost the generator a whole
+core (``clocks.stream_client``). Referees start from
 each battle's version in the database instead of 1,000 page loads at the same moment,
 and every page is loaded a few times unmeasured first (cold workers stall by seconds).
 
@@ -38,7 +41,7 @@ import time
 from pathlib import Path
 
 # bench/clocks.py sets up Django on its bench database when imported.
-from clocks import BENCH_REDIS, clear_previous_runs, log, make_battles, pct
+from clocks import BENCH_REDIS, clear_previous_runs, log, make_battles, pct, stream_client
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
@@ -88,22 +91,26 @@ async def _hall(
         else:
             moves["errors"] += 1
 
-    async def browser(http) -> None:
+    async def browser() -> None:
         urls = [
             ("standings", f"{web}/t/{slug}/standings/"),
             ("pairings", f"{web}/t/{slug}/rounds/1/"),
             ("tournament", f"{web}/t/{slug}/"),
         ]
-        while time.monotonic() < end:
-            kind, url = random.choice(urls)
-            if random.random() < 0.25:
-                kind, url = "battle", f"{web}/battles/{random.choice(ids)}/"
-            with contextlib.suppress(httpx.HTTPError):
-                await timed(http, kind, url)
+        async with stream_client(timeout=60) as http:
+            while time.monotonic() < end:
+                kind, url = random.choice(urls)
+                if random.random() < 0.25:
+                    kind, url = "battle", f"{web}/battles/{random.choice(ids)}/"
+                with contextlib.suppress(httpx.HTTPError):
+                    await timed(http, kind, url)
 
-    async def spectator(http, battle_id: int) -> None:
+    async def spectator(battle_id: int) -> None:
         with contextlib.suppress(httpx.HTTPError):
-            async with http.stream("GET", f"{sse}/battles/{battle_id}/events/") as r:
+            async with (
+                stream_client() as http,
+                http.stream("GET", f"{sse}/battles/{battle_id}/events/") as r,
+            ):
                 async for line in r.aiter_lines():
                     if line.startswith("data: "):
                         spectated[0] += 1
@@ -138,33 +145,32 @@ async def _hall(
                 moves["errors"] += 1
                 await asyncio.sleep(1)
 
-    limits = httpx.Limits(max_connections=args.spectators + 20)
-    async with (
-        httpx.AsyncClient(timeout=60, limits=limits) as viewers,
-        httpx.AsyncClient(
-            timeout=60, cookies=cookies, limits=httpx.Limits(max_connections=64)
-        ) as ref,
-        httpx.AsyncClient(timeout=60) as public,
-    ):
-        await ref.get(f"{web}/battles/referee/{ids[0]}/")
-        token = ref.cookies.get("csrftoken")
+    # Each stream and each browser its own client, the referees 64 clients of one
+    # connection: one shared pool would cost this process a core (``stream_client``).
+    async with httpx.AsyncClient(timeout=60, cookies=cookies) as first:
+        await first.get(f"{web}/battles/referee/{ids[0]}/")
+        token = first.cookies.get("csrftoken")
         # Unmeasured: every page a few times, so each gunicorn worker has imported and
         # compiled what it serves (a cold worker's first requests stall by seconds).
         for path in ("standings/", "rounds/1/", ""):
-            await asyncio.gather(*(public.get(f"{web}/t/{slug}/{path}") for _ in range(6)))
-        await asyncio.gather(*(public.get(f"{web}/battles/{b}/") for b in ids[:6]))
+            await asyncio.gather(*(first.get(f"{web}/t/{slug}/{path}") for _ in range(6)))
+        await asyncio.gather(*(first.get(f"{web}/battles/{b}/") for b in ids[:6]))
+    refs = [stream_client(timeout=60, cookies=cookies | {"csrftoken": token}) for _ in range(64)]
+    try:
         end = time.monotonic() + args.seconds
         watchers = [
-            asyncio.create_task(spectator(viewers, random.choice(ids)))
-            for _ in range(args.spectators)
+            asyncio.create_task(spectator(random.choice(ids))) for _ in range(args.spectators)
         ]
         await asyncio.gather(
-            *(browser(public) for _ in range(args.browsers)),
-            *(referee(ref, b, token) for b in ids),
+            *(browser() for _ in range(args.browsers)),
+            *(referee(refs[i % len(refs)], b, token) for i, b in enumerate(ids)),
         )
         for w in watchers:
             w.cancel()
         await asyncio.gather(*watchers, return_exceptions=True)
+    finally:
+        for client in refs:
+            await client.aclose()
     return {"pages": pages, "moves": moves, "spectated": spectated[0]}
 
 

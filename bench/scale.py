@@ -47,7 +47,16 @@ import time
 from pathlib import Path
 
 # bench/clocks.py sets up Django on its bench database when imported.
-from clocks import _roundtrips, clear_previous_runs, log, make_battles, measure, pct, start_spread
+from clocks import (
+    _roundtrips,
+    clear_previous_runs,
+    log,
+    make_battles,
+    measure,
+    pct,
+    start_spread,
+    stream_client,
+)
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
@@ -156,21 +165,19 @@ async def _viewers(urls: list[str], stop: threading.Event) -> int:
 
     received = [0]
 
-    async def watch(http, url: str) -> None:
+    async def watch(url: str) -> None:
         with contextlib.suppress(httpx.HTTPError):
-            async with http.stream("GET", url) as r:
+            async with stream_client() as http, http.stream("GET", url) as r:
                 async for line in r.aiter_lines():
                     if line.startswith("data: "):
                         received[0] += 1
 
-    limits = httpx.Limits(max_connections=len(urls) + 10)
-    async with httpx.AsyncClient(timeout=None, limits=limits) as http:
-        tasks = [asyncio.create_task(watch(http, u)) for u in urls]
-        while not stop.is_set():
-            await asyncio.sleep(0.2)
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+    tasks = [asyncio.create_task(watch(u)) for u in urls]
+    while not stop.is_set():
+        await asyncio.sleep(0.2)
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
     return received[0]
 
 
