@@ -181,7 +181,13 @@ class Timer:
 
 
 class ClockTimer(bootsteps.StartStopStep):
-    """Worker bootstep: a timer thread in every worker consuming the clock queue."""
+    """Worker bootstep: a timer thread in every worker consuming the clock queue.
+
+    It starts after the pool, so the pool's processes are forked before the thread
+    exists (a fork copies no thread, but it copies the locks a running thread holds).
+    """
+
+    requires = ("celery.worker.components:Pool",)
 
     def __init__(self, worker, **kwargs):
         super().__init__(worker, **kwargs)
