@@ -48,12 +48,27 @@ def _page_context(
     }
 
 
-def _respond(request: HtmxHttpRequest, battle_id: int, *, error: str = ""):
+#: The battle row's own columns: what a press of "touched" or "moved" can change.
+_ROW_FIELDS = [
+    f.attname for f in Battle._meta.concrete_fields if not (f.is_relation or f.primary_key)
+]
+
+
+def _respond(
+    request: HtmxHttpRequest, battle_id: int, *, error: str = "", pressed: Battle | None = None
+):
+    """The fresh panel (htmx) or a redirect. ``pressed``: the battle of a "touched" or
+    "moved" press, whose gate already passed in this request and of which only the row
+    changed, so only the row is read again (the hall's most frequent request)."""
     if not request.htmx:
         if error:
             messages.error(request, error)
         return redirect("games:referee_clock", battle_id=battle_id)
-    battle = permissions.access_battle_for_referee(request.user, battle_id)
+    if pressed is not None:
+        battle = pressed
+        battle.refresh_from_db(fields=_ROW_FIELDS)
+    else:
+        battle = permissions.access_battle_for_referee(request.user, battle_id)
     return render(
         request, "games/referee_clock.html#referee-panel", _page_context(battle, error=error)
     )
@@ -93,11 +108,12 @@ def referee_action(request: HtmxHttpRequest, battle_id: int, action: str):
         # Online battles are moved by their players on the board; a referee "move" would
         # pass a turn without a move on the board.
         return _respond(request, battle_id, error=_("Online battles are moved by their players."))
+    pressed = battle if action in ("touched", "moved") else None
     try:
         operations[action]()
     except battles.BattleError as exc:
-        return _respond(request, battle_id, error=exc.message)
-    return _respond(request, battle_id)
+        return _respond(request, battle_id, error=exc.message, pressed=pressed)
+    return _respond(request, battle_id, pressed=pressed)
 
 
 @require_POST

@@ -348,3 +348,26 @@ def test_clock_names_the_side_of_a_cavalli_battle_with_a_move_limit(client, side
     panel = html.split('id="clock-panel"')[1].split("</div>\n</div>")[0]
     assert f"Move 2 of 24 ({name})" in panel
     assert "dwarfs" not in panel and "trolls" not in panel
+
+
+def test_a_moved_press_answers_the_fresh_panel_reading_only_the_row_again(
+    referee_client, match, django_assert_max_num_queries
+):
+    """The hall's most frequent request: the gate runs once, then only the battle's row
+    is read again for the panel, which shows the new state."""
+    c = referee_client
+    b1, _ = battles.create_battles(match, mode=Battle.Mode.OTB)
+    battles.start_battle(b1.pk)
+    url = reverse("games:referee_action", args=[b1.pk, "moved"])
+    c.post(url, {"version": 1}, **HX)  # warm: the session, the templates
+    with django_assert_max_num_queries(16) as queries:
+        r = c.post(url, {"version": 2}, **HX)
+    assert 'name="version" value="3"' in r.content.decode()
+    sqls = [q["sql"] for q in queries.captured_queries]
+    # The gate's lookup (the battle with its tournament and seats' players) runs once.
+    gates = [q for q in sqls if q.startswith('SELECT "games_battle"') and "tournaments_player" in q]
+    assert len(gates) == 1, gates
+    b = Battle.objects.get(pk=b1.pk)
+    assert (b.ply, b.clock_version) == (2, 3)
+    frag = c.post(url, {"version": 2}, **HX).content.decode()  # a stale press
+    assert "changed meanwhile" in frag and 'name="version" value="3"' in frag
