@@ -381,9 +381,9 @@ def record_online_result(match, b1: Battle, b2: Battle) -> None:
 
 
 def _checked(battle_id: int, *, side: str | None, version: int, now: datetime) -> Battle:
-    """Settle first, then load the battle and refuse anything out of turn or stale."""
-    settle(battle_id, via=ClockEvent.Via.READ, now=now)
-    battle = _load(battle_id)
+    """Settle first, then refuse anything out of turn or stale. ``settle`` returns the
+    battle as stored after it (loaded afresh when another writer came first)."""
+    battle = settle(battle_id, via=ClockEvent.Via.READ, now=now)
     if battle.status == Battle.Status.FINISHED:
         raise NotAllowed(_("This battle is over."))
     if battle.status != Battle.Status.RUNNING:

@@ -31,7 +31,7 @@ GIVE_MS = 5_000
 def _page_context(
     battle: Battle, *, error: str = "", result_form: SurvivorsForm | None = None
 ) -> dict:
-    siblings = {b.number: b for b in Battle.objects.filter(match_id=battle.match_id)}
+    siblings = {b.number: b for b in Battle.objects.filter(match_id=battle.match_id).order_by()}
     both_done = len(siblings) == 2 and all(b.is_finished for b in siblings.values())
     if both_done and result_form is None:
         result_form = SurvivorsForm(game=game_of(battle.match))
