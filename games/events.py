@@ -56,20 +56,7 @@ def payload(
 
 
 def publish_state(battle_id: int, version: int, state: clock.ClockState, offer: str = "") -> None:
-    global _publisher
-    try:
-        if _publisher is None:
-            _publisher = redis.Redis.from_url(
-                settings.REDIS_URL, socket_timeout=0.5, socket_connect_timeout=0.5
-            )
-        with _publisher.pipeline(transaction=False) as pipe:
-            pipe.publish(
-                channel(battle_id), json.dumps(payload(battle_id, version, state, offer=offer))
-            )
-            timer.publish_due(pipe, [state])
-            pipe.execute()
-    except redis.RedisError:
-        log.warning("could not publish battle %s", battle_id, exc_info=True)
+    publish_states([(battle_id, version, state, offer)])
 
 
 def snapshot(battle_id: int) -> dict:
@@ -228,7 +215,8 @@ async def stream(battle_id: int):
 
 
 def publish_states(items) -> None:
-    """``publish_state`` for many battles in one Redis pipeline (the bulk sweeper).
+    """The states of one battle (``publish_state``) or many (the bulk sweeper), and the
+    earliest of their due times, in one Redis pipeline.
 
     ``items`` yields ``(battle_id, version, state, offer)``.
     """
@@ -248,4 +236,4 @@ def publish_states(items) -> None:
             timer.publish_due(pipe, states)
             pipe.execute()
     except redis.RedisError:
-        log.warning("could not publish the swept battles", exc_info=True)
+        log.warning("could not publish battle states", exc_info=True)
