@@ -135,3 +135,18 @@ def test_without_redis_a_timer_looks_again_within_a_tenth_of_a_second(settings):
     t = time.monotonic()
     assert wakeups.wait(30.0) is None
     assert time.monotonic() - t < 5  # not the 30 s asked: it cannot hear, so it looks
+
+
+def test_a_timer_ignores_what_is_not_a_due_time_on_its_channel(settings):
+    """Anything else published on ``clock:due`` is skipped; a due time beside it counts."""
+    settings.THUD_EVENTS_PREFIX = f"test-junk-{uuid.uuid4().hex[:8]}:"
+    wakeups = timer._Wakeups()
+    assert wakeups.wait(0.2) is None  # subscribes; nothing heard yet
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    for message in ("soon", "", "1795487198.5", "1795487198929", "{}"):
+        client.publish(timer.channel(), message)
+    heard, until = None, time.monotonic() + 5
+    while heard is None and time.monotonic() < until:
+        heard = wakeups.wait(0.5)
+    wakeups.close()
+    assert heard == 1795487198.929
