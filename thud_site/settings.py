@@ -151,16 +151,24 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
+# Redis accelerates, it never gates (thud_site/cache.py): with Redis down a cache read is
+# a miss and a write is dropped; the rate limits count in each process's memory instead.
+_CACHE_PREFIX = os.environ.get("THUD_CACHE_PREFIX", "thud")
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "thud_site.cache.ResilientRedisCache",
         "LOCATION": REDIS_URL,
-        "KEY_PREFIX": os.environ.get("THUD_CACHE_PREFIX", "thud"),
-    }
+        "KEY_PREFIX": _CACHE_PREFIX,
+    },
+    "limits": {
+        "BACKEND": "thud_site.cache.ResilientRedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": _CACHE_PREFIX,
+        "OPTIONS": {"fallback": "local"},
+    },
 }
-# Sessions are read from Redis (written through to the database, so a cache flush or a Redis
-# restart logs nobody out): one database query less on every logged-in request.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# Sessions live in the database: a Redis outage or flush logs nobody out and breaks no page.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -1,7 +1,8 @@
 """Account forms: rate-limited logins (site and admin), self-registration and player claims.
 
-The login limit counts attempts per (username, client address) in the cache (Redis), in a
-fixed window that starts with the first attempt. Each attempt is counted *before* its
+The login limit counts attempts per (username, client address) with ``thud_site.limits``
+(Redis, or each process's memory while Redis is down), in a fixed window that starts with
+the first attempt. Each attempt is counted *before* its
 password is checked, with one atomic increment, so parallel guesses cannot all read "below
 the limit" and slip through together: at most ``LOGIN_MAX_FAILURES`` passwords are ever
 checked per window. Beyond that even the right password is refused, unchecked, until the
@@ -16,22 +17,22 @@ trusted reverse proxy sets (see ``client_address``).
 
 from __future__ import annotations
 
-import hashlib
-
 from django import forms
 from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from thud_site import limits
+
 from .models import Player, PlayerClaim
 
 LOGIN_MAX_FAILURES = 5
 LOGIN_WINDOW_S = 300
+LOGIN_SCOPE = "login-failures"
 
 
 def client_address(request: HttpRequest | None) -> str:
@@ -58,24 +59,7 @@ def client_address(request: HttpRequest | None) -> str:
 
 
 def _attempts_key(username: str, request: HttpRequest | None) -> str:
-    address = client_address(request)
-    digest = hashlib.sha256(f"{username.strip().lower()}|{address}".encode()).hexdigest()
-    return f"login-failures:{digest}"
-
-
-def _count_attempt(key: str) -> int:
-    """Count one attempt atomically and return the count, this attempt included."""
-    cache.add(key, 0, LOGIN_WINDOW_S)  # opens the window; a no-op if one is open
-    try:
-        attempts = cache.incr(key)
-    except ValueError:  # the window ended between add and incr: this attempt opens a new one
-        cache.add(key, 0, LOGIN_WINDOW_S)
-        attempts = cache.incr(key)
-    if attempts == 1:
-        # Redis's backend checks EXISTS, then INCR: if the key expired in between, INCR
-        # recreates it without an expiry, and the account would be locked for good.
-        cache.touch(key, LOGIN_WINDOW_S)
-    return attempts
+    return f"{username.strip().lower()}|{client_address(request)}"
 
 
 class LoginLimitMixin:
@@ -93,12 +77,12 @@ class LoginLimitMixin:
             # A field is missing: AuthenticationForm checks no password, nothing to count.
             return super().clean()
         key = _attempts_key(username, self.request)
-        if _count_attempt(key) > LOGIN_MAX_FAILURES:
+        if limits.count(LOGIN_SCOPE, key, window_s=LOGIN_WINDOW_S) > LOGIN_MAX_FAILURES:
             raise ValidationError(self.rate_limited_message, code="rate_limited")
         cleaned = super().clean()  # a wrong password raises and leaves the attempt counted
         # The right password within the limit proves the owner is here: forget the
         # mistakes. (Past the limit we never get here, so a success cannot reopen it.)
-        cache.delete(key)
+        limits.forget(LOGIN_SCOPE, key)
         return cleaned
 
 

@@ -24,14 +24,16 @@ pytestmark = pytest.mark.django_db
 def local_cache(settings):
     # A private in-memory cache: failed-login counts never leak between tests or runs.
     settings.CACHES = {
-        "default": {
+        name: {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": "test-accounts",
+            "LOCATION": f"test-accounts-{name}",
         }
+        for name in ("default", "limits")
     }
-    from django.core.cache import cache
+    from django.core.cache import caches
 
-    cache.clear()
+    for name in ("default", "limits"):
+        caches[name].clear()
 
 
 class CountingBackend(ModelBackend):
@@ -63,11 +65,13 @@ def redis_cache(settings):
     # A fresh key prefix per test keeps counts apart; the keys expire with the window.
     prefix = os.environ.get("THUD_CACHE_PREFIX", "thud")
     settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        name: {
+            "BACKEND": "thud_site.cache.ResilientRedisCache",
             "LOCATION": settings.REDIS_URL,
             "KEY_PREFIX": f"{prefix}-test-login-{uuid.uuid4().hex}",
+            "OPTIONS": {"fallback": "local" if name == "limits" else "miss"},
         }
+        for name in ("default", "limits")
     }
 
 

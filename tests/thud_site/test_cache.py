@@ -1,0 +1,93 @@
+"""Redis accelerates, it never gates: with nothing listening where Redis should be, every
+cache call answers (a miss, or the local fallback) and every page still renders.
+
+"Redis down" here is a real refused connection: the caches point at a port on which
+nothing listens. The real-process outage (a redis-server killed for 30 s during timed
+battles) is ``tests/games/test_outages.py``.
+"""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.cache import caches
+from django.core.management import call_command
+
+from tests.thud_site.test_crawl import crawl
+from thud_site import limits
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]  # closed again when the block ends: nothing listens
+
+
+@pytest.fixture
+def redis_down(settings):
+    location = f"redis://127.0.0.1:{_closed_port()}/0"
+    settings.CACHES = {
+        name: {
+            "BACKEND": "thud_site.cache.ResilientRedisCache",
+            "LOCATION": location,
+            "OPTIONS": {"fallback": fallback},
+        }
+        for name, fallback in (("default", "miss"), ("limits", "local"))
+    }
+    settings.REDIS_URL = location
+    return location
+
+
+def test_without_redis_the_default_cache_misses_and_drops_writes(redis_down):
+    cache = caches["default"]
+    cache.set("k", 1)
+    assert cache.get("k") is None
+    assert cache.get("k", "fallback") == "fallback"
+    assert cache.get_many(["k"]) == {}
+    assert cache.add("k", 1) is False
+    assert cache.set_many({"a": 1}) == ["a"]
+    with pytest.raises(ValueError):
+        cache.incr("k")
+    assert cache.redis_down
+
+
+def test_without_redis_the_limits_cache_counts_in_this_process(redis_down):
+    assert [limits.count("test", "someone", window_s=60) for _ in range(3)] == [1, 2, 3]
+    assert limits.allow("test", "other", limit=1, window_s=60)
+    assert not limits.allow("test", "other", limit=1, window_s=60)
+    limits.forget("test", "someone")
+    assert limits.count("test", "someone", window_s=60) == 1
+
+
+def test_with_redis_the_cache_is_redis(settings):
+    cache = caches["default"]
+    cache.set("test-cache-present", 7, 5)
+    assert cache.get("test-cache-present") == 7
+    assert not cache.redis_down
+
+
+@pytest.mark.django_db
+def test_login_and_its_limit_work_without_redis(client, redis_down, password):
+    user = get_user_model().objects.create_user("alice", password=password)
+    for _ in range(5):
+        assert client.post("/accounts/login/", {"username": "alice", "password": "x"}).status_code
+    refused = client.post("/accounts/login/", {"username": "alice", "password": password})
+    assert refused.status_code == 200 and b"Too many failed" in refused.content
+    other = client.post(
+        "/accounts/login/", {"username": "alice", "password": password}, REMOTE_ADDR="10.9.9.9"
+    )
+    assert other.status_code == 302
+    assert client.get("/").wsgi_request.user == user
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("username", [None, "organiser", "player1"])
+def test_every_reachable_page_renders_without_redis(client, redis_down, username):
+    call_command("load_demo", verbosity=0)
+    if username:
+        client.force_login(get_user_model().objects.get(username=username))
+    seen = crawl(client)
+    assert {url: s for url, s in seen.items() if s >= 500} == {}
+    assert len(seen) > 5
