@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.test import RequestFactory
