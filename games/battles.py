@@ -37,7 +37,7 @@ from tournaments.results import ResultError, record_final_result
 from tournaments.rounds import RoundError, begin_play
 from tournaments.survivors import Survivors
 
-from . import clock, registry
+from . import clock, outages, registry
 from .interface import InvalidMove, other_side
 from .models import DAY_MS, MAX_CORRESPONDENCE_DAYS, Battle, ClockEvent, Move, clock_fields
 
@@ -128,7 +128,9 @@ def settle(battle_id: int, *, via: str, now: datetime | None = None) -> Battle:
         if not clock.expiry_due(state, now):
             return battle
         due = clock.due_at(state)
-        new, kind = clock.resolve_timeout(state, now)
+        new, kind = clock.resolve_timeout(state, now, outages.site_seen_at())
+        if kind == clock.EXPIRY_WAITS:
+            return battle  # nobody has seen the site up since the deadline: not yet
         extra = {}
         if kind == clock.TURN_EXPIRED and battle.mode == Battle.Mode.ONLINE and battle.board:
             game = battle.rules

@@ -10,9 +10,20 @@ Terminology and invariants:
 - An expiry *forfeits* the turn: the ply counter advances (forfeits count toward
   the limit) and the next turn starts at the settle time. The Nth consecutive
   forfeit by one side stops the clock for a referee (``needs_referee``).
-- An expiry found more than ``outage_threshold`` late means the server failed, not
-  the player: the battle is paused (``server_outage``) and the turn is replayed in
-  full on resume. Our downtime never decides games.
+- Outages are judged from the players' side. ``site_seen_at`` is the last time a web
+  process proved the site reachable (``games.outages``: a heartbeat written only while
+  it reaches the database and Redis; ``None`` when no web process ever wrote one). An
+  expiry is applied only if the site was seen up at or after the turn's deadline: a
+  player who could not reach the site at the end of their turn loses nothing. Until
+  then the expiry waits (``EXPIRY_WAITS``); once the site has been unseen for longer
+  than the battle's ``outage_threshold``, the battle is paused (``server_outage``).
+- The outage threshold grows with the turn (``outage_threshold_ms``): 3 s for a
+  quickfire turn, 1/100 of the turn for longer ones (29 minutes for a 2-day move), so
+  a sweep minutes late is not an outage for a correspondence game.
+- An expiry *found* more than the threshold late (no timer ran) is an outage too.
+- An outage pause replays the turn in full on resume (a forfeit-turn clock), or gives
+  back the time since the site was last seen (a lose-the-game clock: correspondence).
+  Our downtime never decides games.
 - Pausing stores the remaining time to the millisecond; resuming restores it.
 
 Nothing here reads a clock or imports Django: ``now`` is always an argument, and
@@ -37,6 +48,11 @@ FINISHED = "finished"
 TURN_EXPIRED = "turn_expired"
 OUTAGE_PAUSE = "outage_pause"
 GAME_LOST_ON_TIME = "lost_on_time"
+#: Not an outcome: the expiry is due but the site was not seen up at its deadline yet.
+EXPIRY_WAITS = "expiry_waits"
+
+#: A turn longer than 100 × the base threshold gets a threshold of 1/100 of the turn.
+OUTAGE_FRACTION = 100
 
 # Timeout rules (ClockConfig.timeout_rule).
 FORFEIT_TURN = "forfeit_turn"
@@ -214,25 +230,55 @@ def _advance(state: ClockState, now: datetime, *, forfeit: bool) -> ClockState:
     return start_turn(nxt, now)
 
 
-def resolve_timeout(state: ClockState, now: datetime) -> tuple[ClockState, str]:
+def outage_threshold_ms(config: ClockConfig) -> int:
+    """How long the site may be unseen (or an expiry be found late) before it is an
+    outage: the configured threshold, or 1/100 of a longer turn."""
+    return max(config.outage_threshold_ms, config.turn_ms // OUTAGE_FRACTION)
+
+
+def site_down(state: ClockState, now: datetime, site_seen_at: datetime | None) -> bool:
+    """True if nobody has seen the site up for longer than this battle's threshold."""
+    if site_seen_at is None:
+        return False
+    return _ms(now - site_seen_at) > outage_threshold_ms(state.config)
+
+
+def outage_pause(state: ClockState, site_seen_at: datetime | None) -> ClockState:
+    """Pause for an outage: the turn replayed in full on resume, or (a lose-the-game
+    clock) the time left when the site was last seen, and at least the threshold."""
+    remaining, think = state.config.turn_ms, state.config.think_ms
+    if state.config.timeout_rule == LOSE_GAME and state.deadline is not None:
+        # At least the threshold's time, so that a resume never lands on an expiry.
+        seen = site_seen_at or state.deadline
+        floor = outage_threshold_ms(state.config)
+        remaining = min(remaining, max(floor, _ms(state.deadline - seen)))
+        think = min(think, remaining)
+    return replace(
+        state,
+        status=PAUSED,
+        paused_reason=REASON_OUTAGE,
+        paused_remaining_ms=remaining,
+        paused_think_remaining_ms=think,
+        touched="",
+        turn_started_at=None,
+        think_ends_at=None,
+        deadline=None,
+    )
+
+
+def resolve_timeout(
+    state: ClockState, now: datetime, site_seen_at: datetime | None = None
+) -> tuple[ClockState, str]:
     """Settle a due expiry: forfeit the turn (or lose the game, under the ``lose_game``
-    rule; the side to move is the loser), or pause if we found it too late."""
+    rule; the side to move is the loser); pause if it is an outage; or, while the site
+    has not been seen up since the deadline, wait (``EXPIRY_WAITS``, state unchanged)."""
     if not expiry_due(state, now):
         raise ClockError("no expiry is due")
     late_ms = _ms(now - due_at(state))  # type: ignore[operator]
-    if late_ms > state.config.outage_threshold_ms:
-        paused = replace(
-            state,
-            status=PAUSED,
-            paused_reason=REASON_OUTAGE,
-            paused_remaining_ms=state.config.turn_ms,
-            paused_think_remaining_ms=state.config.think_ms,
-            touched="",
-            turn_started_at=None,
-            think_ends_at=None,
-            deadline=None,
-        )
-        return paused, OUTAGE_PAUSE
+    if late_ms > outage_threshold_ms(state.config) or site_down(state, now, site_seen_at):
+        return outage_pause(state, site_seen_at), OUTAGE_PAUSE
+    if site_seen_at is not None and site_seen_at < state.deadline:  # type: ignore[operator]
+        return state, EXPIRY_WAITS
     if state.config.timeout_rule == LOSE_GAME:
         return finish(state, REASON_TIME), GAME_LOST_ON_TIME
     return _advance(state, now, forfeit=True), TURN_EXPIRED

@@ -9,7 +9,9 @@
 - Each server process holds ONE ``PSUBSCRIBE battle:*`` (``_Hub``) and fans the
   messages out to a bounded ``asyncio.Queue`` per SSE connection. A slow client
   whose queue overflows gets a fresh snapshot instead of the backlog.
-- The stream sends ``event: state`` messages and ``: keepalive`` comments.
+- The stream sends ``event: state`` messages and ``: keepalive`` comments. While the
+  subscription is down (Redis unreachable), each stream reads its battle every
+  ``POLL_S`` and sends what changed: the clients see every move without Redis.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ log = logging.getLogger(__name__)
 
 QUEUE_SIZE = 16
 KEEPALIVE_S = 15.0
+#: While Redis is down (no published states), how often a stream reads the battle.
+POLL_S = 2.0
 SNAPSHOT_CONCURRENCY = 4
 SUBSCRIBE_WAIT_S = 2.0
 RESYNC = object()  # queue marker: send a fresh snapshot
@@ -109,6 +113,11 @@ class _Hub:
         self.queues: dict[int, set[asyncio.Queue]] = {}
         self.task: asyncio.Task | None = None
         self.ready: asyncio.Event | None = None  # set while the subscription is live
+
+    @property
+    def live(self) -> bool:
+        """True while the Redis subscription is confirmed (states arrive as published)."""
+        return self.ready is not None and self.ready.is_set()
 
     def register(self, battle_id: int) -> asyncio.Queue:
         if self.task is None or self.task.done():
@@ -205,11 +214,20 @@ async def stream(battle_id: int):
             elif isinstance(item, dict) and item.get("version", 0) >= version:
                 version = item["version"]
                 yield format_sse(item)
+            live = hub.live
             try:
-                item = await asyncio.wait_for(queue.get(), timeout=KEEPALIVE_S)
+                item = await asyncio.wait_for(queue.get(), timeout=KEEPALIVE_S if live else POLL_S)
             except TimeoutError:
-                item = None
-                yield b": keepalive\n\n"
+                if live:
+                    item = None
+                    yield b": keepalive\n\n"
+                    continue
+                # No Redis: nobody publishes, so the stream polls the database itself
+                # and sends what changed; the resync after reconnecting covers the rest.
+                data = await _snapshot(battle_id)
+                item = data if data["version"] > version else None
+                if item is None:
+                    yield b": polling\n\n"
     finally:
         hub.unregister(battle_id, queue)
 

@@ -359,9 +359,10 @@ class ClockEvent(models.Model):
     class Meta:
         ordering = ["battle", "applied_at"]
         constraints = [
+            # An outage may pause the same turn twice (a flapping Redis); an expiry never.
             models.UniqueConstraint(
                 fields=["battle", "ply", "kind"],
-                condition=models.Q(kind__in=[clock.TURN_EXPIRED, clock.OUTAGE_PAUSE]),
+                condition=models.Q(kind=clock.TURN_EXPIRED),
                 name="unique_expiry_per_ply",
             ),
         ]
@@ -374,3 +375,17 @@ class ClockEvent(models.Model):
         if self.due_at is None:
             return None
         return (self.applied_at - self.due_at).total_seconds() * 1000
+
+
+class WebHeartbeat(models.Model):
+    """The last time one web process proved the site reachable (``games.outages``).
+
+    One row per process (``host:pid``), written every ``HEARTBEAT_S`` while the process
+    reaches the database and Redis; rows of dead processes simply stop changing.
+    """
+
+    name = models.CharField(max_length=120, unique=True)
+    seen_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.seen_at:%H:%M:%S.%f}"

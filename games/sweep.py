@@ -22,35 +22,26 @@ Terminology and invariants (see ``games/battles.py`` and DESIGN.md §5):
   on ``clock_version``, which we bump, so a move or another timer that raced us finds
   ``rowcount == 0`` after our commit: an expiry still applies exactly once.
 - After commit: the new states and the earliest new due time (which wakes the
-  timers) are published in one Redis pipeline.
+  timers) are published in one Redis pipeline (``games.bulk`` writes and publishes).
+- Every tick first looks at the web heartbeats (``games.outages.check``): it pauses
+  every timed battle while players cannot reach the site, resumes them when they
+  can, and hands the time the site was last seen to the expiries, which wait for
+  a heartbeat newer than their deadline (``clock.resolve_timeout``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
-from . import clock, events
+from . import bulk, clock, outages
 from .battles import settle
-from .models import Battle, ClockEvent, Move, clock_fields
+from .models import Battle, ClockEvent
 
 # Enough for a 10,000-battle hall falling one tick behind; the rest waits a second.
 TICK_LIMIT = 5_000
-
-CLOCK_COLUMNS = [*clock_fields(clock.ClockState(config=clock.ClockConfig())), "clock_version"]
-
-
-@dataclass(frozen=True)
-class Settled:
-    """One expiry applied in bulk: what ``after_commit`` needs."""
-
-    battle_id: int
-    version: int
-    state: clock.ClockState
-    offer: str
 
 
 def _bulk_ok(battle: Battle) -> bool:
@@ -59,20 +50,30 @@ def _bulk_ok(battle: Battle) -> bool:
 
 
 def sweep(*, via: str = ClockEvent.Via.SWEEP, now: datetime | None = None) -> int:
-    """Settle every due expiry; returns how many battles changed.
+    """A tick: pause or resume for outages, then settle every due expiry; returns how
+    many battles changed."""
+    seen, changed = outages.check(via=via, now=now or timezone.now())
+    return changed + settle_expiries(via=via, now=now, seen=seen)
+
+
+def settle_expiries(*, via: str, now: datetime | None = None, seen: datetime | None) -> int:
+    """Settle every due expiry (``seen``: when the site was last seen up); returns how
+    many battles changed.
 
     A row another transaction holds is skipped: that transaction moves the battle on,
     or the caller's next pass (the timer's, a few milliseconds later) settles it.
     """
     fixed_now = now
-    done, rest = _bulk_pass(via=via, now=now)
+    done, rest = _bulk_pass(via=via, now=now, seen=seen)
     changed = len(done)
     for pk, version in rest:
         changed += int(settle(pk, via=via, now=fixed_now).clock_version != version)
     return changed
 
 
-def _bulk_pass(*, via: str, now: datetime | None) -> tuple[list[Settled], list[tuple[int, int]]]:
+def _bulk_pass(
+    *, via: str, now: datetime | None, seen: datetime | None
+) -> tuple[list[bulk.Settled], list[tuple[int, int]]]:
     with transaction.atomic():
         # Candidates by the (status, deadline) index; the grace is per row. Only the due
         # ones are locked: a row still in its grace may be moved on meanwhile, and the
@@ -97,10 +98,7 @@ def _bulk_pass(*, via: str, now: datetime | None) -> tuple[list[Settled], list[t
         # The transition time is read after the lock is ours, as settle() reads it
         # after loading the row.
         now = now or timezone.now()
-        changed: list[Battle] = []
-        events: list[ClockEvent] = []
-        moves: list[Move] = []
-        done: list[Settled] = []
+        transitions: list[bulk.Transition] = []
         rest: list[tuple[int, int]] = []
         for battle in candidates:
             state = battle.clock_state
@@ -109,79 +107,8 @@ def _bulk_pass(*, via: str, now: datetime | None) -> tuple[list[Settled], list[t
             if not _bulk_ok(battle):
                 rest.append((battle.pk, battle.clock_version))
                 continue
-            new, kind = clock.resolve_timeout(state, now)
-            forfeited_ply, side, version = battle.ply, battle.side_to_move, battle.clock_version
-            for name, value in clock_fields(new).items():
-                setattr(battle, name, value)
-            battle.clock_version = version + 1
-            battle.updated_at = now
-            changed.append(battle)
-            events.append(
-                ClockEvent(
-                    battle=battle,
-                    ply=forfeited_ply,
-                    kind=kind,
-                    due_at=clock.due_at(state),
-                    applied_at=now,
-                    via=via,
-                )
-            )
-            if kind == clock.TURN_EXPIRED:
-                moves.append(
-                    Move(
-                        battle=battle,
-                        ply=forfeited_ply,
-                        side=side,
-                        kind=Move.Kind.FORFEIT,
-                        submitted_at=now,
-                        clock_version_before=version,
-                    )
-                )
-            done.append(Settled(battle.pk, version + 1, new, battle.end_offered_by))
-        if changed:
-            _update(changed, now)
-            ClockEvent.objects.bulk_create(events)
-            Move.objects.bulk_create(moves)
-            transaction.on_commit(lambda: _announce(done))
+            new, kind = clock.resolve_timeout(state, now, seen)
+            if kind != clock.EXPIRY_WAITS:
+                transitions.append(bulk.Transition(battle, new, kind, clock.due_at(state)))
+        done = bulk.write(transitions, via=via, now=now)
     return done, rest
-
-
-def _update(battles: list[Battle], now: datetime) -> None:
-    """One UPDATE of the clock columns of every battle (rows locked above)."""
-    if connection.vendor == "postgresql":
-        _update_postgresql(battles, now)
-    else:
-        # SQLite (``make run``): one UPDATE per batch of bound variables; the whole
-        # database is locked by the IMMEDIATE transaction anyway.
-        Battle.objects.bulk_update(battles, [*CLOCK_COLUMNS, "updated_at"])
-
-
-def _update_postgresql(battles: list[Battle], now: datetime) -> None:
-    """``UPDATE … FROM (VALUES …)``: one statement, its size linear, its plan flat."""
-    table = Battle._meta.db_table
-    columns = [Battle._meta.get_field(name) for name in CLOCK_COLUMNS]
-    casts = [f.db_type(connection) for f in columns]
-    row = "(" + ", ".join(["%s::bigint"] + [f"%s::{cast}" for cast in casts]) + ")"
-    params: list = []
-    for b in battles:
-        params.append(b.pk)
-        params.extend(getattr(b, f.attname) for f in columns)
-    names = ", ".join(connection.ops.quote_name(f.column) for f in columns)
-    sets = ", ".join(
-        f"{connection.ops.quote_name(f.column)} = v.{connection.ops.quote_name(f.column)}"
-        for f in columns
-    )
-    sql = (
-        f"UPDATE {connection.ops.quote_name(table)} AS b SET {sets}, updated_at = %s "
-        f"FROM (VALUES {', '.join([row] * len(battles))}) AS v(id, {names}) "
-        "WHERE b.id = v.id"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [now, *params])
-        if cursor.rowcount != len(battles):  # the rows are locked: cannot happen
-            raise RuntimeError(f"bulk expiry updated {cursor.rowcount} of {len(battles)} rows")
-
-
-def _announce(done: list[Settled]) -> None:
-    """The new states (and the earliest new due time), in one pipeline, after commit."""
-    events.publish_states((s.battle_id, s.version, s.state, s.offer) for s in done)

@@ -41,6 +41,9 @@ IDLE_S = 1.0
 #: Between two passes when expiries are still due right after one (rows another
 #: transaction held, or more than one pass can take): no busy loop.
 BACKLOG_S = 0.005
+#: Between two passes when the last one changed nothing although expiries are due
+#: (they wait for a web heartbeat newer than their deadline, ``games.outages``).
+WAITING_S = 0.02
 #: How often a timer looks when it cannot hear the wake-ups (Redis down).
 NO_REDIS_S = 0.1
 #: After an error (the database restarting): wait, then carry on.
@@ -167,7 +170,7 @@ class Timer:
         from .models import ClockEvent
 
         try:
-            sweep.sweep(via=ClockEvent.Via.TIMER)
+            changed = sweep.sweep(via=ClockEvent.Via.TIMER)
             due = next_due()
         except Exception:
             log.exception("clock timer pass failed; trying again")
@@ -177,7 +180,9 @@ class Timer:
         now = time.time()
         if due is None:
             return now + IDLE_S
-        return max(due.timestamp(), now + BACKLOG_S) if due.timestamp() <= now else due.timestamp()
+        if due.timestamp() > now:
+            return due.timestamp()
+        return now + (BACKLOG_S if changed else WAITING_S)
 
 
 class ClockTimer(bootsteps.StartStopStep):

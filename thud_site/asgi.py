@@ -6,3 +6,8 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "thud_site.settings")
 application = get_asgi_application()
+
+# Every process that serves pages proves the site reachable (games/outages.py).
+from thud_site import heartbeat  # noqa: E402  (needs the settings loaded above)
+
+heartbeat.start()

@@ -231,6 +231,10 @@ WHITENOISE_USE_FINDERS = True
 # retry so a Redis outage never blocks a request for long (settle-on-read and the
 # sweeper recover). THUD_EVENTS_PREFIX namespaces the pub/sub channels (tests).
 THUD_CLOCK_QUEUE = os.environ.get("THUD_CLOCK_QUEUE", "clock")
+# Each web process writes a heartbeat while it reaches the database and Redis; without
+# one, timed battles pause instead of forfeiting (games/outages.py). Off for a process
+# that serves no pages (the Procfile's events process).
+THUD_WEB_HEARTBEAT = env_bool("THUD_WEB_HEARTBEAT", True)
 THUD_EVENTS_PREFIX = os.environ.get("THUD_EVENTS_PREFIX", "")
 CELERY_TASK_ROUTES = {"games.*": {"queue": THUD_CLOCK_QUEUE}}
 CELERY_BEAT_SCHEDULE = {

@@ -6,3 +6,8 @@ from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "thud_site.settings")
 application = get_wsgi_application()
+
+# Every process that serves pages proves the site reachable (games/outages.py).
+from thud_site import heartbeat  # noqa: E402  (needs the settings loaded above)
+
+heartbeat.start()

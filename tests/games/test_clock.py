@@ -193,3 +193,61 @@ def test_snapshot_carries_remaining_and_phase():
     snap = clock.snapshot(running(), at(15_500))
     assert snap["phase"] == "move" and snap["remaining_ms"] == 4_500
     assert snap["think_remaining_ms"] == 0 and snap["side"] == "dwarf"
+
+
+# --- outages judged from the players' side (issue 20) --------------------------------
+
+
+def test_an_expiry_waits_while_the_site_was_not_seen_up_after_the_deadline():
+    s = running()
+    same, kind = clock.resolve_timeout(s, at(20_400), site_seen_at=at(19_900))
+    assert (kind, same) == (clock.EXPIRY_WAITS, s)
+
+
+def test_an_expiry_forfeits_once_the_site_was_seen_up_at_the_deadline():
+    s = running()
+    s2, kind = clock.resolve_timeout(s, at(20_400), site_seen_at=at(20_000))
+    assert kind == clock.TURN_EXPIRED and s2.ply == 1
+
+
+def test_a_site_unseen_beyond_the_threshold_pauses_and_replays_the_turn():
+    s = clock.touch(running(), at(2_000), "F1")
+    s2, kind = clock.resolve_timeout(s, at(10_001), site_seen_at=at(4_000))
+    assert kind == clock.OUTAGE_PAUSE
+    assert (s2.status, s2.paused_reason, s2.touched) == (clock.PAUSED, clock.REASON_OUTAGE, "")
+    assert (s2.paused_remaining_ms, s2.paused_think_remaining_ms) == (20_000, 15_000)
+    resumed = clock.resume(s2, at(60_000))
+    assert resumed.deadline == at(80_000) and resumed.ply == 0
+
+
+def test_a_site_unseen_for_exactly_the_threshold_is_not_yet_an_outage():
+    s = running()
+    assert not clock.site_down(s, at(23_000), at(20_000))
+    assert clock.site_down(s, at(23_001), at(20_000))
+    assert not clock.site_down(s, at(99_999), None)  # no web process ever seen: unknown
+
+
+def test_the_outage_threshold_of_a_correspondence_turn_is_a_hundredth_of_it():
+    two_days = 2 * 86_400_000
+    config = ClockConfig(think_ms=two_days, move_ms=0, timeout_rule=clock.LOSE_GAME)
+    assert clock.outage_threshold_ms(config) == two_days // 100  # 28.8 minutes
+    assert clock.outage_threshold_ms(ClockConfig()) == 3_000
+
+
+def test_a_correspondence_expiry_found_minutes_late_still_loses_on_time():
+    two_days = 2 * 86_400_000
+    s = running(think_ms=two_days, move_ms=0, timeout_rule=clock.LOSE_GAME)
+    ten_minutes_late = at(two_days + 300 + 600_000)
+    s2, kind = clock.resolve_timeout(s, ten_minutes_late, site_seen_at=ten_minutes_late)
+    assert kind == clock.GAME_LOST_ON_TIME and s2.finished_reason == clock.REASON_TIME
+
+
+def test_a_correspondence_outage_gives_back_the_time_since_the_site_was_last_seen():
+    two_days = 2 * 86_400_000
+    s = running(think_ms=two_days, move_ms=0, timeout_rule=clock.LOSE_GAME)
+    seen = at(two_days - 3_600_000)  # last seen an hour before the deadline
+    s2, kind = clock.resolve_timeout(s, at(two_days + 7_200_000), site_seen_at=seen)
+    assert kind == clock.OUTAGE_PAUSE
+    assert s2.paused_remaining_ms == 3_600_000
+    late = clock.outage_pause(s, site_seen_at=at(two_days))  # seen at the deadline itself
+    assert late.paused_remaining_ms == two_days // 100  # never resumed onto an expiry
