@@ -48,8 +48,10 @@ def beat_once(client: redis.Redis, me: str) -> None:
     """One heartbeat: Redis answers, then the row is written; raises if either fails."""
     from games import outages
 
+    # The time is read first: the heartbeat never claims a moment after Redis answered.
+    now = timezone.now()
     client.ping()
-    outages.beat(me, now=timezone.now())
+    outages.beat(me, now=now)
 
 
 def _run() -> None:

@@ -151,6 +151,43 @@ def busy_processes(n: int, *, nice: int = 0):
             p.wait()
 
 
+class RedisServer:
+    """Our own redis-server on a spare port, to kill and start on purpose."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.procs = [start_redis(self.port)]
+
+    def kill(self) -> None:
+        os.killpg(self.procs[-1].pid, signal.SIGKILL)
+        self.procs[-1].wait(timeout=10)
+
+    def start(self) -> None:
+        self.procs.append(start_redis(self.port))
+
+    def restart(self, down_s: float) -> float:
+        t = time.monotonic()
+        self.kill()
+        time.sleep(down_s)
+        self.start()
+        return time.monotonic() - t
+
+    def close(self) -> None:
+        for p in self.procs:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait(timeout=10)
+
+
+@pytest.fixture
+def throwaway_redis():
+    """Our own redis-server on a spare port (never restart the shared one)."""
+    server = RedisServer()
+    yield server
+    server.close()
+
+
 class Proc:
     """One supervised subprocess in its own session, so it can be SIGKILLed whole."""
 

@@ -7,9 +7,7 @@ time only against generous fault bounds (the bench reports the real lateness).
 
 from __future__ import annotations
 
-import os
 import random
-import signal
 import threading
 import time
 from datetime import timedelta
@@ -22,7 +20,7 @@ from django.utils import timezone
 from games import battles, clock
 from games.models import Battle, ClockEvent, Move
 
-from .conftest import free_port, make_match, start_redis, wait_for
+from .conftest import make_match, wait_for
 
 pytestmark = [pytest.mark.clock, pytest.mark.django_db(transaction=True)]
 
@@ -102,35 +100,13 @@ def test_t2_worker_sigkill_mid_run_loses_and_duplicates_nothing(cluster_factory)
     assert stats["max_ms"] <= 6000
 
 
-@pytest.fixture
-def throwaway_redis():
-    """Our own redis-server on a spare port (never restart the shared one)."""
-    port = free_port()
-    procs = [start_redis(port)]
-
-    def restart(down_s: float) -> float:
-        t = time.monotonic()
-        os.killpg(procs[-1].pid, signal.SIGKILL)
-        procs[-1].wait(timeout=10)
-        time.sleep(down_s)
-        procs.append(start_redis(port))
-        return time.monotonic() - t
-
-    yield f"redis://127.0.0.1:{port}/0", restart
-    for p in procs:
-        if p.poll() is None:
-            os.killpg(p.pid, signal.SIGKILL)
-            p.wait(timeout=10)
-
-
 def test_t3_redis_restart_mid_run_still_finishes_every_battle_exactly(
     cluster_factory, throwaway_redis
 ):
-    url, restart = throwaway_redis
-    cluster_factory(workers=2, redis_url=url)
+    cluster_factory(workers=2, redis_url=throwaway_redis.url)
     ids = start_battles(30, max_plies=6)
     time.sleep(3)
-    downtime = restart(1.0)
+    downtime = throwaway_redis.restart(1.0)
     wait_for(lambda: all_finished(ids), timeout=120, interval=0.5, what="battles to finish")
     stats = assert_exact(ids, 6)
     print("T3", stats, "downtime_s", round(downtime, 2))
@@ -216,7 +192,7 @@ def test_t5_pause_resume_keeps_remaining_time_and_the_old_due_time_is_a_no_op(cl
     assert ClockEvent.objects.filter(battle_id=battle_id, kind=clock.TURN_EXPIRED).count() == 1
 
 
-def test_t6_outage_pauses_the_battle_instead_of_forfeiting(cluster_factory):
+def test_t6_an_expiry_found_late_pauses_the_battle_and_replays_the_turn(cluster_factory):
     cluster = cluster_factory(workers=1)
     for p in (*cluster.workers, cluster.beat):
         p.kill(restart=False)
@@ -226,13 +202,15 @@ def test_t6_outage_pauses_the_battle_instead_of_forfeiting(cluster_factory):
     time.sleep((1550 + 1000 + 500) / 1000)  # past deadline + grace + outage threshold
     for p in (*cluster.workers, cluster.beat):
         p.start(wait=False)
-    wait_for(
-        lambda: Battle.objects.get(pk=b.pk).status == "paused", timeout=60, what="the outage pause"
+    resumed = wait_for(
+        lambda: ClockEvent.objects.filter(battle=b, kind=ClockEvent.Kind.RESUMED).first(),
+        timeout=60,
+        what="the outage pause and its resume",
     )
-    b = Battle.objects.get(pk=b.pk)
-    assert (b.paused_reason, b.ply) == (clock.REASON_OUTAGE, 0)
-    assert not Move.objects.filter(battle=b).exists()
-    assert ClockEvent.objects.filter(battle=b, kind=clock.OUTAGE_PAUSE).count() == 1
+    pause = ClockEvent.objects.get(battle=b, kind=clock.OUTAGE_PAUSE)
+    assert pause.ply == 0 and pause.applied_at <= resumed.applied_at
+    assert resumed.detail == "outage over"
+    assert not Move.objects.filter(battle=b, submitted_at__lte=resumed.applied_at).exists()
 
 
 def test_t7_without_worker_and_beat_the_read_path_enforces_the_deadline(cluster_factory):
