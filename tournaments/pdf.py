@@ -18,7 +18,7 @@ from urllib.parse import unquote, urlsplit
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
 from django.template.loader import render_to_string
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
@@ -31,12 +31,23 @@ def static_file(url_path: str) -> Path | None:
     'print.css'
     >>> static_file("/static/../settings.py") is None, static_file("/media/x") is None
     (True, True)
+    >>> static_file("/static//etc/passwd") is None, static_file("/static/%2Fetc/passwd") is None
+    (True, True)
     """
     prefix = "/" + settings.STATIC_URL.strip("/") + "/"
     if not url_path.startswith(prefix):
         return None
     relative = unquote(url_path.removeprefix(prefix))
-    if ".." in Path(relative).parts:
+    # A relative path inside the static files, and nothing else: no "..", no absolute
+    # path ("/static//etc/passwd"), no drive or backslash, no NUL.
+    if (
+        ".." in Path(relative).parts
+        or Path(relative).is_absolute()
+        or relative.startswith(("/", "\\"))
+        or "\\" in relative
+        or ":" in relative
+        or "\x00" in relative
+    ):
         return None
     found = finders.find(relative)
     if found:
@@ -68,14 +79,3 @@ def render_pdf(request: HttpRequest, template_name: str, context: dict) -> bytes
         url_fetcher=StaticFilesFetcher(),
     )
     return document.write_pdf()
-
-
-def pdf_response(
-    request: HttpRequest, template_name: str, context: dict, filename: str
-) -> HttpResponse:
-    """A PDF download (``Content-Disposition: attachment``) of the rendered template."""
-    response = HttpResponse(
-        render_pdf(request, template_name, context), content_type="application/pdf"
-    )
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response

@@ -19,7 +19,8 @@ from thud_site.http import HtmxHttpRequest
 
 from . import exports, permissions, reports
 from .models import Round, Tournament
-from .pdf import pdf_response
+from .pdf import render_pdf
+from .pdf_cache import cached_pdf, round_fingerprint, tournament_version
 from .rounds import load_standings
 from .views_public import TIEBREAK_LABELS
 
@@ -47,15 +48,23 @@ def results_csv(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_GET
 def standings_pdf(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     t = permissions.access_tournament_public(slug)
-    context = {
-        "tournament": t,
-        "rows": load_standings(t),
-        "labels": TIEBREAK_LABELS,
-        "order": [TIEBREAK_LABELS[key] for key in t.tiebreak_order],
-        "generated_at": timezone.now(),
-    }
-    return pdf_response(
-        request, "tournaments/pdf/standings.html", context, f"{t.slug}-standings.pdf"
+
+    def render() -> bytes:
+        context = {
+            "tournament": t,
+            "rows": load_standings(t),
+            "labels": TIEBREAK_LABELS,
+            "order": [TIEBREAK_LABELS[key] for key in t.tiebreak_order],
+            "generated_at": timezone.now(),
+        }
+        return render_pdf(request, "tournaments/pdf/standings.html", context)
+
+    return cached_pdf(
+        request,
+        document="standings",
+        version=tournament_version(t),
+        render_pdf=render,
+        filename=f"{t.slug}-standings.pdf",
     )
 
 
@@ -63,29 +72,49 @@ def standings_pdf(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 def report_pdf(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The final report page (podium, standings, crosstable, statistics) as a PDF."""
     t = permissions.access_tournament_public(slug)
-    context = reports.report_context(t) | {"generated_at": timezone.now()}
-    return pdf_response(request, "tournaments/pdf/report.html", context, f"{t.slug}-report.pdf")
+
+    def render() -> bytes:
+        context = reports.report_context(t) | {"generated_at": timezone.now()}
+        return render_pdf(request, "tournaments/pdf/report.html", context)
+
+    return cached_pdf(
+        request,
+        document="report",
+        version=tournament_version(t),
+        render_pdf=render,
+        filename=f"{t.slug}-report.pdf",
+    )
 
 
-def _round_context(round_: Round) -> dict:
-    return {
-        "tournament": round_.tournament,
-        "round": round_,
-        "matches": round_.matches.select_related("player_a__player", "player_b__player"),
-        "generated_at": timezone.now(),
-    }
+def _round_pdf(request: HtmxHttpRequest, round_: Round, document: str) -> HttpResponse:
+    def render() -> bytes:
+        context = {
+            "tournament": round_.tournament,
+            "round": round_,
+            "matches": round_.matches.select_related("player_a__player", "player_b__player"),
+            "generated_at": timezone.now(),
+        }
+        return render_pdf(request, f"tournaments/pdf/{document}.html", context)
+
+    return cached_pdf(
+        request,
+        document=document,
+        version=round_fingerprint(round_),
+        render_pdf=render,
+        filename=f"{round_.tournament.slug}-round-{round_.number}-{document}.pdf",
+    )
 
 
 @require_GET
 def pairings_pdf(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
-    round_ = permissions.access_round_public(request.user, slug, number)
-    filename = f"{slug}-round-{number}-pairings.pdf"
-    return pdf_response(request, "tournaments/pdf/pairings.html", _round_context(round_), filename)
+    return _round_pdf(
+        request, permissions.access_round_public(request.user, slug, number), "pairings"
+    )
 
 
 @login_required
 @require_GET
 def slips_pdf(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
-    round_ = permissions.access_round_for_referee(request.user, slug, number)
-    filename = f"{slug}-round-{number}-slips.pdf"
-    return pdf_response(request, "tournaments/pdf/slips.html", _round_context(round_), filename)
+    return _round_pdf(
+        request, permissions.access_round_for_referee(request.user, slug, number), "slips"
+    )
