@@ -175,3 +175,38 @@ def _in_thread(op, battle_id):
 
 def test_sse_view_refuses_unknown_battle(client, db):
     assert client.get("/battles/999999/events/").status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_redis_a_stream_polls_its_battle_and_sends_what_changed(settings, monkeypatch):
+    from asgiref.sync import sync_to_async
+
+    settings.REDIS_URL = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    monkeypatch.setattr(events, "hub", events._Hub())
+    monkeypatch.setattr(events, "POLL_S", 0.2)
+    b1, _ = battles.create_battles(make_match()[0], mode=Battle.Mode.OTB)
+    battles.start_battle(b1.pk)
+
+    async def run():
+        stream = events.stream(b1.pk)
+        first = await stream.__anext__()
+
+        def pause() -> None:  # nobody can publish it
+            battles.pause(b1.pk)
+            connection.close()
+
+        await sync_to_async(pause)()
+        chunks = []
+        while not chunks or not chunks[-1].startswith(b"event: state"):
+            chunks.append(await asyncio.wait_for(stream.__anext__(), timeout=5))
+        await stream.aclose()
+        events.hub.task.cancel()
+        return first, chunks
+
+    first, chunks = asyncio.run(run())
+    assert json.loads(first.split(b"data: ")[1])["status"] == "running"
+    state = json.loads(chunks[-1].split(b"data: ")[1])
+    assert (
+        state["status"] == "paused"
+        and state["version"] > json.loads(first.split(b"data: ")[1])["version"]
+    )
