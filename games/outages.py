@@ -35,6 +35,8 @@ from .models import Battle, ClockEvent, WebHeartbeat
 HEARTBEAT_S = 0.2
 #: The site counts as up again when a heartbeat is at most this old.
 UP_S = 1.0
+#: Rows of processes unseen for this long are deleted (a new process's first heartbeat).
+FORGET_AFTER = timedelta(days=1)
 #: The shortest outage threshold of any battle (``ClockConfig.outage_threshold_ms``).
 MIN_THRESHOLD = timedelta(milliseconds=clock.ClockConfig().outage_threshold_ms)
 
@@ -42,6 +44,8 @@ MIN_THRESHOLD = timedelta(milliseconds=clock.ClockConfig().outage_threshold_ms)
 def beat(name: str, *, now: datetime) -> None:
     """Record that the web process ``name`` reaches the database and Redis at ``now``."""
     if not WebHeartbeat.objects.filter(name=name).update(seen_at=now):
+        # A new process: its first heartbeat also clears the rows of long-gone ones.
+        WebHeartbeat.objects.filter(seen_at__lt=now - FORGET_AFTER).delete()
         WebHeartbeat.objects.update_or_create(name=name, defaults={"seen_at": now})
 
 

@@ -135,3 +135,12 @@ def test_a_heartbeat_is_written_only_while_redis_answers(settings):
     with pytest.raises(redis.ConnectionError):
         heartbeat.beat_once(dead, me)
     assert WebHeartbeat.objects.get(name=me).seen_at == first
+
+
+def test_a_new_web_process_clears_the_heartbeats_of_processes_gone_for_a_day():
+    now = timezone.now()
+    outages.beat("gone:1", now=now - timedelta(days=2))
+    outages.beat("recent:2", now=now - timedelta(hours=1))
+    outages.beat("new:3", now=now)
+    assert set(WebHeartbeat.objects.values_list("name", flat=True)) == {"recent:2", "new:3"}
+    assert outages.site_seen_at() == now
