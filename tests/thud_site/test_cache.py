@@ -91,3 +91,42 @@ def test_every_reachable_page_renders_without_redis(client, redis_down, username
     seen = crawl(client)
     assert {url: s for url, s in seen.items() if s >= 500} == {}
     assert len(seen) > 5
+
+
+@pytest.mark.django_db
+def test_moves_and_results_are_accepted_without_redis(client, redis_down):
+    from games import battles
+    from games.models import Battle
+    from tests.factories import MatchFactory, UserFactory
+    from tournaments.models import ResultVersion
+
+    first, second = UserFactory(), UserFactory()
+    battle = battles.create_casual_battle(
+        game="thud", first=first, second=second, timing=Battle.Timing.CORRESPONDENCE
+    )
+    client.force_login(first)
+    moved = client.post(
+        f"/battles/{battle.pk}/move/",
+        {"from": "F1", "to": "F5", "version": battle.clock_version},
+    )
+    assert moved.status_code == 302
+    assert Battle.objects.get(pk=battle.pk).ply == 1
+
+    match = MatchFactory()
+    referee = UserFactory()
+    match.round.tournament.referees.add(referee)
+    client.force_login(referee)
+    slug = match.round.tournament.slug
+    entered = client.post(
+        f"/referee/t/{slug}/matches/{match.pk}/result",
+        {
+            "battle1_first": 12,
+            "battle1_second": 3,
+            "battle2_first": 9,
+            "battle2_second": 4,
+            "lock_version": match.lock_version,
+            "enter": "",
+        },
+    )
+    assert entered.status_code in (200, 302)
+    assert ResultVersion.objects.filter(match=match).count() == 1
