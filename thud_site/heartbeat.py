@@ -1,7 +1,8 @@
 """The web process's heartbeat: proof, every ``HEARTBEAT_S``, that players can reach
 the site through this process (``games.outages`` decides what its absence means).
 
-A daemon thread, started when the WSGI or ASGI application is loaded (one per gunicorn
+Import it once Django is set up (it imports models). A daemon thread, started when the
+WSGI or ASGI application is loaded (one per gunicorn
 worker, one per uvicorn), pings Redis and then writes this process's ``WebHeartbeat``
 row. If either fails, no heartbeat is written: a web tier that cannot reach the
 database, or whose live updates and sessions' accelerator are gone, is an outage for
@@ -21,6 +22,8 @@ import redis
 from django import db
 from django.conf import settings
 from django.utils import timezone
+
+from games import outages
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +49,6 @@ def start() -> threading.Thread | None:
 
 def beat_once(client: redis.Redis, me: str) -> None:
     """One heartbeat: Redis answers, then the row is written; raises if either fails."""
-    from games import outages
-
     # The time is read first: the heartbeat never claims a moment after Redis answered.
     now = timezone.now()
     client.ping()
@@ -55,8 +56,6 @@ def beat_once(client: redis.Redis, me: str) -> None:
 
 
 def _run() -> None:
-    from games import outages
-
     client = redis.Redis.from_url(
         settings.REDIS_URL, socket_timeout=0.5, socket_connect_timeout=0.25
     )
