@@ -30,6 +30,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from accounts.usernames import validate_not_look_alike
 from thud_site import limits
 
 from .models import Player, PlayerClaim
@@ -140,6 +141,14 @@ class RegistrationForm(UserCreationForm):
         super().__init__(*args, **kwargs)
         self.request = request
         self.fields["player"].queryset = claimable_players()
+
+    def clean_username(self) -> str:
+        # Already NFKC (UsernameField). Django refuses a name taken in another case and
+        # then returns None: look-alikes are checked only for a name it let through.
+        username = super().clean_username()
+        if username:
+            validate_not_look_alike(username)
+        return username
 
     def _post_clean(self) -> None:
         super()._post_clean()  # the model's checks and the password validators

@@ -67,3 +67,27 @@ def test_parallel_registrations_from_one_address_create_at_most_the_limit(redis_
         REGISTRATIONS_PER_ADDRESS
     )
     assert len(usernames()) == REGISTRATIONS_PER_ADDRESS
+
+
+# ---------------------------------------------------------------- look-alike usernames
+
+
+@pytest.mark.parametrize(
+    ("username", "message"),
+    [
+        ("b\u043eb", "looks too much like the existing username bob"),  # Cyrillic о
+        ("B\u041eB", "looks too much like the existing username bob"),  # and upper case
+        ("\uff42\uff4f\uff42", "A user with that username already exists"),  # full-width
+    ],
+)
+def test_a_look_alike_of_an_existing_username_is_refused_and_creates_nothing(username, message):
+    assert register("bob").status_code == 302
+    response = register(username, addr="10.0.0.2")
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert usernames() == {"bob"}
+
+
+def test_a_new_username_is_stored_in_nfkc():
+    assert register("\uff44\uff57\uff41\uff52\uff46").status_code == 302  # full-width
+    assert usernames() == {"dwarf"}
