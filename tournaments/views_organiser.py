@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from thud_site.http import HtmxHttpRequest
 
 from . import appointments, bracket, knockout, lifecycle, permissions, rounds, settings_rules
+from .creation import SlugTaken, create_tournament
 from .forms import (
     ByeForm,
     CsvUploadForm,
@@ -170,11 +171,15 @@ def new_tournament(request: HtmxHttpRequest) -> HttpResponse:
         raise PermissionDenied
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        tournament = form.save(commit=False)
-        tournament.owner = request.user
-        tournament.save()
-        messages.success(request, _("Tournament created."))
-        return redirect(_dashboard_url(tournament))
+        try:
+            tournament = create_tournament(
+                form.save(commit=False), owner=request.user, slug_from_name=form.slug_from_name
+            )
+        except SlugTaken as exc:
+            form.add_error("slug", str(exc))
+        else:
+            messages.success(request, _("Tournament created."))
+            return redirect(_dashboard_url(tournament))
     status = 400 if form.errors else 200
     context = {
         "form": form,
