@@ -11,6 +11,7 @@ from django.utils.text import format_lazy, slugify
 from django.utils.translation import gettext_lazy as _
 
 from . import settings_rules
+from .creation import free_slug, slug_taken_message
 from .imports import (
     INITIAL_POINTS_MAX,
     MAX_FILE_BYTES,
@@ -86,6 +87,7 @@ class TournamentForm(_TournamentChecks):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self.slug_from_name = False  # made by clean(); creation may then change it
         slug = self.fields["slug"]
         slug.required = False
         slug.help_text = _(
@@ -96,43 +98,32 @@ class TournamentForm(_TournamentChecks):
     def clean_slug(self) -> str:
         slug = self.cleaned_data["slug"]
         if slug and Tournament.objects.filter(slug=slug).exists():
-            raise forms.ValidationError(
-                _("The address %(slug)s is taken by another tournament; choose another.")
-                % {"slug": slug}
-            )
+            raise forms.ValidationError(slug_taken_message(slug))
         return slug
+
+    def validate_unique(self) -> None:
+        # Not the slug: clean_slug refuses a typed one that is taken, and
+        # creation.create_tournament settles races at the insert, which a check here
+        # could only lose with a vaguer message.
+        exclude = self._get_validation_exclusions() | {"slug"}
+        try:
+            self.instance.validate_unique(exclude=exclude)
+        except forms.ValidationError as error:
+            self._update_errors(error)
 
     def clean(self):
         data = super().clean()
         if not data.get("slug") and data.get("name") and "slug" not in self.errors:
-            slug = _free_slug(slugify(data["name"]))
+            slug = free_slug(slugify(data["name"]))
             if slug:
                 data["slug"] = slug
+                self.slug_from_name = True
             else:
                 self.add_error(
                     "slug",
                     _("No web address can be made from this name; please choose a slug."),
                 )
         return data
-
-
-def _free_slug(base: str) -> str:
-    """``base`` cut to the field's length, with -2, -3, … added when it is taken."""
-    max_length = Tournament._meta.get_field("slug").max_length
-    base = base[:max_length].strip("-")
-    if not base:
-        return ""
-    taken = set(
-        Tournament.objects.filter(slug__startswith=base[: max_length - 4]).values_list(
-            "slug", flat=True
-        )
-    )
-    slug, n = base, 1
-    while slug in taken:
-        n += 1
-        suffix = f"-{n}"
-        slug = base[: max_length - len(suffix)].rstrip("-") + suffix
-    return slug
 
 
 class _Seconds(forms.DecimalField):

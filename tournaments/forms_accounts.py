@@ -11,6 +11,10 @@ window ends, so guessing a password costs hours, not seconds. A success clears t
 The site's login page and the admin's login share one limiter (same key), so the two pages
 do not give a guesser two budgets.
 
+Registration is limited per client address (``REGISTRATIONS_PER_ADDRESS`` an hour), counted
+the same way: once the form is otherwise valid and before the account is saved, so a
+mistyped password costs nothing and parallel posts cannot create more than the limit.
+
 The client address is ``REMOTE_ADDR`` unless ``THUD_CLIENT_IP_HEADER`` names a header that a
 trusted reverse proxy sets (see ``client_address``).
 """
@@ -26,6 +30,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from accounts.usernames import validate_not_look_alike
 from thud_site import limits
 
 from .models import Player, PlayerClaim
@@ -33,6 +38,9 @@ from .models import Player, PlayerClaim
 LOGIN_MAX_FAILURES = 5
 LOGIN_WINDOW_S = 300
 LOGIN_SCOPE = "login-failures"
+REGISTRATIONS_PER_ADDRESS = 5
+REGISTRATION_WINDOW_S = 3600
+REGISTRATION_SCOPE = "registrations"
 
 
 def client_address(request: HttpRequest | None) -> str:
@@ -125,7 +133,31 @@ class RegistrationForm(UserCreationForm):
         required=False,
         help_text=_("A tournament organiser checks and approves your claim."),
     )
+    rate_limited_message = _(
+        "Too many accounts have been created from your address. Try again in an hour."
+    )
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, request: HttpRequest | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self.request = request
         self.fields["player"].queryset = claimable_players()
+
+    def clean_username(self) -> str:
+        # Already NFKC (UsernameField). Django refuses a name taken in another case and
+        # then returns None: look-alikes are checked only for a name it let through.
+        username = super().clean_username()
+        if username:
+            validate_not_look_alike(username)
+        return username
+
+    def _post_clean(self) -> None:
+        super()._post_clean()  # the model's checks and the password validators
+        if self.errors:
+            return  # not counted: nothing would be created anyway
+        if not limits.allow(
+            REGISTRATION_SCOPE,
+            client_address(self.request),
+            limit=REGISTRATIONS_PER_ADDRESS,
+            window_s=REGISTRATION_WINDOW_S,
+        ):
+            self.add_error(None, ValidationError(self.rate_limited_message, code="rate_limited"))

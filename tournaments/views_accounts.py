@@ -23,7 +23,7 @@ from .forms_accounts import ClaimForm, RegistrationForm
 
 @require_http_methods(["GET", "POST"])
 def register(request: HtmxHttpRequest) -> HttpResponse:
-    form = RegistrationForm(request.POST or None)
+    form = RegistrationForm(request.POST or None, request=request)
     if request.method == "POST" and form.is_valid():
         try:
             with transaction.atomic():

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpResponse
@@ -25,7 +24,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from thud_site.http import HtmxHttpRequest
 
-from . import bracket, knockout, lifecycle, permissions, rounds, settings_rules
+from . import appointments, bracket, knockout, lifecycle, permissions, rounds, settings_rules
+from .creation import SlugTaken, create_tournament
 from .forms import (
     ByeForm,
     CsvUploadForm,
@@ -171,11 +171,15 @@ def new_tournament(request: HtmxHttpRequest) -> HttpResponse:
         raise PermissionDenied
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        tournament = form.save(commit=False)
-        tournament.owner = request.user
-        tournament.save()
-        messages.success(request, _("Tournament created."))
-        return redirect(_dashboard_url(tournament))
+        try:
+            tournament = create_tournament(
+                form.save(commit=False), owner=request.user, slug_from_name=form.slug_from_name
+            )
+        except SlugTaken as exc:
+            form.add_error("slug", str(exc))
+        else:
+            messages.success(request, _("Tournament created."))
+            return redirect(_dashboard_url(tournament))
     status = 400 if form.errors else 200
     context = {
         "form": form,
@@ -357,16 +361,25 @@ def forbid_pair(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 # ---------------------------------------------------------------- referees
 
 
+def _done(request: HtmxHttpRequest, action: Callable[..., None], *args) -> bool:
+    """``action(*args)``; if it is refused, flash the reason and return False."""
+    try:
+        action(*args)
+    except appointments.AppointmentError as exc:
+        messages.error(request, str(exc))
+        return False
+    return True
+
+
 @login_required
 @require_POST
 def appoint_referee(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     t = permissions.access_tournament_for_organiser(request.user, slug)
     form = UsernameForm(request.POST)
-    if form.is_valid():
-        t.referees.add(form.cleaned_data["username"])
-        messages.success(request, _("Referee appointed."))
-    else:
+    if not form.is_valid():
         messages.error(request, _form_errors(form))
+    elif _done(request, appointments.appoint_referee, t, form.cleaned_data["username"]):
+        messages.success(request, _("Referee appointed."))
     return redirect(_dashboard_url(t))
 
 
@@ -374,8 +387,9 @@ def appoint_referee(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def remove_referee(request: HtmxHttpRequest, slug: str, user_id: int) -> HttpResponse:
     t = permissions.access_tournament_for_organiser(request.user, slug)
-    t.referees.remove(get_object_or_404(get_user_model(), pk=user_id))
-    messages.success(request, _("Referee removed."))
+    user = get_object_or_404(get_user_model(), pk=user_id)
+    if _done(request, appointments.remove_referee, t, user):
+        messages.success(request, _("Referee removed."))
     return redirect(_dashboard_url(t))
 
 
@@ -389,14 +403,11 @@ def appoint_co_organiser(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     form = UsernameForm(request.POST)
     if not form.is_valid():
         messages.error(request, _form_errors(form))
-    elif form.cleaned_data["username"].pk == t.owner_id:
-        messages.error(request, _("The owner organises this tournament already."))
-    else:
-        user = form.cleaned_data["username"]
-        t.co_organisers.add(user)
-        messages.success(
-            request, _("%(name)s is now a co-organiser.") % {"name": user.get_username()}
-        )
+        return redirect(_dashboard_url(t))
+    user = form.cleaned_data["username"]
+    if _done(request, appointments.appoint_co_organiser, t, user):
+        note = _("%(name)s is now a co-organiser.") % {"name": user.get_username()}
+        messages.success(request, note)
     return redirect(_dashboard_url(t))
 
 
@@ -404,17 +415,13 @@ def appoint_co_organiser(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def remove_co_organiser(request: HtmxHttpRequest, slug: str, user_id: int) -> HttpResponse:
     t = permissions.access_tournament_for_owner(request.user, slug)
-    t.co_organisers.remove(get_object_or_404(get_user_model(), pk=user_id))
-    messages.success(request, _("Co-organiser removed."))
+    user = get_object_or_404(get_user_model(), pk=user_id)
+    if _done(request, appointments.remove_co_organiser, t, user):
+        messages.success(request, _("Co-organiser removed."))
     return redirect(_dashboard_url(t))
 
 
 # ---------------------------------------------------------------- the organiser role
-
-
-def _organisers_group() -> Group:
-    # Created by a migration; recreated here if someone deleted it in the admin.
-    return Group.objects.get_or_create(name=permissions.ORGANISERS_GROUP)[0]
 
 
 @login_required
@@ -422,7 +429,7 @@ def _organisers_group() -> Group:
 def organiser_roles(request: HtmxHttpRequest) -> HttpResponse:
     permissions.access_organiser_roles(request.user)
     context = {
-        "organisers": _organisers_group().user_set.order_by("username"),
+        "organisers": appointments.organisers_group().user_set.order_by("username"),
         "superusers": get_user_model().objects.filter(is_superuser=True).order_by("username"),
         "form": UsernameForm(),
     }
@@ -434,13 +441,13 @@ def organiser_roles(request: HtmxHttpRequest) -> HttpResponse:
 def grant_organiser_role(request: HtmxHttpRequest) -> HttpResponse:
     permissions.access_organiser_roles(request.user)
     form = UsernameForm(request.POST)
-    if form.is_valid():
-        user = form.cleaned_data["username"]
-        _organisers_group().user_set.add(user)
+    if not form.is_valid():
+        messages.error(request, _form_errors(form))
+        return redirect("organiser_roles")
+    user = form.cleaned_data["username"]
+    if _done(request, appointments.grant_organiser_role, user):
         note = _("%(name)s may now create tournaments.") % {"name": user.get_username()}
         messages.success(request, note)
-    else:
-        messages.error(request, _form_errors(form))
     return redirect("organiser_roles")
 
 
@@ -449,9 +456,9 @@ def grant_organiser_role(request: HtmxHttpRequest) -> HttpResponse:
 def revoke_organiser_role(request: HtmxHttpRequest, user_id: int) -> HttpResponse:
     permissions.access_organiser_roles(request.user)
     user = get_object_or_404(get_user_model(), pk=user_id)
-    _organisers_group().user_set.remove(user)
-    note = _("%(name)s may no longer create tournaments.") % {"name": user.get_username()}
-    messages.success(request, note)
+    if _done(request, appointments.revoke_organiser_role, user):
+        note = _("%(name)s may no longer create tournaments.") % {"name": user.get_username()}
+        messages.success(request, note)
     return redirect("organiser_roles")
 
 

@@ -1,8 +1,6 @@
 from __future__ import annotations
 
-import os
 import threading
-import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -17,23 +15,7 @@ from tests.factories import PASSWORD, EntryFactory, PlayerFactory, TournamentFac
 from tournaments.forms_accounts import LOGIN_MAX_FAILURES
 from tournaments.models import PlayerClaim
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def local_cache(settings):
-    # A private in-memory cache: failed-login counts never leak between tests or runs.
-    settings.CACHES = {
-        name: {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": f"test-accounts-{name}",
-        }
-        for name in ("default", "limits")
-    }
-    from django.core.cache import caches
-
-    for name in ("default", "limits"):
-        caches[name].clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_cache")]
 
 
 class CountingBackend(ModelBackend):
@@ -57,22 +39,6 @@ def counting_backend(settings):
     settings.AUTHENTICATION_BACKENDS = [f"{__name__}.CountingBackend"]
     CountingBackend.calls = 0
     return CountingBackend
-
-
-@pytest.fixture
-def redis_cache(settings):
-    # The real Redis cache, so the race is against Redis's INCR, not a lock in LocMemCache.
-    # A fresh key prefix per test keeps counts apart; the keys expire with the window.
-    prefix = os.environ.get("THUD_CACHE_PREFIX", "thud")
-    settings.CACHES = {
-        name: {
-            "BACKEND": "thud_site.cache.ResilientRedisCache",
-            "LOCATION": settings.REDIS_URL,
-            "KEY_PREFIX": f"{prefix}-test-login-{uuid.uuid4().hex}",
-            "OPTIONS": {"fallback": "local" if name == "limits" else "miss"},
-        }
-        for name in ("default", "limits")
-    }
 
 
 def login(client, username, password, addr="10.0.0.1", url_name="login", **headers):

@@ -1,14 +1,24 @@
-"""Who decides a player claim: only the organiser whose tournaments alone hold the player."""
+"""Player claims: who decides them (only the organiser whose tournaments alone hold the
+player), and how many one account may make."""
 
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 
-from tests.factories import EntryFactory, TournamentFactory, UserFactory
+from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, UserFactory
+from tests.tournaments.test_results_concurrency import race
+from tournaments.claims import (
+    CLAIMS_PER_DAY,
+    PENDING_CLAIMS_MAX,
+    ClaimError,
+    decide_claim,
+    make_claim,
+)
 from tournaments.models import Player, PlayerClaim
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_cache")]
 
 
 def queue(client, user) -> str:
@@ -61,3 +71,60 @@ def test_a_player_entered_outside_the_organisers_tournaments_is_left_to_superuse
     assert client.post(reverse("approve_claim", args=[claim.pk])).status_code == 302
     player.refresh_from_db()
     assert player.user == claim.user
+
+
+# ---------------------------------------------------------------- limits per account
+
+
+def claim(client, player) -> str:
+    response = client.post(reverse("claim_player"), {"player": player.pk})
+    return response.content.decode() if response.status_code == 200 else ""
+
+
+def test_an_account_with_three_claims_waiting_cannot_make_a_fourth(client):
+    user, admin = UserFactory(), UserFactory(is_superuser=True)
+    client.force_login(user)
+    for _ in range(PENDING_CLAIMS_MAX):
+        assert (
+            client.post(reverse("claim_player"), {"player": PlayerFactory().pk}).status_code == 302
+        )
+    fourth = PlayerFactory()
+    page = claim(client, fourth)
+    assert "You have 3 claims waiting for an organiser" in page
+    assert not fourth.claims.exists()
+    assert PlayerClaim.objects.filter(user=user).count() == PENDING_CLAIMS_MAX
+    # Once one is decided there is room again.
+    decide_claim(PlayerClaim.objects.filter(user=user).first(), approve=False, by=admin)
+    assert client.post(reverse("claim_player"), {"player": fourth.pk}).status_code == 302
+    assert fourth.claims.get().user == user
+
+
+def test_an_account_makes_at_most_ten_claims_a_day_even_when_each_is_rejected(client):
+    user, admin = UserFactory(), UserFactory(is_superuser=True)
+    client.force_login(user)
+    for _ in range(CLAIMS_PER_DAY):
+        assert (
+            client.post(reverse("claim_player"), {"player": PlayerFactory().pk}).status_code == 302
+        )
+        decide_claim(PlayerClaim.objects.get(user=user, status="pending"), approve=False, by=admin)
+    late = PlayerFactory()
+    page = claim(client, late)
+    assert "Your account has reached the limit of 10 claims a day" in page
+    assert not late.claims.exists()
+    assert PlayerClaim.objects.filter(user=user).count() == CLAIMS_PER_DAY
+    # The limit is the account's: someone else still claims.
+    client.force_login(UserFactory())
+    assert client.post(reverse("claim_player"), {"player": late.pk}).status_code == 302
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="needs real row locks")
+@pytest.mark.timeout(60)
+def test_parallel_claims_by_one_account_leave_at_most_three_waiting():
+    user = UserFactory()
+    players = [PlayerFactory() for _ in range(8)]
+    outcomes = race(*[lambda p=p: make_claim(user=user, player=p) for p in players])
+    made = [o for o in outcomes if isinstance(o, PlayerClaim)]
+    refused = [o for o in outcomes if isinstance(o, ClaimError)]
+    assert len(made) == PENDING_CLAIMS_MAX and len(refused) == 8 - PENDING_CLAIMS_MAX, outcomes
+    assert PlayerClaim.objects.filter(user=user, status="pending").count() == PENDING_CLAIMS_MAX
