@@ -63,6 +63,11 @@ class NotAllowed(BattleError):
     pass
 
 
+class InvalidInput(NotAllowed):
+    """Refused for what was sent (not a square of the board, not a legal move), whatever
+    the battle's state; the other refusals conflict with the state (stale, out of turn)."""
+
+
 # --- writing -----------------------------------------------------------------------
 
 
@@ -455,7 +460,7 @@ def _play(battle: Battle, notation: str):
     try:
         position, info = game.apply(game.deserialise(battle.board), notation)
     except InvalidMove as exc:
-        raise NotAllowed(_("That move is not legal here.")) from exc
+        raise InvalidInput(_("That move is not legal here.")) from exc
     moved_from = info.extra.get("from")
     if battle.touched_square and moved_from and moved_from != battle.touched_square:
         raise NotAllowed(
@@ -474,7 +479,7 @@ def touch(
     if battle.mode == Battle.Mode.ONLINE:
         game = battle.rules
         if not game.owns(game.deserialise(battle.board), square):
-            raise NotAllowed(_("Touch one of your own pieces."))
+            raise InvalidInput(_("Touch one of your own pieces."))
     if battle.touched_square == square:
         return battle
     try:

@@ -3,7 +3,10 @@
 Every view goes through a gate of ``games.permissions`` first (404 for what does not
 exist or may not be seen), then settles the battle's clock (settle-on-read) and calls
 one workflow function of ``games.battles``.
-An htmx POST gets the re-rendered board fragment; a plain POST is redirected.
+An htmx POST gets the re-rendered board fragment; a plain POST is redirected. A refusal
+answers 409 (stale version, out of turn, the battle's state) or 400 (not a square, not a
+legal move) with its message in the board: the fragment for htmx (``base.html`` tells
+htmx to swap those), else the whole battle page. Someone not seated gets the gate's 403.
 """
 
 from __future__ import annotations
@@ -29,14 +32,23 @@ def _int(value, default: int = -1) -> int:
         return default
 
 
-def _board(request: HtmxHttpRequest, battle: Battle, side, *, error: str = "", **kw):
-    """The board fragment for htmx, else a redirect to the battle page."""
-    if not request.htmx:
-        if error:
-            messages.error(request, error)
+def _board(
+    request: HtmxHttpRequest, battle: Battle, side, *, error: str = "", status: int = 200, **kw
+):
+    """The board fragment for htmx. Without htmx: a redirect to the battle page after
+    success, the page itself for a refusal (with its status) or a choice to make."""
+    if not request.htmx and not error and not kw.get("choice"):
         return redirect("games:battle", battle_id=battle.pk)
     context = presenters.presenter_for(battle)(battle, side, **kw) | {"error": error}
-    return render(request, "games/battle.html#board-panel", context)
+    template = "games/battle.html#board-panel" if request.htmx else "games/battle.html"
+    return render(request, template, context, status=status)
+
+
+def _refused(request: HtmxHttpRequest, battle_id: int, side, exc: battles.BattleError):
+    """The fresh board with the refusal's message: 400 for what was sent, else 409."""
+    status = 400 if isinstance(exc, battles.InvalidInput) else 409
+    battle = permissions.access_battle_public(request.user, battle_id)
+    return _board(request, battle, side, error=exc.message, status=status)
 
 
 def settled(request: HtmxHttpRequest, battle_id: int, gate) -> Battle:
@@ -85,12 +97,7 @@ def touch(request: HtmxHttpRequest, battle_id: int):
             battle_id, side=side, version=_int(request.POST.get("version")), square=square
         )
     except battles.BattleError as exc:
-        return _board(
-            request,
-            permissions.access_battle_public(request.user, battle_id),
-            side,
-            error=exc.message,
-        )
+        return _refused(request, battle_id, side, exc)
     return _board(request, battle, side)
 
 
@@ -110,25 +117,20 @@ def move(request: HtmxHttpRequest, battle_id: int):
     chosen = [m for m in candidates if set(m.captures) == wanted]
     if len(candidates) > 1 and not chosen:
         error = _("That choice of captures is not allowed by this tournament's capture policy.")
-        return _board(request, battle, side, error=error)
+        return _board(request, battle, side, error=error, status=400)
     notation = (chosen[0] if chosen else candidates[0]).notation if candidates else ""
     try:
         battle = battles.submit_move(
             battle_id, side=side, version=_int(request.POST.get("version")), notation=notation
         )
     except battles.BattleError as exc:
-        return _board(
-            request,
-            permissions.access_battle_public(request.user, battle_id),
-            side,
-            error=exc.message,
-        )
+        return _refused(request, battle_id, side, exc)
     return _board(request, battle, side)
 
 
 @require_POST
 def end_offer(request: HtmxHttpRequest, battle_id: int, action: str):
-    battle, side = permissions.access_battle_for_player(request.user, battle_id)
+    _battle, side = permissions.access_battle_for_player(request.user, battle_id)
     operation = {
         "offer": battles.offer_end,
         "accept": battles.accept_end,
@@ -137,9 +139,10 @@ def end_offer(request: HtmxHttpRequest, battle_id: int, action: str):
     if operation is None:
         return HttpResponse(status=404)
     try:
-        battle = operation(battle_id, side=side)
+        operation(battle_id, side=side)
     except battles.BattleError as exc:
-        return _board(request, battle, side, error=exc.message)
+        return _refused(request, battle_id, side, exc)
+    # Read again through the gate: the page needs the seats the workflow did not load.
     return _board(request, permissions.access_battle_public(request.user, battle_id), side)
 
 

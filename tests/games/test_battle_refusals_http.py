@@ -1,0 +1,153 @@
+"""The move, touch and end-offer endpoints answer a refusal with a 4xx status and the same
+helpful text: 409 for a stale version or a move out of turn (the battle's state), 400 for
+what was sent (not a square, not a legal move), 403 for someone not seated. htmx gets the
+board fragment with the message (``base.html`` tells htmx to swap those answers); a plain
+POST gets the whole battle page with it, never a redirect that hides the refusal."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games import battles
+from games.models import Battle, ClockEvent, Move
+from tests.factories import UserFactory
+
+from .conftest import make_match
+
+pytestmark = pytest.mark.django_db
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def online(db) -> Battle:
+    """A tournament battle under the touch rule, dwarfs to move."""
+    match = make_match(variant="quickfire24")[0]
+    b1, _ = battles.create_battles(match, mode=Battle.Mode.ONLINE)
+    return battles.start_battle(b1.pk)
+
+
+def login(client, battle: Battle, side: str):
+    entry = battle.first_entry if side == "dwarf" else battle.second_entry
+    client.force_login(entry.player.user)
+    return client
+
+
+def post(client, battle: Battle, name: str, data: dict, *, hx: bool = True, args=()):
+    url = reverse(name, args=[battle.pk, *args])
+    return client.post(url, data, **(HX if hx else {}))
+
+
+def unchanged(battle: Battle) -> bool:
+    now = Battle.objects.get(pk=battle.pk)
+    return (now.clock_version, now.touched_square, now.ply) == (
+        battle.clock_version,
+        battle.touched_square,
+        battle.ply,
+    ) and not Move.objects.filter(battle=battle).exists()
+
+
+# --- moves ---------------------------------------------------------------------------
+
+
+def test_a_move_out_of_turn_is_409_with_the_fragment_for_htmx(client, online):
+    login(client, online, "troll")
+    r = post(client, online, "games:move", {"from": "G7", "to": "G6", "version": 1})
+    html = r.content.decode()
+    assert r.status_code == 409 and "It is not your turn." in html
+    assert html.lstrip().startswith("<section") and "<html" not in html
+    assert unchanged(online)
+
+
+def test_a_plain_post_refusal_answers_409_with_the_battle_page_not_a_redirect(client, online):
+    login(client, online, "dwarf")
+    data = {"from": "F1", "to": "F2", "version": online.clock_version - 1}
+    r = post(client, online, "games:move", data, hx=False)
+    html = r.content.decode()
+    assert r.status_code == 409 and "<html" in html and 'id="board-panel"' in html
+    assert "changed meanwhile" in html.split('class="error-box"')[1]
+    assert unchanged(online)
+
+
+def test_an_illegal_or_malformed_move_is_400(client, online):
+    login(client, online, "dwarf")
+    for to in ("H8", "F99", "", "x" * 1000):
+        r = post(client, online, "games:move", {"from": "F1", "to": to, "version": 1})
+        assert r.status_code == 400, to
+        assert "That move is not legal here." in r.content.decode()
+    r = post(client, online, "games:move", {"from": "F1", "to": "H8", "version": 1}, hx=False)
+    assert r.status_code == 400 and "<html" in r.content.decode()
+    assert unchanged(online)
+
+
+def test_a_legal_move_still_answers_200_for_htmx_and_302_without(client, online):
+    login(client, online, "dwarf")
+    r = post(client, online, "games:move", {"from": "F1", "to": "F2", "version": 1})
+    assert r.status_code == 200 and "error-box" not in r.content.decode()
+    online.refresh_from_db()
+    login(client, online, "troll")
+    data = {"from": "G7", "to": "G6", "version": online.clock_version}
+    r = post(client, online, "games:move", data, hx=False)
+    assert r.status_code == 302
+
+
+@pytest.mark.parametrize("name", ["games:move", "games:touch"])
+def test_someone_not_seated_is_403(client, online, name):
+    client.force_login(UserFactory())
+    data = {"from": "F1", "to": "F2", "square": "F1", "version": 1}
+    assert post(client, online, name, data).status_code == 403
+    assert post(client, online, name, data, hx=False).status_code == 403
+    client.logout()
+    assert post(client, online, name, data).status_code == 403
+    assert unchanged(online)
+
+
+# --- touches -------------------------------------------------------------------------
+
+
+def test_touching_out_of_turn_or_with_a_stale_version_is_409(client, online):
+    login(client, online, "troll")
+    r = post(client, online, "games:touch", {"square": "G7", "version": 1})
+    assert r.status_code == 409 and "It is not your turn." in r.content.decode()
+    login(client, online, "dwarf")
+    r = post(client, online, "games:touch", {"square": "F1", "version": 0})
+    assert r.status_code == 409 and "changed meanwhile" in r.content.decode()
+    assert unchanged(online)
+
+
+def test_touching_a_piece_that_is_not_yours_is_400(client, online):
+    login(client, online, "dwarf")
+    for square in ("G7", "F2"):  # a troll, an empty square
+        r = post(client, online, "games:touch", {"square": square, "version": 1})
+        assert r.status_code == 400 and "Touch one of your own pieces." in r.content.decode()
+    assert unchanged(online)
+
+
+# --- end offers ------------------------------------------------------------------------
+
+
+def test_accepting_no_offer_is_409_and_strangers_are_403(client, online):
+    login(client, online, "troll")
+    r = post(client, online, "games:end", {}, args=["accept"])
+    assert r.status_code == 409
+    assert "There is no offer from your opponent to accept." in r.content.decode()
+    client.force_login(UserFactory())
+    assert post(client, online, "games:end", {}, args=["offer"]).status_code == 403
+    assert Battle.objects.get(pk=online.pk).end_offered_by == ""
+
+
+def test_an_offer_on_a_finished_battle_is_409(client, online):
+    battles.referee_decision(online.pk, reason="test")
+    login(client, online, "dwarf")
+    r = post(client, online, "games:end", {}, args=["offer"])
+    assert r.status_code == 409 and "This battle cannot be ended now." in r.content.decode()
+    assert not ClockEvent.objects.filter(battle=online, kind="end_agreed").exists()
+
+
+# --- htmx is told to swap these answers -------------------------------------------------
+
+
+def test_every_page_tells_htmx_to_swap_400_and_409_answers(client, online):
+    html = client.get(reverse("games:battle", args=[online.pk])).content.decode()
+    config = html.split('<meta name="htmx-config" content=\'')[1].split("'>")[0]
+    assert '"^(400|409|422)$", "swap": true' in config
