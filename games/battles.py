@@ -470,6 +470,17 @@ def _play(battle: Battle, notation: str):
     return info, position
 
 
+def board_square(battle: Battle, text: str) -> str:
+    """The canonical name of the square of the battle's board that ``text`` names
+    (``f1`` -> ``F1``, as the move parser reads it); ``InvalidInput`` for anything else."""
+    try:
+        return battle.rules.square_name(text)
+    except InvalidMove:
+        raise InvalidInput(
+            _("“%(square)s” is not a square of this board.") % {"square": text[:12]}
+        ) from None
+
+
 def touch(
     battle_id: int, *, side: str, version: int, square: str = "*", now: datetime | None = None
 ) -> Battle:
@@ -478,6 +489,7 @@ def touch(
     battle = _checked(battle_id, side=side, version=version, now=now)
     if battle.mode == Battle.Mode.ONLINE:
         game = battle.rules
+        square = board_square(battle, square)  # stored as the game names it
         if not game.owns(game.deserialise(battle.board), square):
             raise InvalidInput(_("Touch one of your own pieces."))
     if battle.touched_square == square:

@@ -91,6 +91,10 @@ def touch(request: HtmxHttpRequest, battle_id: int):
     battle, side = permissions.access_battle_for_player(request.user, battle_id)
     square = request.POST.get("square", "")
     if battle.commit_rule != "touch":  # selection only; nothing binding to store
+        try:
+            square = battles.board_square(battle, square)
+        except battles.BattleError as exc:
+            return _refused(request, battle_id, side, exc)
         return _board(request, battle, side, selected=square)
     try:
         battle = battles.touch(

@@ -151,3 +151,42 @@ def test_every_page_tells_htmx_to_swap_400_and_409_answers(client, online):
     html = client.get(reverse("games:battle", args=[online.pk])).content.decode()
     config = html.split('<meta name="htmx-config" content=\'')[1].split("'>")[0]
     assert '"^(400|409|422)$", "swap": true' in config
+
+
+# --- touched squares: stored as the game names them, or refused ----------------------------
+
+
+@pytest.mark.parametrize(
+    "square", ["      F1", "F01", "F\uff11", "F1\x00", "A1", "Z9", "", "F" + "1" * 500]
+)
+def test_a_touch_of_anything_but_a_square_is_400_and_changes_nothing(client, online, square):
+    login(client, online, "dwarf")
+    r = post(client, online, "games:touch", {"square": square, "version": 1})
+    assert r.status_code == 400
+    assert "is not a square of this board." in r.content.decode()
+    assert unchanged(online)
+    r = post(client, online, "games:touch", {"square": square, "version": 1}, hx=False)
+    assert r.status_code == 400 and unchanged(online)
+
+
+def test_a_lower_case_touch_is_stored_as_the_square_and_its_piece_then_moves(client, online):
+    login(client, online, "dwarf")
+    r = post(client, online, "games:touch", {"square": "f1", "version": 1})
+    assert r.status_code == 200
+    touched = Battle.objects.get(pk=online.pk)
+    assert touched.touched_square == "F1"
+    r = post(client, online, "games:move", {"from": "F1", "to": "F2", "version": 2})
+    assert r.status_code == 200 and "error-box" not in r.content.decode()
+    assert Move.objects.get(battle=online).notation == "d F1-F2"
+
+
+def test_a_selection_without_the_touch_rule_is_checked_too(client):
+    white, black = UserFactory(), UserFactory()
+    b = battles.create_casual_battle(
+        game="cavalli", first=white, second=black, timing="correspondence", board_seed=7
+    )
+    client.force_login(white)
+    r = client.post(reverse("games:touch", args=[b.pk]), {"square": " c 1", "version": 1}, **HX)
+    assert r.status_code == 400 and "is not a square of this board." in r.content.decode()
+    r = client.post(reverse("games:touch", args=[b.pk]), {"square": "c1", "version": 1}, **HX)
+    assert r.status_code == 200 and Battle.objects.get(pk=b.pk).touched_square == ""
