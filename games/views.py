@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from thud_site.http import HtmxHttpRequest
 
-from . import archive, battles, events, permissions, presenters
+from . import agreements, archive, battles, events, permissions, presenters
 from .interface import InvalidMove
 from .models import Battle, ClockEvent, Move
 
@@ -139,6 +139,7 @@ def end_offer(request: HtmxHttpRequest, battle_id: int, action: str):
         "offer": battles.offer_end,
         "accept": battles.accept_end,
         "decline": battles.decline_end,
+        "withdraw": agreements.withdraw_end,
     }.get(action)
     if operation is None:
         return HttpResponse(status=404)
