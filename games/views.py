@@ -51,6 +51,14 @@ def _refused(request: HtmxHttpRequest, battle_id: int, side, exc: battles.Battle
     return _board(request, battle, side, error=exc.message, status=status)
 
 
+def _choice_refused(battle: Battle) -> str:
+    """Why the choice sent with a move is none of the moves offered, in words that fit the
+    battle: only a tournament battle of a game with a capture policy has a policy to name."""
+    if not battle.is_casual and "capture_policy" in battle.rules.tournament_scale.options:
+        return _("That choice of captures is not allowed by this tournament's capture policy.")
+    return _("That choice is not one of the moves offered here; choose again.")
+
+
 def settled(request: HtmxHttpRequest, battle_id: int, gate) -> Battle:
     """The battle through ``gate``, then its clock settled (re-read if that changed it)."""
     battle = gate(request.user, battle_id)
@@ -120,8 +128,7 @@ def move(request: HtmxHttpRequest, battle_id: int):
     wanted = set(request.POST.getlist("captures"))
     chosen = [m for m in candidates if set(m.captures) == wanted]
     if len(candidates) > 1 and not chosen:
-        error = _("That choice of captures is not allowed by this tournament's capture policy.")
-        return _board(request, battle, side, error=error, status=400)
+        return _board(request, battle, side, error=_choice_refused(battle), status=400)
     notation = (chosen[0] if chosen else candidates[0]).notation if candidates else ""
     try:
         battle = battles.submit_move(

@@ -6,6 +6,8 @@ POST gets the whole battle page with it, never a redirect that hides the refusal
 
 from __future__ import annotations
 
+from html import unescape
+
 import pytest
 from django.urls import reverse
 
@@ -14,6 +16,7 @@ from games.models import Battle, ClockEvent, Move
 from tests.factories import UserFactory
 
 from .conftest import make_match
+from .test_battles_http import diagram
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -190,3 +193,46 @@ def test_a_selection_without_the_touch_rule_is_checked_too(client):
     assert r.status_code == 400 and "is not a square of this board." in r.content.decode()
     r = client.post(reverse("games:touch", args=[b.pk]), {"square": "c1", "version": 1}, **HX)
     assert r.status_code == 200 and Battle.objects.get(pk=b.pk).touched_square == ""
+
+
+# --- a refused choice names what the battle has --------------------------------------------
+
+
+def test_a_refused_cavalli_choice_names_no_tournament_or_capture_policy(client):
+    b = battles.create_casual_battle(
+        game="cavalli", first=UserFactory(), second=UserFactory(), board_seed=7
+    )  # seed 7: A1 holds 33, a double, so landing there asks which double to strike out
+    client.force_login(b.first_user)
+    data = {"version": b.clock_version, "to": "A1", "confirm": "1", "captures": "J10"}
+    r = client.post(reverse("games:move", args=[b.pk]), data, **HX)
+    html = r.content.decode()
+    assert r.status_code == 400
+    assert "That choice is not one of the moves offered here; choose again." in html
+    assert "tournament" not in html.split('class="error-box"')[1].split("</p>")[0]
+    assert Battle.objects.get(pk=b.pk).ply == 0
+
+
+@pytest.mark.parametrize("casual", [True, False], ids=["casual", "tournament"])
+def test_a_refused_thud_capture_choice_names_a_tournament_policy_only_in_a_tournament(
+    client, online, casual
+):
+    if casual:
+        online = battles.create_casual_battle(
+            game="thud", first=UserFactory(), second=UserFactory()
+        )
+    # A troll on F6 beside dwarfs on E4 and G4: stepping to F5 may take either.
+    Battle.objects.filter(pk=online.pk).update(
+        board=diagram({(5, 5): "T", (3, 4): "d", (3, 6): "d", (0, 5): "d"}, "troll"),
+        side_to_move="troll",
+        capture_policy="subset",
+    )
+    b = Battle.objects.get(pk=online.pk)
+    client.force_login(b.second_user if casual else b.second_entry.player.user)
+    data = {"from": "F6", "to": "F5", "confirm": "1", "captures": ["F1"], "version": 1}
+    r = post(client, b, "games:move", data)
+    html = unescape(r.content.decode())
+    assert r.status_code == 400
+    policy = "That choice of captures is not allowed by this tournament's capture policy."
+    generic = "That choice is not one of the moves offered here; choose again."
+    assert (generic not in html, policy in html) == (not casual, not casual)
+    assert not Move.objects.filter(battle=b).exists()
