@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from asgiref.sync import sync_to_async
 from django.contrib import messages
+from django.core.handlers.wsgi import WSGIRequest
 from django.http import HttpResponse, HttpResponseBadRequest, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -189,6 +190,15 @@ async def battle_events(request: HtmxHttpRequest, battle_id: int):
     await sync_to_async(events.check_and_close, thread_sensitive=False)(
         permissions.access_battle_public, request.user, battle_id
     )
+    if isinstance(request, WSGIRequest):
+        # The shared URLconf serves this path under gunicorn too, where an endless stream
+        # is buffered whole and holds a sync worker: refuse at once, saying who serves it.
+        message = _(
+            "Live updates are served by the events process (uvicorn "
+            "thud_site.asgi:application, the Procfile's “events”), not by this web "
+            "server: route /battles/<id>/events/ to it."
+        )
+        return HttpResponse(message, status=503, content_type="text/plain; charset=utf-8")
     response = StreamingHttpResponse(events.stream(battle_id), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
