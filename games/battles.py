@@ -558,7 +558,15 @@ def accept_end(battle_id: int, *, side: str, now: datetime | None = None) -> Bat
 
 
 def _referee_write(
-    battle_id: int, change, kind: str, *, now: datetime, detail: str = "", attempts: int = 3
+    battle_id: int,
+    change,
+    kind: str,
+    *,
+    now: datetime,
+    detail: str = "",
+    attempts: int = 3,
+    via: str = ClockEvent.Via.REFEREE,
+    **extra,
 ) -> Battle:
     """Apply a referee transition, retrying if a move or expiry landed in between."""
     for _attempt in range(attempts):
@@ -569,8 +577,8 @@ def _referee_write(
                 new = change(battle.clock_state)
             except clock.ClockError as exc:
                 raise NotAllowed(_("Not possible in the battle's current state.")) from exc
-            if _write(battle, new, now=now):
-                _event(battle, kind, now=now, via=ClockEvent.Via.REFEREE, detail=detail)
+            if _write(battle, new, now=now, **extra):
+                _event(battle, kind, now=now, via=via, detail=detail)
                 if new.status == clock.FINISHED:
                     _finished(battle, now=now)
                 return battle
@@ -590,11 +598,24 @@ def pause(
     )
 
 
-def resume(battle_id: int, *, now: datetime | None = None) -> Battle:
-    """Resume a pause, or let a battle waiting for a referee continue (fresh turn)."""
+def resume(
+    battle_id: int,
+    *,
+    now: datetime | None = None,
+    reason: str = "",
+    via: str = ClockEvent.Via.REFEREE,
+) -> Battle:
+    """Resume a pause, or let a battle waiting for a referee continue (fresh turn).
+    ``reason`` is kept on the event; a player's ask to resume is spent."""
     now = now or timezone.now()
     return _referee_write(
-        battle_id, lambda s: clock.resume(s, now), ClockEvent.Kind.RESUMED, now=now
+        battle_id,
+        lambda s: clock.resume(s, now),
+        ClockEvent.Kind.RESUMED,
+        now=now,
+        detail=reason[:200],
+        via=via,
+        resume_asked_by="",
     )
 
 

@@ -145,6 +145,9 @@ class Battle(models.Model):
     second_count = models.PositiveSmallIntegerField(default=0)
     finished_reason = models.CharField(max_length=32, blank=True)
     end_offered_by = models.CharField(max_length=8, blank=True)
+    # While a casual battle is paused: the side key of the player who asked to resume it
+    # ("": nobody yet); the other player's ask resumes it (``games.agreements``).
+    resume_asked_by = models.CharField(max_length=8, blank=True)
     # Clock settings, copied from the tournament when the battle is created.
     timed = models.BooleanField(default=True)
     think_ms = models.PositiveIntegerField(default=15_000)

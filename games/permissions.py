@@ -42,6 +42,7 @@ __all__ = [
     "access_battle_published",
     "access_battle_for_referee",
     "access_battle_public",
+    "access_casual_battle_for_player",
     "access_match_for_battle_start",
     "access_match_id_for_referee",
     "access_match_public",
@@ -105,6 +106,15 @@ def access_battle_for_player(user: AnyUser, battle_id: int) -> tuple[Battle, str
     battle = access_battle_public(user, battle_id)
     side = battle_side_of(user, battle)
     if side is None:
+        raise PermissionDenied
+    return battle, side
+
+
+def access_casual_battle_for_player(user: AnyUser, battle_id: int) -> tuple[Battle, str]:
+    """A casual battle and the user's side in it (its players settle its pauses between
+    them; a tournament battle's are its referee's)."""
+    battle, side = access_battle_for_player(user, battle_id)
+    if not battle.is_casual:
         raise PermissionDenied
     return battle, side
 

@@ -16,6 +16,7 @@ from django.contrib import messages
 from django.core.handlers.wsgi import WSGIRequest
 from django.http import HttpResponse, HttpResponseBadRequest, StreamingHttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -156,6 +157,17 @@ def end_offer(request: HtmxHttpRequest, battle_id: int, action: str):
     except battles.BattleError as exc:
         return _refused(request, battle_id, side, exc)
     # Read again through the gate: the page needs the seats the workflow did not load.
+    return _board(request, permissions.access_battle_public(request.user, battle_id), side)
+
+
+@require_POST
+def ask_resume(request: HtmxHttpRequest, battle_id: int):
+    """A player of a paused casual battle asks to resume it (both must)."""
+    _battle, side = permissions.access_casual_battle_for_player(request.user, battle_id)
+    try:
+        agreements.ask_resume(battle_id, side=side, now=timezone.now())
+    except battles.BattleError as exc:
+        return _refused(request, battle_id, side, exc)
     return _board(request, permissions.access_battle_public(request.user, battle_id), side)
 
 
