@@ -75,6 +75,8 @@ def battle_page(request: HtmxHttpRequest, battle_id: int):
     battle = settled(request, battle_id, permissions.access_battle_public)
     side = permissions.battle_side_of(request.user, battle)
     context = presenters.presenter_for(battle)(battle, side, selected=request.GET.get("sq", ""))
+    if battle.status in (Battle.Status.PAUSED, Battle.Status.NEEDS_REFEREE):
+        context["can_arbitrate"] = permissions.can_arbitrate(request.user, battle)
     template = "games/battle.html#board-panel" if request.htmx else "games/battle.html"
     return render(request, template, context)
 

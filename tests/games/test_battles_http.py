@@ -235,7 +235,8 @@ def test_referee_ends_both_battles_and_enters_survivors(referee_client, match):
     b1, b2 = battles.create_battles(match, mode=Battle.Mode.OTB)
     for b in (b1, b2):
         battles.start_battle(b.pk)
-        c.post(reverse("games:referee_action", args=[b.pk, "decide"]), {"reason": "done"})
+        data = {"reason": "done", "confirm": "1"}  # asked first: see test_pauses_http.py
+        c.post(reverse("games:referee_action", args=[b.pk, "decide"]), data)
     page = c.get(reverse("games:referee_clock", args=[b2.pk])).content.decode()
     assert 'id="survivors-form"' in page
     r = c.post(
