@@ -8,10 +8,13 @@ Terminology and invariants:
   touch the clock (no ``clock_version`` bump, so a move in flight still lands) and is
   published on commit so both pages show it.
 - A casual battle has no referee, so a pause (a server outage, whatever the reason) ends
-  when both players ask for it: the first ask is recorded in ``resume_asked_by`` (a
-  compare-and-set write that bumps ``clock_version``, so both pages refetch; the clock is
-  stopped, so no move is in flight), the other player's ask resumes the battle through
-  ``battles.resume``, which spends the ask. A tournament battle is resumed by its referee.
+  when both players ask for it: the first ask is recorded in ``resume_asked_by`` with the
+  ``clock_version`` it leaves (a compare-and-set write that bumps the version, so both
+  pages refetch; the clock is stopped, so no move is in flight); the other player's ask
+  resumes the battle through ``battles.resume``. An ask counts only while the version is
+  the one it left (``Battle.resume_asked``): whatever resumes the battle (a referee, the
+  outage tick's bulk write) bumps it, so an old ask never resumes a later pause. A
+  tournament battle is resumed by its referee.
 """
 
 from __future__ import annotations
@@ -51,17 +54,21 @@ def ask_resume(battle_id: int, *, side: str, now: datetime) -> Battle:
             raise battles.NotAllowed(_("A referee resumes a tournament battle."))
         if battle.status != Battle.Status.PAUSED:
             raise battles.NotAllowed(_("This battle is not paused."))
-        if battle.resume_asked_by == side:
+        if battle.resume_asked == side:
             return battle
-        if battle.resume_asked_by:
+        if battle.resume_asked:
             return battles.resume(
                 battle_id, now=now, reason=battles.REASON_AGREEMENT, via=ClockEvent.Via.PLAYER
             )
         version = battle.clock_version
         Battle.objects.filter(pk=battle_id, clock_version=version).update(
-            resume_asked_by=side, clock_version=version + 1, updated_at=now
+            resume_asked_by=side,
+            resume_asked_version=version + 1,
+            clock_version=version + 1,
+            updated_at=now,
         )
         battle.resume_asked_by, battle.clock_version = side, version + 1
+        battle.resume_asked_version = version + 1
         transaction.on_commit(
             lambda: battles.after_commit(
                 battle.pk, battle.clock_version, battle.clock_state, battle.end_offered_by

@@ -616,6 +616,7 @@ def resume(
         detail=reason[:200],
         via=via,
         resume_asked_by="",
+        resume_asked_version=None,
     )
 
 

@@ -15,4 +15,9 @@ class Migration(migrations.Migration):
             name='resume_asked_by',
             field=models.CharField(blank=True, max_length=8),
         ),
+        migrations.AddField(
+            model_name='battle',
+            name='resume_asked_version',
+            field=models.PositiveIntegerField(blank=True, null=True),
+        ),
     ]

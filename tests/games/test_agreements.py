@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import agreements, battles, clock
-from games.models import Battle, ClockEvent
+from games.models import Battle, ClockEvent, clock_fields
 from tests.factories import UserFactory
 
 from .conftest import make_match
@@ -178,3 +178,20 @@ def test_any_resume_spends_an_ask_so_the_next_pause_needs_both_again(casual):
     b = paused(casual)
     agreements.ask_resume(b.pk, side="black", now=timezone.now())
     assert Battle.objects.get(pk=b.pk).status == "paused"
+
+
+def test_an_ask_from_an_earlier_pause_is_stale_whoever_resumed_in_between(casual):
+    # A writer that resumes without knowing of asks (the outage tick writes clock columns
+    # in bulk) still bumps the version, so the old ask does not count for the next pause.
+    b = paused(casual)
+    agreements.ask_resume(b.pk, side="white", now=timezone.now())
+    b = Battle.objects.get(pk=b.pk)
+    running = clock.resume(b.clock_state, timezone.now())
+    Battle.objects.filter(pk=b.pk).update(
+        clock_version=b.clock_version + 1, **clock_fields(running)
+    )
+    b = paused(casual)
+    assert (b.resume_asked_by, b.resume_asked) == ("white", "")
+    agreements.ask_resume(b.pk, side="black", now=timezone.now())
+    after = Battle.objects.get(pk=b.pk)
+    assert (after.status, after.resume_asked) == ("paused", "black")
