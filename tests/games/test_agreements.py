@@ -3,7 +3,11 @@ withdrawing one's own end offer, resuming a paused casual battle when both ask."
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
+from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -195,3 +199,31 @@ def test_an_ask_from_an_earlier_pause_is_stale_whoever_resumed_in_between(casual
     agreements.ask_resume(b.pk, side="black", now=timezone.now())
     after = Battle.objects.get(pk=b.pk)
     assert (after.status, after.resume_asked) == ("paused", "black")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_both_players_asking_at_once_resume_the_battle():
+    b = paused(
+        battles.create_casual_battle(
+            game="cavalli", first=UserFactory(), second=UserFactory(), board_seed=7
+        )
+    )
+
+    def ask(side: str) -> None:
+        try:
+            agreements.ask_resume(b.pk, side=side, now=timezone.now())
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=ask, args=(side,)) for side in ("white", "black")]
+    # Both asks arrive while the row is held, so both find nobody has asked yet unless
+    # an ask reads the row under its own lock (then the second sees the first's ask).
+    with transaction.atomic():
+        Battle.objects.select_for_update().get(pk=b.pk)
+        for t in threads:
+            t.start()
+        time.sleep(0.5)
+    for t in threads:
+        t.join()
+    assert Battle.objects.get(pk=b.pk).status == "running"
+    assert ClockEvent.objects.filter(battle=b, kind="resumed").count() == 1
