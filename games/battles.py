@@ -63,6 +63,11 @@ class NotAllowed(BattleError):
     pass
 
 
+class InvalidInput(NotAllowed):
+    """Refused for what was sent (not a square of the board, not a legal move), whatever
+    the battle's state; the other refusals conflict with the state (stale, out of turn)."""
+
+
 # --- writing -----------------------------------------------------------------------
 
 
@@ -457,7 +462,7 @@ def _play(battle: Battle, notation: str):
     try:
         position, info = game.apply(game.deserialise(battle.board), notation)
     except InvalidMove as exc:
-        raise NotAllowed(_("That move is not legal here.")) from exc
+        raise InvalidInput(_("That move is not legal here.")) from exc
     moved_from = info.extra.get("from")
     if battle.touched_square and moved_from and moved_from != battle.touched_square:
         raise NotAllowed(
@@ -465,6 +470,17 @@ def _play(battle: Battle, notation: str):
             % {"square": battle.touched_square}
         )
     return info, position
+
+
+def board_square(battle: Battle, text: str) -> str:
+    """The canonical name of the square of the battle's board that ``text`` names
+    (``f1`` -> ``F1``, as the move parser reads it); ``InvalidInput`` for anything else."""
+    try:
+        return battle.rules.square_name(text)
+    except InvalidMove:
+        raise InvalidInput(
+            _("“%(square)s” is not a square of this board.") % {"square": text[:12]}
+        ) from None
 
 
 def touch(
@@ -475,8 +491,9 @@ def touch(
     battle = _checked(battle_id, side=side, version=version, now=now)
     if battle.mode == Battle.Mode.ONLINE:
         game = battle.rules
+        square = board_square(battle, square)  # stored as the game names it
         if not game.owns(game.deserialise(battle.board), square):
-            raise NotAllowed(_("Touch one of your own pieces."))
+            raise InvalidInput(_("Touch one of your own pieces."))
     if battle.touched_square == square:
         return battle
     try:
@@ -543,7 +560,15 @@ def accept_end(battle_id: int, *, side: str, now: datetime | None = None) -> Bat
 
 
 def _referee_write(
-    battle_id: int, change, kind: str, *, now: datetime, detail: str = "", attempts: int = 3
+    battle_id: int,
+    change,
+    kind: str,
+    *,
+    now: datetime,
+    detail: str = "",
+    attempts: int = 3,
+    via: str = ClockEvent.Via.REFEREE,
+    **extra,
 ) -> Battle:
     """Apply a referee transition, retrying if a move or expiry landed in between."""
     for _attempt in range(attempts):
@@ -554,8 +579,8 @@ def _referee_write(
                 new = change(battle.clock_state)
             except clock.ClockError as exc:
                 raise NotAllowed(_("Not possible in the battle's current state.")) from exc
-            if _write(battle, new, now=now):
-                _event(battle, kind, now=now, via=ClockEvent.Via.REFEREE, detail=detail)
+            if _write(battle, new, now=now, **extra):
+                _event(battle, kind, now=now, via=via, detail=detail)
                 if new.status == clock.FINISHED:
                     _finished(battle, now=now)
                 return battle
@@ -575,11 +600,25 @@ def pause(
     )
 
 
-def resume(battle_id: int, *, now: datetime | None = None) -> Battle:
-    """Resume a pause, or let a battle waiting for a referee continue (fresh turn)."""
+def resume(
+    battle_id: int,
+    *,
+    now: datetime | None = None,
+    reason: str = "",
+    via: str = ClockEvent.Via.REFEREE,
+) -> Battle:
+    """Resume a pause, or let a battle waiting for a referee continue (fresh turn).
+    ``reason`` is kept on the event; a player's ask to resume is spent."""
     now = now or timezone.now()
     return _referee_write(
-        battle_id, lambda s: clock.resume(s, now), ClockEvent.Kind.RESUMED, now=now
+        battle_id,
+        lambda s: clock.resume(s, now),
+        ClockEvent.Kind.RESUMED,
+        now=now,
+        detail=reason[:200],
+        via=via,
+        resume_asked_by="",
+        resume_asked_version=None,
     )
 
 

@@ -108,6 +108,12 @@ class Game(Protocol):
         must still choose (which pieces to capture, which square to strike out)."""
         ...
 
+    def square_name(self, text: str) -> str:
+        """The canonical name of the square of this game's board that ``text`` names
+        (``"f1"`` -> ``"F1"``); :class:`InvalidMove` for anything else (spaces, a leading
+        zero, digits that are not ASCII, a square off the board)."""
+        ...
+
     def owns(self, state: Any, square: str) -> bool:
         """Whether ``square`` holds a piece of the side to move (what may be touched)."""
         ...

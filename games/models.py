@@ -145,6 +145,11 @@ class Battle(models.Model):
     second_count = models.PositiveSmallIntegerField(default=0)
     finished_reason = models.CharField(max_length=32, blank=True)
     end_offered_by = models.CharField(max_length=8, blank=True)
+    # While a casual battle is paused: the side key of the player who asked to resume it
+    # and the clock version the ask left; the other player's ask resumes it
+    # (``games.agreements``). Any clock write since makes the ask stale (``resume_asked``).
+    resume_asked_by = models.CharField(max_length=8, blank=True)
+    resume_asked_version = models.PositiveIntegerField(null=True, blank=True)
     # Clock settings, copied from the tournament when the battle is created.
     timed = models.BooleanField(default=True)
     think_ms = models.PositiveIntegerField(default=15_000)
@@ -218,6 +223,15 @@ class Battle(models.Model):
             forfeits_second=self.forfeits_second,
             finished_reason=self.finished_reason,
         )
+
+    @property
+    def resume_asked(self) -> str:
+        """The side that asked to resume this pause, or "". An ask made in an earlier
+        pause is stale, whoever resumed the battle since (every clock write, a bulk one
+        too, bumps ``clock_version``), so it never counts for the next pause."""
+        if self.resume_asked_by and self.resume_asked_version == self.clock_version:
+            return self.resume_asked_by
+        return ""
 
     @property
     def is_finished(self) -> bool:

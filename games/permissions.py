@@ -10,7 +10,8 @@ the battle (settle its clock, apply a move), so an unknown id is a 404, never a 
 re-exported here, so the battle views need one permissions module.
 
 A casual battle (no match) is public, played by its two seat users (``first_user``
-moves first) and refereed by nobody.
+moves first) and refereed by nobody: its players end a pause between them, and a site
+administrator (superuser) may resume or decide it from the referee's clock page.
 """
 
 from __future__ import annotations
@@ -38,16 +39,19 @@ if TYPE_CHECKING:
     from tournaments.permissions import AnyUser
 
 __all__ = [
+    "access_battle_for_arbiter",
     "access_battle_for_player",
     "access_battle_published",
     "access_battle_for_referee",
     "access_battle_public",
+    "access_casual_battle_for_player",
     "access_match_for_battle_start",
     "access_match_id_for_referee",
     "access_match_public",
     "access_round_id_for_referee",
     "access_tournament_public",
     "battle_side_of",
+    "can_arbitrate",
     "can_referee",
     "player_entry_in_match",
 ]
@@ -109,9 +113,44 @@ def access_battle_for_player(user: AnyUser, battle_id: int) -> tuple[Battle, str
     return battle, side
 
 
+def access_casual_battle_for_player(user: AnyUser, battle_id: int) -> tuple[Battle, str]:
+    """A casual battle and the user's side in it (its players settle its pauses between
+    them; a tournament battle's are its referee's)."""
+    battle, side = access_battle_for_player(user, battle_id)
+    if not battle.is_casual:
+        raise PermissionDenied
+    return battle, side
+
+
 def access_battle_for_referee(user: AnyUser, battle_id: int) -> Battle:
+    """A tournament battle for its referees and organisers (what only a match has: its
+    result, its typed-in moves)."""
     battle = _battle(battle_id)
     if battle.is_casual or not can_referee(user, battle.match.round.tournament):
+        raise PermissionDenied
+    return battle
+
+
+#: What a site administrator may do to a casual battle from the referee's clock page: end
+#: its pause or end it. Nothing that plays it or runs its clock.
+CASUAL_ARBITER_ACTIONS = frozenset({"resume", "decide"})
+
+
+def can_arbitrate(user: AnyUser, battle: Battle) -> bool:
+    """Who runs a battle's clock page: a tournament battle's referees and organisers (and
+    so co-organisers and superusers); a casual battle's only a site administrator."""
+    if battle.is_casual:
+        return bool(user.is_authenticated and user.is_superuser)
+    return can_referee(user, battle.match.round.tournament)
+
+
+def access_battle_for_arbiter(user: AnyUser, battle_id: int, action: str = "") -> Battle:
+    """The battle's clock page and its ``action`` (``""``: just the page), for those who
+    ``can_arbitrate``; on a casual battle only the ``CASUAL_ARBITER_ACTIONS``."""
+    battle = _battle(battle_id)
+    if not can_arbitrate(user, battle):
+        raise PermissionDenied
+    if battle.is_casual and action and action not in CASUAL_ARBITER_ACTIONS:
         raise PermissionDenied
     return battle
 

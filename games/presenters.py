@@ -135,6 +135,30 @@ PHASE_LABELS = {
 }
 
 
+def decision_outcome(battle: Battle) -> str:
+    """What ending ``battle`` now by a decision does, in words, for the question asked
+    before it (``battles.referee_decision``: an online battle keeps its score as it
+    stands, the higher score winning; an over-the-board one only stops its clock)."""
+    if battle.mode != Battle.Mode.ONLINE:
+        text = _("The clock stops for good; the result is entered on this page afterwards.")
+    else:
+        game = battle.rules
+        points = game.scores(state_of(battle))
+        names = [(_(info.name), points.get(info.key, 0)) for info in game.sides]
+        score = " – ".join(f"{name} {value}" for name, value in names)
+        (first, a), (second, b) = names
+        if a == b:
+            text = _("It ends with the score as it stands: %(score)s, a draw.") % {"score": score}
+        else:
+            text = _("It ends with the score as it stands: %(score)s; winner: %(side)s.") % {
+                "score": score,
+                "side": first if a > b else second,
+            }
+    if battle.match_id is not None and battle.number == 1 and battle.mode == Battle.Mode.ONLINE:
+        text += " " + _("Battle 2 then starts.")
+    return text
+
+
 def ply_in(text: str, moves: Sequence[str | None]) -> int | None:
     """``?ply=`` as a ply of the record (0 to the number of plies), else ``None``."""
     text = text.strip()

@@ -17,6 +17,7 @@ urlpatterns = [
     path("<int:battle_id>/move/", views.move, name="move"),
     path("<int:battle_id>/nudge/", views.nudge, name="nudge"),
     path("<int:battle_id>/end/<str:action>/", views.end_offer, name="end"),
+    path("<int:battle_id>/resume/", views.ask_resume, name="resume"),
     path("match/<int:match_id>/", views.match_battles, name="match"),
     path("match/<int:match_id>/online/", views.start_online, name="start_online"),
     # Referee routes (every view gates with access_*_for_referee).

@@ -3,21 +3,26 @@
 Every view goes through a gate of ``games.permissions`` first (404 for what does not
 exist or may not be seen), then settles the battle's clock (settle-on-read) and calls
 one workflow function of ``games.battles``.
-An htmx POST gets the re-rendered board fragment; a plain POST is redirected.
+An htmx POST gets the re-rendered board fragment; a plain POST is redirected. A refusal
+answers 409 (stale version, out of turn, the battle's state) or 400 (not a square, not a
+legal move) with its message in the board: the fragment for htmx (``base.html`` tells
+htmx to swap those), else the whole battle page. Someone not seated gets the gate's 403.
 """
 
 from __future__ import annotations
 
 from asgiref.sync import sync_to_async
 from django.contrib import messages
+from django.core.handlers.wsgi import WSGIRequest
 from django.http import HttpResponse, HttpResponseBadRequest, StreamingHttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from thud_site.http import HtmxHttpRequest
 
-from . import archive, battles, events, permissions, presenters
+from . import agreements, archive, battles, events, permissions, presenters
 from .interface import InvalidMove
 from .models import Battle, ClockEvent, Move
 
@@ -29,14 +34,31 @@ def _int(value, default: int = -1) -> int:
         return default
 
 
-def _board(request: HtmxHttpRequest, battle: Battle, side, *, error: str = "", **kw):
-    """The board fragment for htmx, else a redirect to the battle page."""
-    if not request.htmx:
-        if error:
-            messages.error(request, error)
+def _board(
+    request: HtmxHttpRequest, battle: Battle, side, *, error: str = "", status: int = 200, **kw
+):
+    """The board fragment for htmx. Without htmx: a redirect to the battle page after
+    success, the page itself for a refusal (with its status) or a choice to make."""
+    if not request.htmx and not error and not kw.get("choice"):
         return redirect("games:battle", battle_id=battle.pk)
     context = presenters.presenter_for(battle)(battle, side, **kw) | {"error": error}
-    return render(request, "games/battle.html#board-panel", context)
+    template = "games/battle.html#board-panel" if request.htmx else "games/battle.html"
+    return render(request, template, context, status=status)
+
+
+def _refused(request: HtmxHttpRequest, battle_id: int, side, exc: battles.BattleError):
+    """The fresh board with the refusal's message: 400 for what was sent, else 409."""
+    status = 400 if isinstance(exc, battles.InvalidInput) else 409
+    battle = permissions.access_battle_public(request.user, battle_id)
+    return _board(request, battle, side, error=exc.message, status=status)
+
+
+def _choice_refused(battle: Battle) -> str:
+    """Why the choice sent with a move is none of the moves offered, in words that fit the
+    battle: only a tournament battle of a game with a capture policy has a policy to name."""
+    if not battle.is_casual and "capture_policy" in battle.rules.tournament_scale.options:
+        return _("That choice of captures is not allowed by this tournament's capture policy.")
+    return _("That choice is not one of the moves offered here; choose again.")
 
 
 def settled(request: HtmxHttpRequest, battle_id: int, gate) -> Battle:
@@ -53,6 +75,8 @@ def battle_page(request: HtmxHttpRequest, battle_id: int):
     battle = settled(request, battle_id, permissions.access_battle_public)
     side = permissions.battle_side_of(request.user, battle)
     context = presenters.presenter_for(battle)(battle, side, selected=request.GET.get("sq", ""))
+    if battle.status in (Battle.Status.PAUSED, Battle.Status.NEEDS_REFEREE):
+        context["can_arbitrate"] = permissions.can_arbitrate(request.user, battle)
     template = "games/battle.html#board-panel" if request.htmx else "games/battle.html"
     return render(request, template, context)
 
@@ -79,18 +103,17 @@ def touch(request: HtmxHttpRequest, battle_id: int):
     battle, side = permissions.access_battle_for_player(request.user, battle_id)
     square = request.POST.get("square", "")
     if battle.commit_rule != "touch":  # selection only; nothing binding to store
+        try:
+            square = battles.board_square(battle, square)
+        except battles.BattleError as exc:
+            return _refused(request, battle_id, side, exc)
         return _board(request, battle, side, selected=square)
     try:
         battle = battles.touch(
             battle_id, side=side, version=_int(request.POST.get("version")), square=square
         )
     except battles.BattleError as exc:
-        return _board(
-            request,
-            permissions.access_battle_public(request.user, battle_id),
-            side,
-            error=exc.message,
-        )
+        return _refused(request, battle_id, side, exc)
     return _board(request, battle, side)
 
 
@@ -109,37 +132,44 @@ def move(request: HtmxHttpRequest, battle_id: int):
     wanted = set(request.POST.getlist("captures"))
     chosen = [m for m in candidates if set(m.captures) == wanted]
     if len(candidates) > 1 and not chosen:
-        error = _("That choice of captures is not allowed by this tournament's capture policy.")
-        return _board(request, battle, side, error=error)
+        return _board(request, battle, side, error=_choice_refused(battle), status=400)
     notation = (chosen[0] if chosen else candidates[0]).notation if candidates else ""
     try:
         battle = battles.submit_move(
             battle_id, side=side, version=_int(request.POST.get("version")), notation=notation
         )
     except battles.BattleError as exc:
-        return _board(
-            request,
-            permissions.access_battle_public(request.user, battle_id),
-            side,
-            error=exc.message,
-        )
+        return _refused(request, battle_id, side, exc)
     return _board(request, battle, side)
 
 
 @require_POST
 def end_offer(request: HtmxHttpRequest, battle_id: int, action: str):
-    battle, side = permissions.access_battle_for_player(request.user, battle_id)
+    _battle, side = permissions.access_battle_for_player(request.user, battle_id)
     operation = {
         "offer": battles.offer_end,
         "accept": battles.accept_end,
         "decline": battles.decline_end,
+        "withdraw": agreements.withdraw_end,
     }.get(action)
     if operation is None:
         return HttpResponse(status=404)
     try:
-        battle = operation(battle_id, side=side)
+        operation(battle_id, side=side)
     except battles.BattleError as exc:
-        return _board(request, battle, side, error=exc.message)
+        return _refused(request, battle_id, side, exc)
+    # Read again through the gate: the page needs the seats the workflow did not load.
+    return _board(request, permissions.access_battle_public(request.user, battle_id), side)
+
+
+@require_POST
+def ask_resume(request: HtmxHttpRequest, battle_id: int):
+    """A player of a paused casual battle asks to resume it (both must)."""
+    _battle, side = permissions.access_casual_battle_for_player(request.user, battle_id)
+    try:
+        agreements.ask_resume(battle_id, side=side, now=timezone.now())
+    except battles.BattleError as exc:
+        return _refused(request, battle_id, side, exc)
     return _board(request, permissions.access_battle_public(request.user, battle_id), side)
 
 
@@ -174,6 +204,15 @@ async def battle_events(request: HtmxHttpRequest, battle_id: int):
     await sync_to_async(events.check_and_close, thread_sensitive=False)(
         permissions.access_battle_public, request.user, battle_id
     )
+    if isinstance(request, WSGIRequest):
+        # The shared URLconf serves this path under gunicorn too, where an endless stream
+        # is buffered whole and holds a sync worker: refuse at once, saying who serves it.
+        message = _(
+            "Live updates are served by the events process (uvicorn "
+            "thud_site.asgi:application, the Procfile's “events”), not by this web "
+            "server: route /battles/<id>/events/ to it."
+        )
+        return HttpResponse(message, status=503, content_type="text/plain; charset=utf-8")
     response = StreamingHttpResponse(events.stream(battle_id), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"

@@ -4,6 +4,11 @@ Big "touched" and "moved" buttons drive the same compare-and-set clock as online
 play; pause, resume, give time and decisions are referee transitions. When both
 battles are over, the result form of the tournament's game (``SurvivorsForm``, the
 referee entry form's labels and limits) enters the result for normal confirmation.
+
+The page is a tournament battle's referees' and organisers'; a site administrator also
+opens a casual battle's, to resume or decide it (``permissions.access_battle_for_arbiter``).
+A resume keeps the reason given, if any; a decision needs one and is asked about first,
+saying what it will do, before it ends the battle.
 """
 
 from __future__ import annotations
@@ -29,9 +34,16 @@ GIVE_MS = 5_000
 
 
 def _page_context(
-    battle: Battle, *, error: str = "", result_form: SurvivorsForm | None = None
+    battle: Battle,
+    *,
+    error: str = "",
+    result_form: SurvivorsForm | None = None,
+    confirm_decision: dict | None = None,
 ) -> dict:
-    siblings = {b.number: b for b in Battle.objects.filter(match_id=battle.match_id).order_by()}
+    if battle.is_casual:
+        siblings = {battle.number: battle}
+    else:
+        siblings = {b.number: b for b in Battle.objects.filter(match_id=battle.match_id).order_by()}
     both_done = len(siblings) == 2 and all(b.is_finished for b in siblings.values())
     if both_done and result_form is None:
         result_form = SurvivorsForm(game=game_of(battle.match))
@@ -42,6 +54,7 @@ def _page_context(
         "result_form": result_form,
         "match": battle.match,
         "error": error,
+        "confirm_decision": confirm_decision,
         "give_s": GIVE_MS // 1000,
         "can_enter_moves": otb_moves.can_enter_moves(battle),
         **presenters.clock_context(battle),
@@ -55,12 +68,17 @@ _ROW_FIELDS = [
 
 
 def _respond(
-    request: HtmxHttpRequest, battle_id: int, *, error: str = "", pressed: Battle | None = None
+    request: HtmxHttpRequest,
+    battle_id: int,
+    *,
+    error: str = "",
+    pressed: Battle | None = None,
+    confirm_decision: dict | None = None,
 ):
     """The fresh panel (htmx) or a redirect. ``pressed``: the battle of a "touched" or
     "moved" press, whose gate already passed in this request and of which only the row
     changed, so only the row is read again (the hall's most frequent request)."""
-    if not request.htmx:
+    if not request.htmx and confirm_decision is None:
         if error:
             messages.error(request, error)
         return redirect("games:referee_clock", battle_id=battle_id)
@@ -68,15 +86,15 @@ def _respond(
         battle = pressed
         battle.refresh_from_db(fields=_ROW_FIELDS)
     else:
-        battle = permissions.access_battle_for_referee(request.user, battle_id)
-    return render(
-        request, "games/referee_clock.html#referee-panel", _page_context(battle, error=error)
-    )
+        battle = permissions.access_battle_for_arbiter(request.user, battle_id)
+    context = _page_context(battle, error=error, confirm_decision=confirm_decision)
+    page = "games/referee_clock.html"
+    return render(request, f"{page}#referee-panel" if request.htmx else page, context)
 
 
 @require_GET
 def referee_clock(request: HtmxHttpRequest, battle_id: int):
-    battle = settled(request, battle_id, permissions.access_battle_for_referee)
+    battle = settled(request, battle_id, permissions.access_battle_for_arbiter)
     template = (
         "games/referee_clock.html#referee-panel" if request.htmx else "games/referee_clock.html"
     )
@@ -85,25 +103,31 @@ def referee_clock(request: HtmxHttpRequest, battle_id: int):
 
 @require_POST
 def referee_action(request: HtmxHttpRequest, battle_id: int, action: str):
-    battle = permissions.access_battle_for_referee(request.user, battle_id)
+    battle = permissions.access_battle_for_arbiter(request.user, battle_id, action)
     try:
         version = int(request.POST.get("version", ""))
     except ValueError:
         version = -1
     side = battle.side_to_move
+    reason = request.POST.get("reason", "").strip()
     operations = {
         "start": lambda: battles.start_battle(battle_id),
         "touched": lambda: battles.touch(battle_id, side=side, version=version),
         "moved": lambda: battles.submit_move(battle_id, side=side, version=version),
         "pause": lambda: battles.pause(battle_id),
-        "resume": lambda: battles.resume(battle_id),
+        "resume": lambda: battles.resume(battle_id, reason=reason),
         "give": lambda: battles.give_time(battle_id, ms=GIVE_MS),
-        "decide": lambda: battles.referee_decision(
-            battle_id, reason=request.POST.get("reason", "")
-        ),
+        "decide": lambda: battles.referee_decision(battle_id, reason=reason),
     }
     if action not in operations:
         return _respond(request, battle_id, error=_("Unknown action."))
+    if action == "decide" and not reason:
+        error = _("Give the reason for the decision: it is kept with the battle.")
+        return _respond(request, battle_id, error=error)
+    if action == "decide" and "confirm" not in request.POST and not battle.is_finished:
+        # Destructive: say what it does and ask first (the answer posts "confirm").
+        question = {"reason": reason, "outcome": presenters.decision_outcome(battle)}
+        return _respond(request, battle_id, confirm_decision=question)
     if action in ("touched", "moved") and battle.mode != Battle.Mode.OTB:
         # Online battles are moved by their players on the board; a referee "move" would
         # pass a turn without a move on the board.

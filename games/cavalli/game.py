@@ -22,7 +22,13 @@ from games.interface import (
 
 from .base import IllegalMoveError, InvalidMoveError, InvalidPositionError, Side
 from .board import SIZE, Board, InvalidBoardError
-from .notation import format_move, format_square, parse_move, parse_square
+from .notation import (
+    canonical_square,
+    format_move,
+    format_square,
+    parse_move,
+    parse_square,
+)
 from .position import Position
 
 #: The most points one side can score: every number 00..99 (sum 0..99 = 4950).
@@ -155,6 +161,12 @@ class CavalliGame:
         except ValueError:
             return []
         return [self._info(m) for m in state.legal_moves() if m.to == to]
+
+    def square_name(self, text: str) -> str:
+        try:
+            return canonical_square(text)
+        except ValueError as exc:
+            raise InvalidMove(str(exc)) from exc
 
     def owns(self, state: Position, square: str) -> bool:
         try:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 _SQUARE = r"([A-Ja-j])\s*(10|[1-9])"
 _SQUARE_RE = re.compile(rf"\s*{_SQUARE}\s*\Z")
 _MOVE_RE = re.compile(rf"\s*{_SQUARE}\s*(?:[xX]\s*{_SQUARE}\s*)?\Z")
+_SQUARE_NAME_RE = re.compile(r"[A-Ja-j](?:10|[1-9])")
 
 
 def parse_square(text: str) -> Square:
@@ -35,6 +36,23 @@ def parse_square(text: str) -> Square:
         raise ValueError(f"not a square: {text!r}")
     letter, rank = match.groups()
     return square(FILES.index(letter.upper()), int(rank))
+
+
+def canonical_square(text: str) -> str:
+    """The canonical name of the square ``text`` names, read strictly: a file letter in
+    either case (as the move parser takes it) then the rank, nothing else: no spaces, no
+    leading zero, no digits but ASCII ones. Raises :class:`ValueError` for anything else.
+
+    >>> canonical_square("c3"), canonical_square("J10")
+    ('C3', 'J10')
+    >>> canonical_square(" c 3 ")
+    Traceback (most recent call last):
+    ...
+    ValueError: not a square: ' c 3 '
+    """
+    if not isinstance(text, str) or not _SQUARE_NAME_RE.fullmatch(text):
+        raise ValueError(f"not a square: {text!r}")
+    return format_square(parse_square(text))
 
 
 def format_square(sq: Square) -> str:

@@ -30,7 +30,13 @@ from .base import (
     InvalidPositionError,
     Side,
 )
-from .notation import format_move, format_square, parse_move, parse_square
+from .notation import (
+    canonical_square,
+    format_move,
+    format_square,
+    parse_move,
+    parse_square,
+)
 from .position import Position
 
 
@@ -187,6 +193,12 @@ class ThudGame:
         return [
             self._info(m) for m in state.legal_moves(self.policy) if (m.from_sq, m.to_sq) == (a, b)
         ]
+
+    def square_name(self, text: str) -> str:
+        try:
+            return canonical_square(text)
+        except ValueError as exc:
+            raise InvalidMove(str(exc)) from exc
 
     def owns(self, state: Position, square: str) -> bool:
         """Whether ``square`` holds a piece of the side to move (what a player may touch)."""

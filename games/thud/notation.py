@@ -28,6 +28,7 @@ _MOVE_RE = re.compile(
     rf"\s*([dDtT])\s*({_SQUARE})\s*-\s*({_SQUARE})((?:\s*[xX]\s*{_SQUARE})*)\s*\Z"
 )
 _CAPTURE_RE = re.compile(rf"[xX]\s*({_SQUARE})")
+_SQUARE_NAME_RE = re.compile(_SQUARE)
 
 
 def parse_square(text: str) -> Square:
@@ -44,6 +45,24 @@ def parse_square(text: str) -> Square:
     if not on_board(row, col):
         raise ValueError(f"not a square on the Thud board: {text!r}")
     return (row, col)
+
+
+def canonical_square(text: str) -> str:
+    """The canonical name of the square ``text`` names, read strictly: a file letter in
+    either case (as the move parser takes it) then the rank, nothing else: no spaces, no
+    leading zero, no digits but ASCII ones. Raises :class:`ValueError` for anything else
+    and for a square off the board.
+
+    >>> canonical_square("f1"), canonical_square("P8")
+    ('F1', 'P8')
+    >>> canonical_square("F01")
+    Traceback (most recent call last):
+    ...
+    ValueError: not a square: 'F01'
+    """
+    if not isinstance(text, str) or not _SQUARE_NAME_RE.fullmatch(text):
+        raise ValueError(f"not a square: {text!r}")
+    return format_square(parse_square(text))
 
 
 def format_square(square: Square) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from django.db.models import F
 from django.test import Client
 from django.urls import reverse
 
@@ -108,3 +109,26 @@ def test_board_fits_a_phone_and_shows_the_last_capture(
         phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     )  # not innerWidth: it grows with overflow
     phone.screenshot(path=str(OUT / "board-phone-touched.png"), full_page=True)
+
+
+def test_a_refused_move_shows_its_message_on_the_board(
+    browser, live_server, battle_after_a_capture
+):
+    # The move answers 409 (the battle changed meanwhile): htmx 2 swaps no 4xx answer
+    # unless base.html's htmx-config says so, and then the player would see nothing.
+    battle = battle_after_a_capture
+    page = open_board(browser, live_server.url, battle, DESKTOP)
+    page.locator('button.selectable[data-square="G1"]').click()
+    page.wait_for_selector('button.target[data-square="G6"]', timeout=WAIT_MS)
+    before = Battle.objects.get(pk=battle.pk)
+    # Someone else changes the battle behind the page's back (the live stream is cut here).
+    Battle.objects.filter(pk=battle.pk).update(clock_version=F("clock_version") + 1)
+    with page.expect_response(lambda r: r.url.endswith("/move/")) as answer:
+        page.locator('button.target[data-square="G6"]').click()
+    assert answer.value.status == 409
+    error = page.locator("#board-panel .error-box")
+    error.wait_for(timeout=WAIT_MS)
+    assert "changed meanwhile" in error.inner_text()
+    after = Battle.objects.get(pk=battle.pk)
+    assert (after.ply, after.touched_square) == (before.ply, before.touched_square)
+    page.screenshot(path=str(OUT / "board-refused-move.png"), full_page=True)

@@ -91,7 +91,7 @@ def test_legal_move_applies_and_htmx_gets_fragment_plain_post_redirects(client, 
 def test_illegal_move_is_refused_with_a_message_and_changes_nothing(client, online):
     login(client, online, "dwarf")
     r = post_move(client, online, "F1", "H8")
-    assert r.status_code == 200 and "not legal" in r.content.decode()
+    assert r.status_code == 400 and "not legal" in r.content.decode()
     assert Battle.objects.get(pk=online.pk).clock_version == online.clock_version
     assert not Move.objects.exists()
 
@@ -99,7 +99,7 @@ def test_illegal_move_is_refused_with_a_message_and_changes_nothing(client, onli
 def test_out_of_turn_move_is_refused(client, online):
     login(client, online, "troll")
     r = post_move(client, online, "G7", "G6")
-    assert "not your turn" in r.content.decode()
+    assert r.status_code == 409 and "not your turn" in r.content.decode()
     assert not Move.objects.exists()
 
 
@@ -114,7 +114,7 @@ def test_non_player_cannot_move(client, online, django_user_model):
 def test_stale_version_is_refused(client, online):
     login(client, online, "dwarf")
     r = post_move(client, online, "F1", "F2", version=online.clock_version - 1)
-    assert "changed meanwhile" in r.content.decode()
+    assert r.status_code == 409 and "changed meanwhile" in r.content.decode()
     assert not Move.objects.exists()
 
 
@@ -155,7 +155,7 @@ def test_capture_choice_outside_the_policy_is_refused(client, online):
     b = Battle.objects.get(pk=online.pk)
     login(client, b, "troll")
     r = post_move(client, b, "F6", "F5", confirm="1", captures=["G4"])
-    assert "not allowed" in r.content.decode()
+    assert r.status_code == 400 and "not allowed" in r.content.decode()
     assert not Move.objects.exists()
 
 
@@ -235,7 +235,8 @@ def test_referee_ends_both_battles_and_enters_survivors(referee_client, match):
     b1, b2 = battles.create_battles(match, mode=Battle.Mode.OTB)
     for b in (b1, b2):
         battles.start_battle(b.pk)
-        c.post(reverse("games:referee_action", args=[b.pk, "decide"]), {"reason": "done"})
+        data = {"reason": "done", "confirm": "1"}  # asked first: see test_pauses_http.py
+        c.post(reverse("games:referee_action", args=[b.pk, "decide"]), data)
     page = c.get(reverse("games:referee_clock", args=[b2.pk])).content.decode()
     assert 'id="survivors-form"' in page
     r = c.post(

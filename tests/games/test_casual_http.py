@@ -64,7 +64,7 @@ def test_the_opponent_cannot_move_out_of_turn(client):
     r = client.post(
         reverse("games:move", args=[b.pk]), {"version": b.clock_version, "to": "C10"}, **HX
     )
-    assert r.status_code == 200 and "error-box" in r.content.decode()
+    assert r.status_code == 409 and "error-box" in r.content.decode()
     assert Battle.objects.get(pk=b.pk).ply == 0
 
 

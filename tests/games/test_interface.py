@@ -121,3 +121,44 @@ def test_each_game_brings_its_own_pages_and_style_sheet(key):
         if template:
             get_template(template)
     assert game.words[0] != game.words[1] and all(w.isascii() and w.islower() for w in game.words)
+
+
+@pytest.mark.parametrize(
+    ("game", "text", "name"),
+    [
+        (GAMES[0], "F1", "F1"),
+        (GAMES[0], "f1", "F1"),  # the move parser reads lower case too
+        (GAMES[0], "p8", "P8"),
+        (GAMES[1], "c3", "C3"),
+        (GAMES[1], "J10", "J10"),
+    ],
+    ids=lambda v: getattr(v, "key", v),
+)
+def test_square_name_is_the_canonical_name_of_a_square(game, text, name):
+    assert game.square_name(text) == name
+
+
+NOT_SQUARES = [
+    "      F1",
+    "F1 ",
+    "F01",
+    "F\uff11",
+    "\uff26\uff11",
+    "F1\x00",
+    "",
+    "F",
+    "1F",
+    "x" * 99,
+]
+
+
+@pytest.mark.parametrize("text", NOT_SQUARES + ["A1", "I5", "P16"])
+def test_thud_square_name_refuses_anything_else(text):
+    with pytest.raises(InvalidMove):
+        GAMES[0].square_name(text)
+
+
+@pytest.mark.parametrize("text", NOT_SQUARES + ["c 3", "K1", "A11", "A0"])
+def test_cavalli_square_name_refuses_anything_else(text):
+    with pytest.raises(InvalidMove):
+        GAMES[1].square_name(text)

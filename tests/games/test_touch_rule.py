@@ -90,7 +90,7 @@ def test_player_who_touched_a_piece_cannot_move_another_over_http(client):
 
     r = client.post(move_url, {"from": "G1", "to": "G2", "version": battle.clock_version}, **HX)
 
-    assert r.status_code == 200 and "You touched F1" in r.content.decode()
+    assert r.status_code == 409 and "You touched F1" in r.content.decode()
     after = Battle.objects.get(pk=battle.pk)
     assert (after.board, after.ply) == (battle.board, 0)
     assert not Move.objects.filter(battle=battle).exists()
