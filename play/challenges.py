@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Q
@@ -38,6 +39,7 @@ def create_challenge(
     timing: str,
     days: int = 3,
     first: str = Challenge.First.RANDOM,
+    now: datetime,
 ) -> Challenge:
     """Challenge ``opponent`` (a user), or open a public seek when ``opponent`` is None."""
     if opponent is not None and opponent.pk == by.pk:
@@ -57,7 +59,7 @@ def create_challenge(
             challenger=by, opponent=opponent, game=game, timing=timing, days=days, first=first
         )
         if opponent is not None:
-            transaction.on_commit(lambda: notify.challenge_received(challenge.pk))
+            notify.challenge_received(challenge, now=now)
     return challenge
 
 

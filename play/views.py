@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -37,6 +38,7 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
                 timing=data["timing"],
                 days=data["days"],
                 first=data["first"],
+                now=timezone.now(),
             )
         except challenges.ChallengeError as exc:
             form.add_error(None, exc.message)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 from games.models import Battle
 from play import challenges
@@ -14,7 +15,13 @@ pytestmark = pytest.mark.django_db
 
 
 def challenge(by, opponent=None, **kw) -> Challenge:
-    fields = {"game": "cavalli", "timing": "correspondence", "days": 3, "first": "challenger"}
+    fields = {
+        "game": "cavalli",
+        "timing": "correspondence",
+        "days": 3,
+        "first": "challenger",
+        "now": timezone.now(),
+    }
     return challenges.create_challenge(by=by, opponent=opponent, **(fields | kw))
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
+from django.utils import timezone
 
 from games.models import Battle
 from play import challenges
@@ -22,7 +23,12 @@ pytestmark = [
 def test_two_users_accepting_one_seek_at_once_create_exactly_one_battle():
     seeker, bob, carol = UserFactory(), UserFactory(), UserFactory()
     seek = challenges.create_challenge(
-        by=seeker, game="cavalli", timing="correspondence", days=2, first="random"
+        by=seeker,
+        game="cavalli",
+        timing="correspondence",
+        days=2,
+        first="random",
+        now=timezone.now(),
     )
     outcomes = race(
         lambda: challenges.accept(seek.pk, by=bob),

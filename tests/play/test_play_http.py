@@ -6,6 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import UserProfile
 from games import battles
@@ -87,7 +88,9 @@ def test_a_bad_challenge_is_a_400_with_a_message_and_stores_nothing(client, bad)
 
 def test_accepting_a_seek_redirects_to_the_new_battle_page(client):
     alice, bob = UserFactory(), UserFactory()
-    seek = challenges.create_challenge(by=alice, game="thud", timing="quickfire", first="random")
+    seek = challenges.create_challenge(
+        by=alice, game="thud", timing="quickfire", first="random", now=timezone.now()
+    )
     client.force_login(bob)
     r = client.post(reverse("play:answer", args=[seek.pk, "accept"]))
     battle = Battle.objects.get()
@@ -97,7 +100,9 @@ def test_accepting_a_seek_redirects_to_the_new_battle_page(client):
 
 def test_refused_answers_are_4xx_and_change_nothing(client):
     alice, bob = UserFactory(), UserFactory()
-    seek = challenges.create_challenge(by=alice, game="thud", timing="quickfire", first="random")
+    seek = challenges.create_challenge(
+        by=alice, game="thud", timing="quickfire", first="random", now=timezone.now()
+    )
     client.force_login(alice)
     assert client.post(reverse("play:answer", args=[seek.pk, "accept"])).status_code == 409
     assert client.post(reverse("play:answer", args=[seek.pk, "decline"])).status_code == 409
@@ -112,8 +117,12 @@ def test_refused_answers_are_4xx_and_change_nothing(client):
 
 def test_withdrawing_and_declining(client):
     alice, bob = UserFactory(), UserFactory()
-    c1 = challenges.create_challenge(by=alice, opponent=bob, game="thud", timing="quickfire")
-    c2 = challenges.create_challenge(by=alice, opponent=bob, game="thud", timing="quickfire")
+    c1 = challenges.create_challenge(
+        by=alice, opponent=bob, game="thud", timing="quickfire", now=timezone.now()
+    )
+    c2 = challenges.create_challenge(
+        by=alice, opponent=bob, game="thud", timing="quickfire", now=timezone.now()
+    )
     client.force_login(alice)
     assert client.post(reverse("play:answer", args=[c1.pk, "cancel"])).status_code == 302
     client.force_login(bob)
