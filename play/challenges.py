@@ -1,9 +1,10 @@
-"""Challenges and seeks: create, accept (creates the battle), decline, cancel.
+"""Challenges and seeks: create, accept (creates the battle), decline, cancel, expire.
 
-Accepting is one conditional ``UPDATE ... WHERE status = 'open'``: of two users
-accepting the same seek at once, exactly one wins and one battle is created; the other
-gets a ``ChallengeError``. The battle is created in the same transaction, so a refused
-battle leaves the challenge open.
+Accepting is one conditional ``UPDATE ... WHERE status = 'open' AND expires_at > now``:
+of two users accepting the same seek at once, exactly one wins and one battle is created;
+the other gets a ``ChallengeError``. The battle is created in the same transaction, so a
+refused battle leaves the challenge open. An offer past ``expires_at`` is refused with
+"This challenge has expired." whatever its stored status says (see ``play.models``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from games import battles, registry
 from games.models import MAX_CORRESPONDENCE_DAYS, Battle
 
 from . import notify
-from .models import Challenge
+from .models import OFFER_LIFETIME, Challenge
 
 
 class ChallengeError(Exception):
@@ -29,6 +30,16 @@ class ChallengeError(Exception):
     def __init__(self, message) -> None:
         super().__init__(str(message))
         self.message = message
+
+
+def _refusal(challenge_id: int, *, now: datetime) -> ChallengeError:
+    """Why a conditional update on an open offer found nothing to change."""
+    expired = Challenge.objects.filter(
+        pk=challenge_id, status=Challenge.Status.OPEN, expires_at__lte=now
+    ).exists()
+    if expired:
+        return ChallengeError(_("This challenge has expired."))
+    return ChallengeError(_("This challenge is no longer open to you."))
 
 
 def create_challenge(
@@ -56,7 +67,14 @@ def create_challenge(
         )
     with transaction.atomic():
         challenge = Challenge.objects.create(
-            challenger=by, opponent=opponent, game=game, timing=timing, days=days, first=first
+            challenger=by,
+            opponent=opponent,
+            game=game,
+            timing=timing,
+            days=days,
+            first=first,
+            created_at=now,
+            expires_at=now + OFFER_LIFETIME[timing],
         )
         if opponent is not None:
             notify.challenge_received(challenge, now=now)
@@ -64,7 +82,11 @@ def create_challenge(
 
 
 def accept(
-    challenge_id: int, *, by, coin: Callable[[], bool] = lambda: bool(secrets.randbelow(2))
+    challenge_id: int,
+    *,
+    by,
+    now: datetime,
+    coin: Callable[[], bool] = lambda: bool(secrets.randbelow(2)),
 ) -> Battle:
     """Accept a challenge made to ``by`` or someone else's open seek; start the battle.
 
@@ -74,13 +96,14 @@ def accept(
     with transaction.atomic():
         mine = Q(opponent=by) | Q(opponent__isnull=True)
         won = (
-            Challenge.objects.filter(pk=challenge_id, status=Challenge.Status.OPEN)
+            Challenge.objects.live(now)
+            .filter(pk=challenge_id)
             .filter(mine)
             .exclude(challenger=by)
             .update(status=Challenge.Status.ACCEPTED, opponent=by)
         )
         if won != 1:
-            raise ChallengeError(_("This challenge is no longer open to you."))
+            raise _refusal(challenge_id, now=now)
         challenge = Challenge.objects.select_related("challenger").get(pk=challenge_id)
         challenger_first = {
             Challenge.First.CHALLENGER: True,
@@ -106,21 +129,26 @@ def accept(
     return battle
 
 
-def _close(challenge_id: int, *, condition: Q, status: str) -> None:
+def _close(challenge_id: int, *, condition: Q, status: str, now: datetime) -> None:
     updated = (
-        Challenge.objects.filter(pk=challenge_id, status=Challenge.Status.OPEN)
-        .filter(condition)
-        .update(status=status)
+        Challenge.objects.live(now).filter(pk=challenge_id).filter(condition).update(status=status)
     )
     if updated != 1:
-        raise ChallengeError(_("This challenge is no longer open to you."))
+        raise _refusal(challenge_id, now=now)
 
 
-def decline(challenge_id: int, *, by) -> None:
+def decline(challenge_id: int, *, by, now: datetime) -> None:
     """The challenged user says no (a seek cannot be declined, only left open)."""
-    _close(challenge_id, condition=Q(opponent=by), status=Challenge.Status.DECLINED)
+    _close(challenge_id, condition=Q(opponent=by), status=Challenge.Status.DECLINED, now=now)
 
 
-def cancel(challenge_id: int, *, by) -> None:
+def cancel(challenge_id: int, *, by, now: datetime) -> None:
     """The challenger withdraws an open challenge or seek."""
-    _close(challenge_id, condition=Q(challenger=by), status=Challenge.Status.CANCELLED)
+    _close(challenge_id, condition=Q(challenger=by), status=Challenge.Status.CANCELLED, now=now)
+
+
+def mark_expired(*, now: datetime) -> int:
+    """Write ``expired`` on every open offer past its time (one UPDATE; bookkeeping only)."""
+    return Challenge.objects.filter(status=Challenge.Status.OPEN, expires_at__lte=now).update(
+        status=Challenge.Status.EXPIRED
+    )

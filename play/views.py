@@ -27,6 +27,7 @@ ACTIONS = {"accept", "decline", "cancel"}
 @require_http_methods(["GET", "POST"])
 def start(request: HtmxHttpRequest) -> HttpResponse:
     """Challenge a user or open a seek; answer the challenges and seeks open to you."""
+    now = timezone.now()
     form = ChallengeForm(request.POST if request.method == "POST" else None, user=request.user)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -38,20 +39,18 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
                 timing=data["timing"],
                 days=data["days"],
                 first=data["first"],
-                now=timezone.now(),
+                now=now,
             )
         except challenges.ChallengeError as exc:
             form.add_error(None, exc.message)
         else:
             messages.success(request, _("Your challenge is waiting for an answer."))
             return redirect("play:start")
-    return _start_page(request, form, status=400 if request.method == "POST" else 200)
+    return _start_page(request, form, now=now, status=400 if request.method == "POST" else 200)
 
 
-def _start_page(request: HtmxHttpRequest, form: ChallengeForm, *, status: int) -> HttpResponse:
-    open_ = Challenge.objects.filter(status=Challenge.Status.OPEN).select_related(
-        "challenger", "opponent"
-    )
+def _start_page(request: HtmxHttpRequest, form: ChallengeForm, *, now, status: int) -> HttpResponse:
+    open_ = Challenge.objects.live(now).select_related("challenger", "opponent")
     context = {
         "form": form,
         "received": open_.filter(opponent=request.user),
@@ -68,17 +67,18 @@ def answer(request: HtmxHttpRequest, challenge_id: int, action: str) -> HttpResp
     if action not in ACTIONS:
         raise Http404("No such action")
     get_object_or_404(Challenge, pk=challenge_id)
+    now = timezone.now()
     try:
         if action == "accept":
-            battle = challenges.accept(challenge_id, by=request.user)
+            battle = challenges.accept(challenge_id, by=request.user, now=now)
             return redirect("games:battle", battle_id=battle.pk)
         if action == "decline":
-            challenges.decline(challenge_id, by=request.user)
+            challenges.decline(challenge_id, by=request.user, now=now)
         else:
-            challenges.cancel(challenge_id, by=request.user)
+            challenges.cancel(challenge_id, by=request.user, now=now)
     except challenges.ChallengeError as exc:
         messages.error(request, exc.message)
-        return _start_page(request, ChallengeForm(user=request.user), status=409)
+        return _start_page(request, ChallengeForm(user=request.user), now=now, status=409)
     return redirect("play:start")
 
 

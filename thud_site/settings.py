@@ -266,6 +266,13 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 50, "queue": CELERY_TASK_DEFAULT_QUEUE},
     },
+    # Seeks and challenges past their time get the status "expired" (bookkeeping: every
+    # query already ignores them from the second they expire).
+    "play-expire-offers": {
+        "task": "play.expire_offers",
+        "schedule": 60.0,
+        "options": {"expires": 50, "queue": CELERY_TASK_DEFAULT_QUEUE},
+    },
 }
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "max_retries": 2,

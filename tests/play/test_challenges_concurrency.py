@@ -31,8 +31,8 @@ def test_two_users_accepting_one_seek_at_once_create_exactly_one_battle():
         now=timezone.now(),
     )
     outcomes = race(
-        lambda: challenges.accept(seek.pk, by=bob),
-        lambda: challenges.accept(seek.pk, by=carol),
+        lambda: challenges.accept(seek.pk, by=bob, now=timezone.now()),
+        lambda: challenges.accept(seek.pk, by=carol, now=timezone.now()),
     )
     won = [o for o in outcomes if isinstance(o, Battle)]
     lost = [o for o in outcomes if isinstance(o, ChallengeError)]

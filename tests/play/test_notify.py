@@ -74,7 +74,9 @@ def test_a_user_who_turned_notifications_off_gets_no_email(
     UserProfile.objects.create(user=bob, email_notifications=False)
     with django_capture_on_commit_callbacks(execute=True):
         c = challenge(alice, bob, first="opponent")
-        challenges.accept(c.pk, by=bob)  # bob moves first: his move, but no email
+        challenges.accept(
+            c.pk, by=bob, now=timezone.now()
+        )  # bob moves first: his move, but no email
     assert delivered() == []
 
 
@@ -84,7 +86,7 @@ def test_each_turn_of_a_correspondence_game_mails_the_player_to_move_once(
     alice, bob = people
     c = challenge(alice, bob)
     with django_capture_on_commit_callbacks(execute=True):
-        battle = challenges.accept(c.pk, by=bob)
+        battle = challenges.accept(c.pk, by=bob, now=timezone.now())
     mail.outbox.clear()
     OutboundEmail.objects.filter(kind="challenge").delete()
     assert [m.to for m in delivered()] == [["alice@example.org"]]  # alice moves first
@@ -115,7 +117,7 @@ def test_quickfire_games_send_no_turn_emails(people, django_capture_on_commit_ca
     alice, bob = people
     c = challenge(alice, bob, timing="quickfire")
     with django_capture_on_commit_callbacks(execute=True):
-        challenges.accept(c.pk, by=bob)
+        challenges.accept(c.pk, by=bob, now=timezone.now())
     assert OutboundEmail.objects.filter(kind="turn").count() == 0
 
 
