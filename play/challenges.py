@@ -5,14 +5,24 @@ of two users accepting the same seek at once, exactly one wins and one battle is
 the other gets a ``ChallengeError``. The battle is created in the same transaction, so a
 refused battle leaves the challenge open. An offer past ``expires_at`` is refused with
 "This challenge has expired." whatever its stored status says (see ``play.models``).
+
+Limits, so that nobody can flood the site or another user (counted in the database,
+under a lock on the users concerned, so parallel requests cannot slip past together):
+- at most ``MAX_LIVE_OFFERS`` live challenges and seeks per challenger;
+- at most one live challenge from one user to the same opponent;
+- at most ``MAX_RECEIVED_PER_HOUR`` challenges made to one user in any hour (whatever
+  became of them);
+- and at most ``notify.CHALLENGE_EMAILS`` e-mails about them: beyond that a challenge is
+  still made, only not e-mailed.
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -22,6 +32,9 @@ from games.models import MAX_CORRESPONDENCE_DAYS, Battle
 
 from . import notify
 from .models import OFFER_LIFETIME, Challenge
+
+MAX_LIVE_OFFERS = 20
+MAX_RECEIVED_PER_HOUR = 10
 
 
 class ChallengeError(Exception):
@@ -66,6 +79,7 @@ def create_challenge(
             _("Days per move must be between 1 and %(max)d.") % {"max": MAX_CORRESPONDENCE_DAYS}
         )
     with transaction.atomic():
+        _check_limits(by=by, opponent=opponent, now=now)
         challenge = Challenge.objects.create(
             challenger=by,
             opponent=opponent,
@@ -79,6 +93,37 @@ def create_challenge(
         if opponent is not None:
             notify.challenge_received(challenge, now=now)
     return challenge
+
+
+def _check_limits(*, by, opponent, now: datetime) -> None:
+    # Lock the users' rows (in one order, so two users challenging each other cannot
+    # deadlock): parallel challenges by ``by`` or to ``opponent`` now count one by one.
+    users = [by.pk] if opponent is None else [by.pk, opponent.pk]
+    list(get_user_model().objects.select_for_update().filter(pk__in=users).order_by("pk"))
+    live = Challenge.objects.live(now)
+    if live.filter(challenger=by).count() >= MAX_LIVE_OFFERS:
+        raise ChallengeError(
+            _(
+                "You already have %(max)d open challenges and seeks, the most allowed: "
+                "withdraw one or wait until one is answered or expires."
+            )
+            % {"max": MAX_LIVE_OFFERS}
+        )
+    if opponent is None:
+        return
+    if live.filter(challenger=by, opponent=opponent).exists():
+        raise ChallengeError(
+            _("You already have an open challenge to %(user)s.") % {"user": opponent.get_username()}
+        )
+    received = Challenge.objects.filter(opponent=opponent, created_at__gt=now - timedelta(hours=1))
+    if received.count() >= MAX_RECEIVED_PER_HOUR:
+        raise ChallengeError(
+            _(
+                "%(user)s has received %(max)d challenges in the last hour, the most allowed: "
+                "try again later."
+            )
+            % {"user": opponent.get_username(), "max": MAX_RECEIVED_PER_HOUR}
+        )
 
 
 def accept(

@@ -11,7 +11,7 @@ move never queues a second email.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -21,10 +21,13 @@ from django.utils.translation import gettext as _
 
 from accounts.models import UserProfile
 from games.models import Battle
-from outbox.emails import queue_email
+from outbox.emails import Limit, queue_email
 
 CHALLENGE = "challenge"
 TURN = "turn"
+#: Challenge e-mails one user receives at most per hour; more challenges are still made
+#: (and listed on /play/), only not e-mailed.
+CHALLENGE_EMAILS = Limit(count=5, window=timedelta(hours=1))
 
 
 def wants_email(user) -> bool:
@@ -52,7 +55,15 @@ def challenge_received(challenge, *, now: datetime) -> None:
         body = _("Accept or decline the challenge here: %(url)s") % {
             "url": settings.SITE_URL + reverse("play:start")
         }
-    queue_email(kind=CHALLENGE, to=user.email, recipient=user, subject=subject, body=body, now=now)
+    queue_email(
+        kind=CHALLENGE,
+        to=user.email,
+        recipient=user,
+        subject=subject,
+        body=body,
+        now=now,
+        limit=CHALLENGE_EMAILS,
+    )
 
 
 def on_turn_changed(sender, *, battle_id: int, status: str, side_to_move: str, **_kw) -> None:

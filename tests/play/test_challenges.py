@@ -74,10 +74,11 @@ def test_a_challenge_is_accepted_once_and_only_by_the_challenged_user():
 
 def test_declined_or_withdrawn_challenges_cannot_be_accepted():
     alice, bob = UserFactory(), UserFactory()
-    c1, c2 = challenge(alice, bob), challenge(alice, bob)
+    c1 = challenge(alice, bob)
     with pytest.raises(ChallengeError):
         challenges.decline(c1.pk, by=alice, now=timezone.now())  # only the challenged user declines
     challenges.decline(c1.pk, by=bob, now=timezone.now())
+    c2 = challenge(alice, bob)  # one open challenge to bob at a time
     with pytest.raises(ChallengeError):
         challenges.cancel(c2.pk, by=bob, now=timezone.now())  # only the challenger withdraws
     challenges.cancel(c2.pk, by=alice, now=timezone.now())

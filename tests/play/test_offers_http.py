@@ -9,7 +9,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Battle
+from outbox.models import OutboundEmail
 from play import challenges
+from play.challenges import MAX_LIVE_OFFERS
 from play.models import Challenge
 from tests.factories import UserFactory
 
@@ -38,3 +40,29 @@ def test_a_live_offer_says_when_it_expires(client):
     offer(alice, bob, age=timedelta(minutes=5))
     client.force_login(bob)
     assert "expires in 9\xa0minutes" in client.get(reverse("play:start")).content.decode()
+
+
+def post_offer(client, username=""):
+    data = {"username": username, "game": "thud", "timing": "quickfire", "first": "random"}
+    return client.post(reverse("play:start"), data | {"days": 3})
+
+
+def test_a_flood_of_challenges_to_one_user_makes_one_challenge_and_one_email(client):
+    alice = UserFactory(username="alice")
+    bob = UserFactory(username="bob", email="bob@example.org")
+    client.force_login(alice)
+    answers = [post_offer(client, "bob") for _ in range(30)]
+    assert answers[0].status_code == 302
+    assert {r.status_code for r in answers[1:]} == {400}
+    assert "You already have an open challenge to bob." in answers[-1].content.decode()
+    assert Challenge.objects.filter(opponent=bob).count() == 1
+    assert OutboundEmail.objects.filter(recipient=bob).count() == 1
+
+
+def test_the_21st_open_seek_is_refused_with_a_message_naming_the_limit(client):
+    client.force_login(UserFactory())
+    assert {post_offer(client).status_code for _ in range(MAX_LIVE_OFFERS)} == {302}
+    r = post_offer(client)
+    assert r.status_code == 400
+    assert "You already have 20 open challenges and seeks" in r.content.decode()
+    assert Challenge.objects.count() == MAX_LIVE_OFFERS

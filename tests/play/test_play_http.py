@@ -120,11 +120,11 @@ def test_withdrawing_and_declining(client):
     c1 = challenges.create_challenge(
         by=alice, opponent=bob, game="thud", timing="quickfire", now=timezone.now()
     )
+    client.force_login(alice)
+    assert client.post(reverse("play:answer", args=[c1.pk, "cancel"])).status_code == 302
     c2 = challenges.create_challenge(
         by=alice, opponent=bob, game="thud", timing="quickfire", now=timezone.now()
     )
-    client.force_login(alice)
-    assert client.post(reverse("play:answer", args=[c1.pk, "cancel"])).status_code == 302
     client.force_login(bob)
     assert client.post(reverse("play:answer", args=[c2.pk, "decline"])).status_code == 302
     assert sorted(Challenge.objects.values_list("status", flat=True)) == ["cancelled", "declined"]
