@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.outbox.fixtures import default_queue  # noqa: F401
+
 
 @pytest.fixture(autouse=True)
 def private_limits(settings):
@@ -17,3 +19,10 @@ def private_limits(settings):
 
     for name in ("default", "limits"):
         caches[name].clear()
+
+
+@pytest.fixture(autouse=True)
+def _throwaway_default_queue(request):
+    """E-mail tasks published by these tests (after a real commit) go to a queue deleted
+    afterwards, never to the default queue a real worker may consume."""
+    request.getfixturevalue("default_queue")

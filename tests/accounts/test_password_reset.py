@@ -8,12 +8,15 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.db import connection
+from django.test import Client
 from django.urls import reverse
 
 from accounts.password_reset import EMAILS_PER_ADDRESS, REQUESTS_PER_CLIENT
 from outbox.models import OutboundEmail
 from outbox.tasks import send_email
 from tests.factories import UserFactory
+from tests.tournaments.test_results_concurrency import race
 
 pytestmark = pytest.mark.django_db
 
@@ -72,3 +75,16 @@ def test_unknown_addresses_count_too_and_get_the_same_answer(client):
         assert answered_as_usual(ask(client, f"nobody{i}@example.org", addr="10.0.4.1"))
     assert answered_as_usual(ask(client, "known@example.org", addr="10.0.4.1"))
     assert resets() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="needs real row locks")
+def test_parallel_reset_requests_for_one_address_queue_three_emails():
+    user = UserFactory(email="twoflower@example.org")
+
+    def ask_from(i):
+        return lambda: ask(Client(), user.email, addr=f"10.0.5.{i}")
+
+    outcomes = race(*[ask_from(i) for i in range(8)])
+    assert all(answered_as_usual(r) for r in outcomes), outcomes
+    assert resets() == EMAILS_PER_ADDRESS.count
