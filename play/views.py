@@ -19,6 +19,7 @@ from . import challenges, queries
 from . import stats as stats_lib
 from .forms import ChallengeForm, NotificationsForm
 from .models import Challenge
+from .paging import paginate
 
 ACTIONS = {"accept", "decline", "cancel"}
 
@@ -50,12 +51,17 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _start_page(request: HtmxHttpRequest, form: ChallengeForm, *, now, status: int) -> HttpResponse:
-    open_ = Challenge.objects.live(now).select_related("challenger", "opponent")
+    live = Challenge.objects.live(now).select_related("challenger", "opponent")
+    seeks = live.filter(opponent__isnull=True).exclude(challenger=request.user)
     context = {
         "form": form,
-        "received": open_.filter(opponent=request.user),
-        "seeks": open_.filter(opponent__isnull=True).exclude(challenger=request.user),
-        "made": open_.filter(challenger=request.user),
+        "received": paginate(
+            request, live.filter(opponent=request.user), param="received", anchor="received"
+        ),
+        "seeks": paginate(request, seeks, param="page", anchor="seeks"),
+        "made": paginate(
+            request, live.filter(challenger=request.user), param="made", anchor="made"
+        ),
     }
     return render(request, "play/start.html", context, status=status)
 
