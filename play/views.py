@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -106,13 +105,12 @@ def stats(request: HtmxHttpRequest) -> HttpResponse:
     """Wins of the first side, the second side and draws, per game (site-wide, per player)."""
     games = registry.all_games()
     keys = [g.key for g in games]
-    player = None
     name = request.GET.get("player", "").strip()
-    if name:
-        player = get_user_model().objects.filter(username__iexact=name).first()
-        if player is None:
-            raise Http404("No such player")
-    elif request.user.is_authenticated:
+    player = queries.user_named(name) if name else None
+    if name and player is None:
+        # The page itself, saying so: a 404 for any name, a NUL or 100 kB of text alike.
+        return render(request, "play/stats.html", {"not_found": True}, status=404)
+    if not name and request.user.is_authenticated:
         player = request.user
     site = stats_lib.by_side(keys, queries.site_result_rows())
     per_player = stats_lib.for_player(keys, queries.player_result_rows(player)) if player else {}

@@ -215,6 +215,22 @@ def test_statistics_of_an_unknown_player_is_a_404(client):
     assert client.get(reverse("play:stats"), {"player": "ghost"}).status_code == 404
 
 
+@pytest.mark.parametrize(
+    "name",
+    ["\x00", "alice\x00", "a" * 151, "x" * 100_000, "bоb", "💥" * 40, "%", "_", "ali%", "\ufffd"],
+)
+def test_any_bad_player_name_answers_404_saying_there_is_no_such_user(client, name):
+    UserFactory(username="alice")
+    UserFactory(username="bob")
+    r = client.get(reverse("play:stats"), {"player": name})
+    assert r.status_code == 404
+    assert "There is no user with that name." in r.content.decode()
+
+
+def test_a_nul_in_the_raw_query_string_is_a_404_not_a_500(client):
+    assert client.get(reverse("play:stats") + "?player=%00").status_code == 404
+
+
 def test_the_cavalli_rules_page_draws_a_starting_board(client):
     page = client.get(reverse("rules_game", args=["cavalli"])).content.decode()
     assert 'class="cavalli-board"' in page
