@@ -47,9 +47,14 @@ class ChallengeError(Exception):
 
 def _refusal(challenge_id: int, *, now: datetime) -> ChallengeError:
     """Why a conditional update on an open offer found nothing to change."""
-    expired = Challenge.objects.filter(
-        pk=challenge_id, status=Challenge.Status.OPEN, expires_at__lte=now
-    ).exists()
+    expired = (
+        Challenge.objects.filter(pk=challenge_id)
+        .filter(
+            Q(status=Challenge.Status.OPEN, expires_at__lte=now)
+            | Q(status=Challenge.Status.EXPIRED)
+        )
+        .exists()
+    )
     if expired:
         return ChallengeError(_("This challenge has expired."))
     return ChallengeError(_("This challenge is no longer open to you."))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -49,7 +51,9 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
     return _start_page(request, form, now=now, status=400 if request.method == "POST" else 200)
 
 
-def _start_page(request: HtmxHttpRequest, form: ChallengeForm, *, now, status: int) -> HttpResponse:
+def _start_page(
+    request: HtmxHttpRequest, form: ChallengeForm, *, now: datetime, status: int
+) -> HttpResponse:
     live = Challenge.objects.live(now).select_related("challenger", "opponent")
     seeks = live.filter(opponent__isnull=True).exclude(challenger=request.user)
     context = {
