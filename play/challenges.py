@@ -1,16 +1,28 @@
-"""Challenges and seeks: create, accept (creates the battle), decline, cancel.
+"""Challenges and seeks: create, accept (creates the battle), decline, cancel, expire.
 
-Accepting is one conditional ``UPDATE ... WHERE status = 'open'``: of two users
-accepting the same seek at once, exactly one wins and one battle is created; the other
-gets a ``ChallengeError``. The battle is created in the same transaction, so a refused
-battle leaves the challenge open.
+Accepting is one conditional ``UPDATE ... WHERE status = 'open' AND expires_at > now``:
+of two users accepting the same seek at once, exactly one wins and one battle is created;
+the other gets a ``ChallengeError``. The battle is created in the same transaction, so a
+refused battle leaves the challenge open. An offer past ``expires_at`` is refused with
+"This challenge has expired." whatever its stored status says (see ``play.models``).
+
+Limits, so that nobody can flood the site or another user (counted in the database,
+under a lock on the users concerned, so parallel requests cannot slip past together):
+- at most ``MAX_LIVE_OFFERS`` live challenges and seeks per challenger;
+- at most one live challenge from one user to the same opponent;
+- at most ``MAX_RECEIVED_PER_HOUR`` challenges made to one user in any hour (whatever
+  became of them);
+- and at most ``notify.CHALLENGE_EMAILS`` e-mails about them: beyond that a challenge is
+  still made, only not e-mailed.
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from datetime import datetime, timedelta
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -19,7 +31,10 @@ from games import battles, registry
 from games.models import MAX_CORRESPONDENCE_DAYS, Battle
 
 from . import notify
-from .models import Challenge
+from .models import OFFER_LIFETIME, Challenge
+
+MAX_LIVE_OFFERS = 20
+MAX_RECEIVED_PER_HOUR = 10
 
 
 class ChallengeError(Exception):
@@ -30,6 +45,21 @@ class ChallengeError(Exception):
         self.message = message
 
 
+def _refusal(challenge_id: int, *, now: datetime) -> ChallengeError:
+    """Why a conditional update on an open offer found nothing to change."""
+    expired = (
+        Challenge.objects.filter(pk=challenge_id)
+        .filter(
+            Q(status=Challenge.Status.OPEN, expires_at__lte=now)
+            | Q(status=Challenge.Status.EXPIRED)
+        )
+        .exists()
+    )
+    if expired:
+        return ChallengeError(_("This challenge has expired."))
+    return ChallengeError(_("This challenge is no longer open to you."))
+
+
 def create_challenge(
     *,
     by,
@@ -38,6 +68,7 @@ def create_challenge(
     timing: str,
     days: int = 3,
     first: str = Challenge.First.RANDOM,
+    now: datetime,
 ) -> Challenge:
     """Challenge ``opponent`` (a user), or open a public seek when ``opponent`` is None."""
     if opponent is not None and opponent.pk == by.pk:
@@ -53,16 +84,59 @@ def create_challenge(
             _("Days per move must be between 1 and %(max)d.") % {"max": MAX_CORRESPONDENCE_DAYS}
         )
     with transaction.atomic():
+        _check_limits(by=by, opponent=opponent, now=now)
         challenge = Challenge.objects.create(
-            challenger=by, opponent=opponent, game=game, timing=timing, days=days, first=first
+            challenger=by,
+            opponent=opponent,
+            game=game,
+            timing=timing,
+            days=days,
+            first=first,
+            created_at=now,
+            expires_at=now + OFFER_LIFETIME[timing],
         )
         if opponent is not None:
-            transaction.on_commit(lambda: notify.challenge_received(challenge.pk))
+            notify.challenge_received(challenge, now=now)
     return challenge
 
 
+def _check_limits(*, by, opponent, now: datetime) -> None:
+    # Lock the users' rows (in one order, so two users challenging each other cannot
+    # deadlock): parallel challenges by ``by`` or to ``opponent`` now count one by one.
+    users = [by.pk] if opponent is None else [by.pk, opponent.pk]
+    list(get_user_model().objects.select_for_update().filter(pk__in=users).order_by("pk"))
+    live = Challenge.objects.live(now)
+    if live.filter(challenger=by).count() >= MAX_LIVE_OFFERS:
+        raise ChallengeError(
+            _(
+                "You already have %(max)d open challenges and seeks, the most allowed: "
+                "withdraw one or wait until one is answered or expires."
+            )
+            % {"max": MAX_LIVE_OFFERS}
+        )
+    if opponent is None:
+        return
+    if live.filter(challenger=by, opponent=opponent).exists():
+        raise ChallengeError(
+            _("You already have an open challenge to %(user)s.") % {"user": opponent.get_username()}
+        )
+    received = Challenge.objects.filter(opponent=opponent, created_at__gt=now - timedelta(hours=1))
+    if received.count() >= MAX_RECEIVED_PER_HOUR:
+        raise ChallengeError(
+            _(
+                "%(user)s has received %(max)d challenges in the last hour, the most allowed: "
+                "try again later."
+            )
+            % {"user": opponent.get_username(), "max": MAX_RECEIVED_PER_HOUR}
+        )
+
+
 def accept(
-    challenge_id: int, *, by, coin: Callable[[], bool] = lambda: bool(secrets.randbelow(2))
+    challenge_id: int,
+    *,
+    by,
+    now: datetime,
+    coin: Callable[[], bool] = lambda: bool(secrets.randbelow(2)),
 ) -> Battle:
     """Accept a challenge made to ``by`` or someone else's open seek; start the battle.
 
@@ -72,13 +146,14 @@ def accept(
     with transaction.atomic():
         mine = Q(opponent=by) | Q(opponent__isnull=True)
         won = (
-            Challenge.objects.filter(pk=challenge_id, status=Challenge.Status.OPEN)
+            Challenge.objects.live(now)
+            .filter(pk=challenge_id)
             .filter(mine)
             .exclude(challenger=by)
             .update(status=Challenge.Status.ACCEPTED, opponent=by)
         )
         if won != 1:
-            raise ChallengeError(_("This challenge is no longer open to you."))
+            raise _refusal(challenge_id, now=now)
         challenge = Challenge.objects.select_related("challenger").get(pk=challenge_id)
         challenger_first = {
             Challenge.First.CHALLENGER: True,
@@ -104,21 +179,26 @@ def accept(
     return battle
 
 
-def _close(challenge_id: int, *, condition: Q, status: str) -> None:
+def _close(challenge_id: int, *, condition: Q, status: str, now: datetime) -> None:
     updated = (
-        Challenge.objects.filter(pk=challenge_id, status=Challenge.Status.OPEN)
-        .filter(condition)
-        .update(status=status)
+        Challenge.objects.live(now).filter(pk=challenge_id).filter(condition).update(status=status)
     )
     if updated != 1:
-        raise ChallengeError(_("This challenge is no longer open to you."))
+        raise _refusal(challenge_id, now=now)
 
 
-def decline(challenge_id: int, *, by) -> None:
+def decline(challenge_id: int, *, by, now: datetime) -> None:
     """The challenged user says no (a seek cannot be declined, only left open)."""
-    _close(challenge_id, condition=Q(opponent=by), status=Challenge.Status.DECLINED)
+    _close(challenge_id, condition=Q(opponent=by), status=Challenge.Status.DECLINED, now=now)
 
 
-def cancel(challenge_id: int, *, by) -> None:
+def cancel(challenge_id: int, *, by, now: datetime) -> None:
     """The challenger withdraws an open challenge or seek."""
-    _close(challenge_id, condition=Q(challenger=by), status=Challenge.Status.CANCELLED)
+    _close(challenge_id, condition=Q(challenger=by), status=Challenge.Status.CANCELLED, now=now)
+
+
+def mark_expired(*, now: datetime) -> int:
+    """Write ``expired`` on every open offer past its time (one UPDATE; bookkeeping only)."""
+    return Challenge.objects.filter(status=Challenge.Status.OPEN, expires_at__lte=now).update(
+        status=Challenge.Status.EXPIRED
+    )

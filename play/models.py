@@ -4,21 +4,43 @@ Terminology and invariants:
 - A *challenge* names its opponent; a *seek* is a challenge with no opponent, open to
   any other user. Both are ``Challenge`` rows; ``opponent`` is null for a seek.
 - A challenge is ``open`` until it is accepted (it then points to its battle, created
-  by ``games.battles.create_casual_battle``), declined or cancelled. The change from
-  ``open`` is one conditional update, so one challenge makes at most one battle.
+  by ``games.battles.create_casual_battle``), declined, cancelled or it expires. The
+  change from ``open`` is one conditional update, so one challenge makes at most one battle.
+- Every offer expires ``OFFER_LIFETIME`` after it was made (``expires_at``, set at
+  creation). From that moment it is not *live*: not listed, not acceptable, not counted
+  by the limits. ``Challenge.objects.live(now)`` is that rule, and every query of open
+  offers goes through it, so an expired offer is dead to the second. The status
+  ``expired`` is bookkeeping written a minute later by the beat (``play.expire_offers``),
+  never what correctness depends on.
 - ``Notice`` remembers every email sent about a battle's turn: unique per (battle, ply,
   user), so the same move never mails twice however often the turn signal fires.
 """
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import registry
 from games.models import MAX_CORRESPONDENCE_DAYS, Battle
+
+#: How long a seek or challenge waits for an answer: a quickfire game needs both players
+#: at the board now; a correspondence game tolerates a week.
+OFFER_LIFETIME = {
+    Battle.Timing.QUICKFIRE: timedelta(minutes=15),
+    Battle.Timing.CORRESPONDENCE: timedelta(days=7),
+}
+
+
+class ChallengeQuerySet(models.QuerySet):
+    def live(self, now: datetime) -> ChallengeQuerySet:
+        """Open offers that have not expired at ``now``."""
+        return self.filter(status=Challenge.Status.OPEN, expires_at__gt=now)
 
 
 class Challenge(models.Model):
@@ -27,6 +49,7 @@ class Challenge(models.Model):
         ACCEPTED = "accepted", _("Accepted")
         DECLINED = "declined", _("Declined")
         CANCELLED = "cancelled", _("Cancelled")
+        EXPIRED = "expired", _("Expired")
 
     class First(models.TextChoices):
         CHALLENGER = "challenger", _("I move first")
@@ -73,10 +96,21 @@ class Challenge(models.Model):
     battle = models.OneToOneField(
         Battle, on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+
+    objects = ChallengeQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at", "-pk"]
+        indexes = [
+            # The lists of /play/: open offers, newest first, a page at a time.
+            models.Index(
+                fields=["-created_at", "-id"],
+                condition=models.Q(status="open"),
+                name="challenge_open_newest",
+            ),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(days__gte=1, days__lte=MAX_CORRESPONDENCE_DAYS),
@@ -96,6 +130,9 @@ class Challenge(models.Model):
     @property
     def is_seek(self) -> bool:
         return self.opponent_id is None
+
+    def is_expired(self, now: datetime) -> bool:
+        return self.expires_at <= now
 
 
 class Notice(models.Model):

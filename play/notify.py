@@ -1,27 +1,33 @@
 """Emails about casual play: a challenge arrived; it is your move in a correspondence game.
 
-Both are sent after the change is committed (``transaction.on_commit`` / the
-``games.signals.turn_changed`` signal, itself sent on commit), in the recipient's
-profile language, only to users with an address who kept ``email_notifications`` on.
-A ``Notice`` row (unique per battle, ply and user) is written before a turn email is
-sent, so a repeated signal for the same move never sends a second email.
+Both are queued in the outbox (``outbox.emails.queue_email``) and sent by a worker after
+the commit, never by the request: a challenge's e-mail in the challenge's own transaction,
+a turn's when the ``games.signals.turn_changed`` signal (itself sent on commit) arrives.
+They are written in the recipient's profile language, only to users with an address who
+kept ``email_notifications`` on. A ``Notice`` row (unique per battle, ply and user) is
+written in the transaction that queues a turn email, so a repeated signal for the same
+move never queues a second email.
 """
 
 from __future__ import annotations
 
-import logging
+from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import UserProfile
 from games.models import Battle
+from outbox.emails import Limit, queue_email
 
-log = logging.getLogger(__name__)
+CHALLENGE = "challenge"
+TURN = "turn"
+#: Challenge e-mails one user receives at most per hour; more challenges are still made
+#: (and listed on /play/), only not e-mailed.
+CHALLENGE_EMAILS = Limit(count=5, window=timedelta(hours=1))
 
 
 def wants_email(user) -> bool:
@@ -36,17 +42,8 @@ def _language(user) -> str:
     return (profile and profile.language) or settings.LANGUAGE_CODE
 
 
-def _send(user, subject: str, body: str) -> None:
-    try:
-        send_mail(subject, body, None, [user.email])
-    except Exception:  # a mail outage must not break play
-        log.warning("could not email %s", user.pk, exc_info=True)
-
-
-def challenge_received(challenge_id: int) -> None:
-    from .models import Challenge
-
-    challenge = Challenge.objects.select_related("challenger", "opponent").get(pk=challenge_id)
+def challenge_received(challenge, *, now: datetime) -> None:
+    """Queue the challenged user's e-mail (call inside the challenge's transaction)."""
     user = challenge.opponent
     if user is None or not wants_email(user):
         return
@@ -58,7 +55,15 @@ def challenge_received(challenge_id: int) -> None:
         body = _("Accept or decline the challenge here: %(url)s") % {
             "url": settings.SITE_URL + reverse("play:start")
         }
-        _send(user, subject, body)
+    queue_email(
+        kind=CHALLENGE,
+        to=user.email,
+        recipient=user,
+        subject=subject,
+        body=body,
+        now=now,
+        limit=CHALLENGE_EMAILS,
+    )
 
 
 def on_turn_changed(sender, *, battle_id: int, status: str, side_to_move: str, **_kw) -> None:
@@ -85,11 +90,6 @@ def on_turn_changed(sender, *, battle_id: int, status: str, side_to_move: str, *
         return
     from .models import Notice
 
-    try:
-        with transaction.atomic():
-            Notice.objects.create(battle=battle, ply=battle.ply, user=user)
-    except IntegrityError:
-        return  # already mailed about this move
     with translation.override(_language(user)):
         subject = _("Your move against %(user)s (%(game)s)") % {
             "user": opponent.get_username(),
@@ -98,4 +98,13 @@ def on_turn_changed(sender, *, battle_id: int, status: str, side_to_move: str, *
         body = _("It is your move. Play it here: %(url)s") % {
             "url": settings.SITE_URL + reverse("games:battle", args=[battle.pk])
         }
-        _send(user, subject, body)
+    # A signal handler is an edge, like a task: it reads the clock once.
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            Notice.objects.create(battle=battle, ply=battle.ply, user=user)
+            queue_email(
+                kind=TURN, to=user.email, recipient=user, subject=subject, body=body, now=now
+            )
+    except IntegrityError:
+        return  # already mailed about this move

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.db.models import Count, Q, QuerySet
 
 from games import registry
@@ -16,6 +17,18 @@ def your_move(user) -> Q:
         q |= Q(game=game.key, side_to_move=first, first_user=user)
         q |= Q(game=game.key, side_to_move=second, second_user=user)
     return Q(status=Battle.Status.RUNNING) & q
+
+
+def user_named(name: str):
+    """The active or inactive user called ``name`` (any case), or None.
+
+    A name no account can have is None without a query: longer than a username may be,
+    or holding a NUL, which PostgreSQL refuses in any text (a 500 if it reached SQL).
+    """
+    field = get_user_model()._meta.get_field(get_user_model().USERNAME_FIELD)
+    if not name or len(name) > field.max_length or "\x00" in name:
+        return None
+    return get_user_model().objects.filter(**{f"{field.name}__iexact": name}).first()
 
 
 def casual_battles_of(user) -> QuerySet[Battle]:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -18,6 +20,7 @@ from . import challenges, queries
 from . import stats as stats_lib
 from .forms import ChallengeForm, NotificationsForm
 from .models import Challenge
+from .paging import paginate
 
 ACTIONS = {"accept", "decline", "cancel"}
 
@@ -26,6 +29,7 @@ ACTIONS = {"accept", "decline", "cancel"}
 @require_http_methods(["GET", "POST"])
 def start(request: HtmxHttpRequest) -> HttpResponse:
     """Challenge a user or open a seek; answer the challenges and seeks open to you."""
+    now = timezone.now()
     form = ChallengeForm(request.POST if request.method == "POST" else None, user=request.user)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -37,24 +41,30 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
                 timing=data["timing"],
                 days=data["days"],
                 first=data["first"],
+                now=now,
             )
         except challenges.ChallengeError as exc:
             form.add_error(None, exc.message)
         else:
             messages.success(request, _("Your challenge is waiting for an answer."))
             return redirect("play:start")
-    return _start_page(request, form, status=400 if request.method == "POST" else 200)
+    return _start_page(request, form, now=now, status=400 if request.method == "POST" else 200)
 
 
-def _start_page(request: HtmxHttpRequest, form: ChallengeForm, *, status: int) -> HttpResponse:
-    open_ = Challenge.objects.filter(status=Challenge.Status.OPEN).select_related(
-        "challenger", "opponent"
-    )
+def _start_page(
+    request: HtmxHttpRequest, form: ChallengeForm, *, now: datetime, status: int
+) -> HttpResponse:
+    live = Challenge.objects.live(now).select_related("challenger", "opponent")
+    seeks = live.filter(opponent__isnull=True).exclude(challenger=request.user)
     context = {
         "form": form,
-        "received": open_.filter(opponent=request.user),
-        "seeks": open_.filter(opponent__isnull=True).exclude(challenger=request.user),
-        "made": open_.filter(challenger=request.user),
+        "received": paginate(
+            request, live.filter(opponent=request.user), param="received", anchor="received"
+        ),
+        "seeks": paginate(request, seeks, param="page", anchor="seeks"),
+        "made": paginate(
+            request, live.filter(challenger=request.user), param="made", anchor="made"
+        ),
     }
     return render(request, "play/start.html", context, status=status)
 
@@ -66,17 +76,18 @@ def answer(request: HtmxHttpRequest, challenge_id: int, action: str) -> HttpResp
     if action not in ACTIONS:
         raise Http404("No such action")
     get_object_or_404(Challenge, pk=challenge_id)
+    now = timezone.now()
     try:
         if action == "accept":
-            battle = challenges.accept(challenge_id, by=request.user)
+            battle = challenges.accept(challenge_id, by=request.user, now=now)
             return redirect("games:battle", battle_id=battle.pk)
         if action == "decline":
-            challenges.decline(challenge_id, by=request.user)
+            challenges.decline(challenge_id, by=request.user, now=now)
         else:
-            challenges.cancel(challenge_id, by=request.user)
+            challenges.cancel(challenge_id, by=request.user, now=now)
     except challenges.ChallengeError as exc:
         messages.error(request, exc.message)
-        return _start_page(request, ChallengeForm(user=request.user), status=409)
+        return _start_page(request, ChallengeForm(user=request.user), now=now, status=409)
     return redirect("play:start")
 
 
@@ -98,13 +109,12 @@ def stats(request: HtmxHttpRequest) -> HttpResponse:
     """Wins of the first side, the second side and draws, per game (site-wide, per player)."""
     games = registry.all_games()
     keys = [g.key for g in games]
-    player = None
     name = request.GET.get("player", "").strip()
-    if name:
-        player = get_user_model().objects.filter(username__iexact=name).first()
-        if player is None:
-            raise Http404("No such player")
-    elif request.user.is_authenticated:
+    player = queries.user_named(name) if name else None
+    if name and player is None:
+        # The page itself, saying so: a 404 for any name, a NUL or 100 kB of text alike.
+        return render(request, "play/stats.html", {"not_found": True}, status=404)
+    if not name and request.user.is_authenticated:
         player = request.user
     site = stats_lib.by_side(keys, queries.site_result_rows())
     per_player = stats_lib.for_player(keys, queries.player_result_rows(player)) if player else {}

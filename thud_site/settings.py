@@ -12,6 +12,9 @@ Environment variables:
     CSRF_TRUSTED_ORIGINS  comma-separated origins with scheme
     THUD_CLIENT_IP_HEADER, THUD_TRUSTED_PROXY_COUNT  where the login limit finds the
                        client's address behind a reverse proxy (default REMOTE_ADDR)
+    EMAIL_BACKEND, EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
+    EMAIL_USE_TLS, EMAIL_USE_SSL, EMAIL_TIMEOUT, DEFAULT_FROM_EMAIL  outgoing mail
+                       (sent by a Celery worker from the outbox, never by a request)
 """
 
 from __future__ import annotations
@@ -90,6 +93,7 @@ INSTALLED_APPS = [
     "games",
     "accounts",
     "play",
+    "outbox",
 ]
 
 MIDDLEWARE = [
@@ -186,7 +190,19 @@ THUD_TRUSTED_PROXY_COUNT = max(1, int(os.environ.get("THUD_TRUSTED_PROXY_COUNT",
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+# Outgoing mail. Requests only queue it (outbox/); a worker on the default queue talks
+# to the server, and EMAIL_TIMEOUT bounds how long one message may hold that worker.
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS")
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL")
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("Set EMAIL_USE_TLS (STARTTLS, port 587) or EMAIL_USE_SSL (465).")
+EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "10"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 # Links in emails (notifications of casual games) point here.
 SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
 
@@ -236,12 +252,30 @@ THUD_CLOCK_QUEUE = os.environ.get("THUD_CLOCK_QUEUE", "clock")
 # that serves no pages (the Procfile's events process).
 THUD_WEB_HEARTBEAT = env_bool("THUD_WEB_HEARTBEAT", True)
 THUD_EVENTS_PREFIX = os.environ.get("THUD_EVENTS_PREFIX", "")
-CELERY_TASK_ROUTES = {"games.*": {"queue": THUD_CLOCK_QUEUE}}
+CELERY_TASK_ROUTES = {
+    "games.*": {"queue": THUD_CLOCK_QUEUE},
+    # Everything else belongs on the default queue; named so a wider clock route never
+    # captures mail (a slow SMTP server must not delay an expiry).
+    "outbox.*": {"queue": CELERY_TASK_DEFAULT_QUEUE},
+}
 CELERY_BEAT_SCHEDULE = {
     "games-sweep": {
         "task": "games.sweep",
         "schedule": 1.0,
         "options": {"expires": 2, "queue": THUD_CLOCK_QUEUE},
+    },
+    # E-mail whose task was lost (broker down at the commit) or failed: sent again.
+    "outbox-send-unsent": {
+        "task": "outbox.send_unsent",
+        "schedule": 60.0,
+        "options": {"expires": 50, "queue": CELERY_TASK_DEFAULT_QUEUE},
+    },
+    # Seeks and challenges past their time get the status "expired" (bookkeeping: every
+    # query already ignores them from the second they expire).
+    "play-expire-offers": {
+        "task": "play.expire_offers",
+        "schedule": 60.0,
+        "options": {"expires": 50, "queue": CELERY_TASK_DEFAULT_QUEUE},
     },
 }
 CELERY_TASK_PUBLISH_RETRY_POLICY = {

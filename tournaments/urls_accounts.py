@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from accounts.password_reset import OutboxPasswordResetForm
+
 from . import views_accounts as views
 from .forms_accounts import RateLimitedAuthenticationForm
 
@@ -14,6 +16,12 @@ urlpatterns = [
         "login/",
         auth_views.LoginView.as_view(authentication_form=RateLimitedAuthenticationForm),
         name="login",
+    ),
+    # Before django.contrib.auth.urls too: the reset e-mail goes through the outbox, throttled.
+    path(
+        "password_reset/",
+        auth_views.PasswordResetView.as_view(form_class=OutboxPasswordResetForm),
+        name="password_reset",
     ),
     path("register/", views.register, name="register"),
     path("claim/", views.claim_player, name="claim_player"),

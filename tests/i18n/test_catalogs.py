@@ -115,7 +115,17 @@ def test_compiled_catalog_is_exactly_the_po_compiled_now(language, domain, tmp_p
     )
 
 
-SOURCES = ("accounts", "games", "play", "thud_site", "tournaments", "templates", "static", "locale")
+SOURCES = (
+    "accounts",
+    "games",
+    "outbox",
+    "play",
+    "thud_site",
+    "tournaments",
+    "templates",
+    "static",
+    "locale",
+)
 
 
 def _keys(path: Path) -> set[tuple[str | None, str, str]]:

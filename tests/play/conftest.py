@@ -2,7 +2,15 @@ from __future__ import annotations
 
 import pytest
 
+from tests.outbox.fixtures import broker_down, default_queue, smtp, smtp_silent  # noqa: F401
+
 
 @pytest.fixture(autouse=True)
 def _fast_password_hasher(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _throwaway_default_queue(request):
+    """E-mail tasks published by these tests go to a queue deleted afterwards."""
+    request.getfixturevalue("default_queue")

@@ -6,6 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import UserProfile
 from games import battles
@@ -87,7 +88,9 @@ def test_a_bad_challenge_is_a_400_with_a_message_and_stores_nothing(client, bad)
 
 def test_accepting_a_seek_redirects_to_the_new_battle_page(client):
     alice, bob = UserFactory(), UserFactory()
-    seek = challenges.create_challenge(by=alice, game="thud", timing="quickfire", first="random")
+    seek = challenges.create_challenge(
+        by=alice, game="thud", timing="quickfire", first="random", now=timezone.now()
+    )
     client.force_login(bob)
     r = client.post(reverse("play:answer", args=[seek.pk, "accept"]))
     battle = Battle.objects.get()
@@ -97,7 +100,9 @@ def test_accepting_a_seek_redirects_to_the_new_battle_page(client):
 
 def test_refused_answers_are_4xx_and_change_nothing(client):
     alice, bob = UserFactory(), UserFactory()
-    seek = challenges.create_challenge(by=alice, game="thud", timing="quickfire", first="random")
+    seek = challenges.create_challenge(
+        by=alice, game="thud", timing="quickfire", first="random", now=timezone.now()
+    )
     client.force_login(alice)
     assert client.post(reverse("play:answer", args=[seek.pk, "accept"])).status_code == 409
     assert client.post(reverse("play:answer", args=[seek.pk, "decline"])).status_code == 409
@@ -112,10 +117,14 @@ def test_refused_answers_are_4xx_and_change_nothing(client):
 
 def test_withdrawing_and_declining(client):
     alice, bob = UserFactory(), UserFactory()
-    c1 = challenges.create_challenge(by=alice, opponent=bob, game="thud", timing="quickfire")
-    c2 = challenges.create_challenge(by=alice, opponent=bob, game="thud", timing="quickfire")
+    c1 = challenges.create_challenge(
+        by=alice, opponent=bob, game="thud", timing="quickfire", now=timezone.now()
+    )
     client.force_login(alice)
     assert client.post(reverse("play:answer", args=[c1.pk, "cancel"])).status_code == 302
+    c2 = challenges.create_challenge(
+        by=alice, opponent=bob, game="thud", timing="quickfire", now=timezone.now()
+    )
     client.force_login(bob)
     assert client.post(reverse("play:answer", args=[c2.pk, "decline"])).status_code == 302
     assert sorted(Challenge.objects.values_list("status", flat=True)) == ["cancelled", "declined"]
@@ -204,6 +213,22 @@ def test_statistics_queries_do_not_grow_with_the_games(client):
 
 def test_statistics_of_an_unknown_player_is_a_404(client):
     assert client.get(reverse("play:stats"), {"player": "ghost"}).status_code == 404
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["\x00", "alice\x00", "a" * 151, "x" * 100_000, "bоb", "💥" * 40, "%", "_", "ali%", "\ufffd"],
+)
+def test_any_bad_player_name_answers_404_saying_there_is_no_such_user(client, name):
+    UserFactory(username="alice")
+    UserFactory(username="bob")
+    r = client.get(reverse("play:stats"), {"player": name})
+    assert r.status_code == 404
+    assert "There is no user with that name." in r.content.decode()
+
+
+def test_a_nul_in_the_raw_query_string_is_a_404_not_a_500(client):
+    assert client.get(reverse("play:stats") + "?player=%00").status_code == 404
 
 
 def test_the_cavalli_rules_page_draws_a_starting_board(client):
