@@ -177,7 +177,9 @@ def flood_challenges(base: str) -> dict:
     return {
         "challenges_posted": 500,
         "challenges_created": Challenge.objects.filter(challenger__username="attacker").count(),
-        "challenge_emails_queued": OutboundEmail.objects.filter(to="target@example.org").count(),
+        "challenge_emails_queued": OutboundEmail.objects.filter(
+            to_address="target@example.org"
+        ).count(),
         "challenge_flood_s": round(elapsed, 2),
         "challenge_statuses": statuses,
     }
@@ -217,15 +219,18 @@ def flood_seeks(base: str) -> dict:
 
 
 def flood_password_resets(base: str) -> dict:
-    before = OutboundEmail.objects.filter(to="reader@example.org").count()
+    before = OutboundEmail.objects.filter(to_address="reader@example.org").count()
     with httpx.Client(base_url=base, timeout=60) as http:
         for _ in range(30):
             page = http.get("/accounts/password_reset/").text
             http.post(
                 "/accounts/password_reset/",
-                data={"email": "reader@example.org", "csrfmiddlewaretoken": CSRF_RE.search(page)[1]},
+                data={
+                    "email": "reader@example.org",
+                    "csrfmiddlewaretoken": CSRF_RE.search(page)[1],
+                },
             )
-    after = OutboundEmail.objects.filter(to="reader@example.org").count()
+    after = OutboundEmail.objects.filter(to_address="reader@example.org").count()
     return {"password_resets_posted": 30, "password_reset_emails_queued": after - before}
 
 
