@@ -33,8 +33,10 @@ from .rounds import standings_fingerprint
 PDF_CACHE_S = 300
 #: How long the render itself may take before another request may start one.
 RENDER_LOCK_S = 60
-#: How long a request waits for another's render before answering "being prepared".
-WAIT_S = 1.0
+#: How long a request waits for another's render before answering "being prepared":
+#: short, because every waiting request holds a web worker (bench/floods.py: with 1 s,
+#: the home page waited up to 2 s behind eight PDF requests; with 0.2 s, far less).
+WAIT_S = 0.2
 POLL_S = 0.1
 RETRY_AFTER_S = 2
 

@@ -54,7 +54,7 @@ def test_a_request_waiting_for_anothers_render_gets_its_pdf(client):
     t = played()
     name = key(t)
     cache.add(f"{name}:rendering", 1, 30)
-    threading.Timer(0.3, lambda: cache.set(name, b"%PDF-the other render", 60)).start()
+    threading.Timer(0.05, lambda: cache.set(name, b"%PDF-the other render", 60)).start()
     response = client.get(f"/t/{t.slug}/report.pdf")
     assert response.status_code == 200 and response.content == b"%PDF-the other render"
 
