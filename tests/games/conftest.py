@@ -350,6 +350,9 @@ class ClockCluster:
             "REDIS_URL": redis_url,
             "CELERY_BROKER_URL": redis_url,
             "THUD_CLOCK_QUEUE": self.queue,
+            # Beat's other entries (outbox retries, offer expiry) go to a private default
+            # queue, deleted with the rest in close(), never to the machine's "default".
+            "THUD_CELERY_DEFAULT_QUEUE": f"{self.queue}-default",
             "THUD_EVENTS_PREFIX": self.prefix,
             "DJANGO_SETTINGS_MODULE": "thud_site.settings",
             "PYTHONUNBUFFERED": "1",
