@@ -21,17 +21,16 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 import statistics
-import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
-from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from common import free_port, fresh_database, start_gunicorn  # noqa: E402
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "thud_site.settings")
 os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-not-secret")
 # A fresh prefix per run: the rate limits of the last run must not count in this one.
@@ -43,20 +42,7 @@ PASSWORD = "bench-password-123"
 SLUG = "flood-open"
 
 
-def _bench_database() -> str:
-    import psycopg
-
-    url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/thud")
-    parsed = urlparse(url)
-    name = f"{parsed.path.lstrip('/') or 'thud'}_bench_floods"
-    admin = parsed._replace(path="/postgres").geturl()
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return parsed._replace(path=f"/{name}").geturl()
-
-
-os.environ["DATABASE_URL"] = _bench_database()
+os.environ["DATABASE_URL"] = fresh_database("bench_floods")
 import django  # noqa: E402
 
 django.setup()
@@ -95,47 +81,6 @@ def build() -> None:
             results.record_final_result(
                 match, survivors=survivors, by=organiser, source=ResultVersion.Source.IMPORT
             )
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_gunicorn(port: int) -> subprocess.Popen:
-    env = dict(
-        os.environ,
-        DJANGO_DEBUG="0",
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-        DB_CONN_MAX_AGE="60",
-        EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
-    )
-    proc = subprocess.Popen(
-        [
-            str(ROOT / ".venv" / "bin" / "gunicorn"),
-            "thud_site.wsgi:application",
-            "--workers",
-            "3",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/", timeout=2).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    proc.kill()
-    raise SystemExit(f"gunicorn did not start: {proc.stderr.read().decode()[-2000:]}")
 
 
 def logged_in(base: str, username: str) -> httpx.Client:
@@ -316,7 +261,9 @@ def flood_pdfs(base: str) -> dict:
 def main() -> None:
     build()
     port = free_port()
-    proc = start_gunicorn(port)
+    proc = start_gunicorn(
+        port, workers=3, EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"
+    )
     base = f"http://127.0.0.1:{port}"
     figures: dict = {}
     try:

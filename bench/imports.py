@@ -28,10 +28,11 @@ import tempfile
 import time
 from io import StringIO
 from pathlib import Path
-from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from common import fresh_database  # noqa: E402
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "thud_site.settings")
 os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-not-secret")
 
@@ -40,20 +41,7 @@ PLAYERS = 1_000
 ROUNDS = 10
 
 
-def _bench_database() -> str:
-    import psycopg
-
-    url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/thud")
-    parsed = urlparse(url)
-    name = f"{parsed.path.lstrip('/') or 'thud'}_bench_imports"
-    admin = parsed._replace(path="/postgres").geturl()
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return parsed._replace(path=f"/{name}").geturl()
-
-
-os.environ["DATABASE_URL"] = _bench_database()
+os.environ["DATABASE_URL"] = fresh_database("bench_imports")
 import django  # noqa: E402
 
 django.setup()

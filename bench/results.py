@@ -31,17 +31,16 @@ import argparse
 import json
 import os
 import re
-import socket
 import statistics
-import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
-from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from common import free_port, fresh_database, start_gunicorn  # noqa: E402
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "thud_site.settings")
 os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-not-secret")
 
@@ -51,20 +50,7 @@ PASSWORD = "bench-password-123"
 SLUG = "bench-open"
 
 
-def _bench_database() -> str:
-    import psycopg
-
-    url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/thud")
-    parsed = urlparse(url)
-    name = f"{parsed.path.lstrip('/') or 'thud'}_bench_results"
-    admin = parsed._replace(path="/postgres").geturl()
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return parsed._replace(path=f"/{name}").geturl()
-
-
-os.environ["DATABASE_URL"] = _bench_database()
+os.environ["DATABASE_URL"] = fresh_database("bench_results")
 import django  # noqa: E402
 
 django.setup()
@@ -113,43 +99,6 @@ def build_tournament() -> tuple[Tournament, list[list[int]]]:
         open_ids[i * MATCHES_PER_CLIENT : (i + 1) * MATCHES_PER_CLIENT] for i in range(CLIENTS)
     ]
     return tournament, chunks
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_gunicorn(port: int) -> subprocess.Popen:
-    env = dict(
-        os.environ, DJANGO_DEBUG="0", ALLOWED_HOSTS="127.0.0.1,localhost", DB_CONN_MAX_AGE="60"
-    )
-    proc = subprocess.Popen(
-        [
-            str(ROOT / ".venv" / "bin" / "gunicorn"),
-            "thud_site.wsgi:application",
-            "--workers",
-            "4",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 120  # four workers booting on a busy two-core machine
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/", timeout=2).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    proc.kill()
-    raise SystemExit(f"gunicorn did not start: {proc.stderr.read().decode()[-2000:]}")
 
 
 LOCK_RE = re.compile(r'name="lock_version"[^>]*value="(\d+)"|value="(\d+)"[^>]*name="lock_version"')
@@ -333,7 +282,7 @@ def main() -> None:
     _, chunks = build_tournament()
     setup_s = time.perf_counter() - t0
     port = free_port()
-    server = start_gunicorn(port)
+    server = start_gunicorn(port, workers=4)
     # The clients of a real site are phones, not processes on the server: the load
     # generator steps back (nice 10) so the two cores go to gunicorn and PostgreSQL
     # first, as bench/mixed.py does.
