@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from django.db.models import Prefetch, QuerySet
 
-from tournaments.models import Round, Tournament
+from tournaments.for_games import Round, Tournament
 
 from . import records
 from .models import Battle, Move

@@ -32,10 +32,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import ResultVersion
-from tournaments.results import ResultError, record_final_result
-from tournaments.rounds import RoundError, begin_play
-from tournaments.survivors import Survivors
+from tournaments.for_games import RoundError, begin_play, record_engine_result
 
 from . import clock, outages, registry
 from .interface import InvalidMove, other_side
@@ -365,23 +362,15 @@ def _finished(battle: Battle, *, now: datetime) -> None:
 
 
 def record_online_result(match, b1: Battle, b2: Battle) -> None:
-    """Record the engine-verified result for the players who played it.
-
-    A refusal (the pairing changed, the round was reopened) is logged and leaves the
-    result to the referees; it must not undo the battle's end.
-    """
-    survivors = Survivors.from_battles(b1.result_numbers, b2.result_numbers, game=b1.game)
-    try:
-        with transaction.atomic():
-            record_final_result(
-                match,
-                survivors=survivors,
-                by=None,
-                source=ResultVersion.Source.ENGINE,
-                players=b1.match_players,
-            )
-    except ResultError:
-        log.warning("online result of match %s not recorded", match.pk, exc_info=True)
+    """Hand the engine-verified result to the tournament, for the players who played it
+    (a refusal is logged there and leaves the result to the referees)."""
+    record_engine_result(
+        match,
+        battle_1=b1.result_numbers,
+        battle_2=b2.result_numbers,
+        game=b1.game,
+        players=b1.match_players,
+    )
 
 
 # --- moves --------------------------------------------------------------------------

@@ -140,14 +140,20 @@ class TournamentScale:
     labels of the four numbers (battle 1 first, second side; battle 2 first, second side)
     for error messages and for the result entry form. ``wording``: the English texts
     that name the game's sides on tournament pages, by the keys of
-    ``tournaments.survivors.WORDING_KEYS`` (pairing note, result slip, side statistics).
+    ``tournaments.scales.WORDING_KEYS`` (pairing note, result slip, side statistics).
 
     ``names`` and ``names_each`` are the words of the stable interfaces (DESIGN.md §8):
     the sides as the results CSV columns and the API keys spell them (``battle1_<name>``,
     ``<name>_won``; ``avg_<name_each>_points``), ``numbers_name`` what a battle's numbers
     are in the API (``<name>_<numbers_name>``). ``options``: the choices of the game's
-    rule options that a tournament stores (value, English label), by option name."""
+    rule options that a tournament stores (value, English label), by option name.
+    ``game`` and ``name`` are the game's key and English name.
 
+    The games app offers each game's scale to ``tournaments`` (``GamesConfig.game_scales``),
+    which reads it as its ``GameScale`` protocol: this is the one scale type."""
+
+    game: str
+    name: str
     limits: tuple[int, int]
     weights: tuple[int, int]
     labels: tuple[str, str, str, str]

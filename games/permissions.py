@@ -6,8 +6,9 @@ battles are invisible to everyone but its referees) and ``PermissionDenied`` for
 that exists but is not yours to act on. Views call a gate first and only then touch
 the battle (settle its clock, apply a move), so an unknown id is a 404, never a 500.
 
-``tournaments`` never imports ``games``: the match and round gates live there and are
-re-exported here, so the battle views need one permissions module.
+``tournaments`` never imports ``games``: the match and round gates live there (reached
+through ``tournaments.for_games``) and are re-exported here, so the battle views need one
+permissions module.
 
 A casual battle (no match) is public, played by its two seat users (``first_user``
 moves first) and refereed by nobody: its players end a pause between them, and a site
@@ -22,7 +23,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
-from tournaments.permissions import (
+from tournaments.for_games import (
     access_match_for_battle_start,
     access_match_id_for_referee,
     access_match_public,
@@ -36,7 +37,7 @@ from tournaments.permissions import (
 from .models import Battle
 
 if TYPE_CHECKING:
-    from tournaments.permissions import AnyUser
+    from tournaments.for_games import AnyUser
 
 __all__ = [
     "access_battle_for_arbiter",

@@ -10,8 +10,7 @@ from django.http import JsonResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from thud_site.http import HtmxHttpRequest
-from tournaments.views_api import json_404
+from thud_site.http import HtmxHttpRequest, json_404
 
 from . import archive, permissions
 from .models import Battle

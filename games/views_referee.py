@@ -2,7 +2,7 @@
 
 Big "touched" and "moved" buttons drive the same compare-and-set clock as online
 play; pause, resume, give time and decisions are referee transitions. When both
-battles are over, the result form of the tournament's game (``SurvivorsForm``, the
+battles are over, the result form of the tournament's game (``referee_result_form``, the
 referee entry form's labels and limits) enters the result for normal confirmation.
 
 The page is a tournament battle's referees' and organisers'; a site administrator also
@@ -13,6 +13,7 @@ saying what it will do, before it ends the battle.
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -22,8 +23,11 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from thud_site.http import HtmxHttpRequest
-from tournaments.forms_results import SurvivorsForm
-from tournaments.results import ResultError, enter_result, game_of
+from tournaments.for_games import (
+    ResultError,
+    enter_referee_result,
+    referee_result_form,
+)
 
 from . import archive, battles, otb_moves, permissions, presenters
 from .models import Battle
@@ -37,7 +41,7 @@ def _page_context(
     battle: Battle,
     *,
     error: str = "",
-    result_form: SurvivorsForm | None = None,
+    result_form: forms.Form | None = None,
     confirm_decision: dict | None = None,
 ) -> dict:
     if battle.is_casual:
@@ -46,7 +50,7 @@ def _page_context(
         siblings = {b.number: b for b in Battle.objects.filter(match_id=battle.match_id).order_by()}
     both_done = len(siblings) == 2 and all(b.is_finished for b in siblings.values())
     if both_done and result_form is None:
-        result_form = SurvivorsForm(game=game_of(battle.match))
+        result_form = referee_result_form(battle.match)
     return {
         "battle": battle,
         "siblings": [siblings[n] for n in sorted(siblings)],
@@ -166,7 +170,7 @@ def survivors(request: HtmxHttpRequest, battle_id: int):
     """The match result of both battles, in the numbers of the tournament's game."""
     battle = permissions.access_battle_for_referee(request.user, battle_id)
     match = battle.match
-    form = SurvivorsForm(request.POST, game=game_of(match))
+    form = referee_result_form(match, request.POST)
     if not form.is_valid():
         # Shown again with each error beside its number; nothing is entered.
         error = _("The result was not entered: check the numbers.")
@@ -175,13 +179,7 @@ def survivors(request: HtmxHttpRequest, battle_id: int):
         template = f"{page}#referee-panel" if request.htmx else page
         return render(request, template, context, status=400)
     try:
-        enter_result(
-            match,
-            survivors=form.survivors(),
-            by=request.user,
-            expected_lock_version=match.lock_version,
-            players=battle.match_players,
-        )
+        enter_referee_result(match, form=form, by=request.user, players=battle.match_players)
     except ResultError as exc:
         return _respond(request, battle_id, error=str(exc))
     messages.success(request, _("Result entered; another person must confirm it."))

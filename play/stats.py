@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tournaments.side_counts import SideCounts, count_by_side
+from tournaments.for_games import SideCounts, count_by_side
 
 #: Counts of one game's finished battles by result, with percentages rounded half up to
 #: two decimals: the same rule as the tournament statistics (``tournaments.side_counts``).

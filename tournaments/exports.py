@@ -13,16 +13,16 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from . import csv_safe
+from . import csv_safe, scales
 from .models import Match, ResultVersion, Tournament
 from .rounds import COUNTED, STANDINGS_FIELDS, load_standings, standings_json
+from .scales import FIELDS, scale_of
 from .scoring import score_match
-from .survivors import FIELDS, scale_of
 
 
 def results_fields(game: str) -> tuple[str, ...]:
     """The results file's columns: the four numbers named by ``game`` (README)."""
-    numbers = scale_of(game).columns()
+    numbers = scales.columns(scale_of(game))
     return ("round", "table", "player_a", "player_b", *numbers, "score_a", "score_b", "status")
 
 
@@ -57,7 +57,7 @@ def results_rows(tournament: Tournament) -> list[dict]:
         )
     )
     game = tournament.game
-    columns = scale_of(game).columns()
+    columns = scales.columns(scale_of(game))
     rows = []
     for number, table, name_a, name_b, *numbers, kind in matches:
         row = dict.fromkeys(results_fields(game), "")

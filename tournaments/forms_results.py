@@ -12,9 +12,10 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from .models import ResultVersion
+from .scales import form_label_of, limit_of, scale_of
 from .scoring import score
 from .survivors import FIELDS as SURVIVOR_FIELDS
-from .survivors import THUD, Survivors, SurvivorsError, scale_of
+from .survivors import THUD, Survivors, SurvivorsError
 
 
 def _survivor_field(label: str, limit: int) -> forms.IntegerField:
@@ -37,7 +38,7 @@ class SurvivorsForm(forms.Form):
         # Inserted first, in ``FIELDS`` order, before any field a subclass declares.
         own = dict(self.fields)
         self.fields = {
-            name: _survivor_field(scale.form_label_of(name), scale.limit_of(name))
+            name: _survivor_field(form_label_of(scale, name), limit_of(scale, name))
             for name in SURVIVOR_FIELDS
         } | own
 

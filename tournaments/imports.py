@@ -15,7 +15,7 @@ Invariants:
   is created. Reusing a namesake from another organiser's tournament would let that
   organiser decide claims on, and so hand out, a player they never entered.
 - Result rows state the four numbers of the tournament's game, in the columns its scale
-  names (``GameScale.columns``); battle 1 has player A on the first side. Each row
+  names (``scales.columns``); battle 1 has player A on the first side. Each row
   becomes a confirmed ``ResultVersion`` with source ``import`` via
   ``record_final_results``.
 """
@@ -36,14 +36,15 @@ from django.utils.translation import gettext as _
 
 from .models import Entry, Match, Player, ResultVersion, Round, Tournament
 from .results import ResultError, record_final_results
-from .survivors import FIELDS, THUD, Survivors, scale_of
+from .scales import FIELDS, columns, limit_of, scale_of
+from .survivors import THUD, Survivors
 
 PLAYER_COLUMNS = ("name", "club", "country", "rating")
 
 
 def result_columns(game: str) -> tuple[str, ...]:
     """The results file's columns for ``game``: round, table and the four numbers."""
-    return ("round", "table", *scale_of(game).columns())
+    return ("round", "table", *columns(scale_of(game)))
 
 
 # Bounds of one file (players and results alike). 5,000 rows write in well under two
@@ -271,8 +272,8 @@ def parse_results(text: str, game: str = THUD) -> list[ResultRow]:
         number = _int(line, "round", row["round"], 1, 10_000)
         table = _int(line, "table", row["table"], 1, 10_000)
         survivors = tuple(
-            _int(line, column, row[column], 0, scale.limit_of(field))
-            for field, column in zip(FIELDS, scale.columns(), strict=True)
+            _int(line, column, row[column], 0, limit_of(scale, field))
+            for field, column in zip(FIELDS, columns(scale), strict=True)
         )
         if (number, table) in seen:
             raise _line_error(

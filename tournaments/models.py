@@ -19,15 +19,15 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from . import knockout, lifecycle
-from .survivors import (
+from .scales import (
     MAX_RESULT_NUMBER,
-    THUD,
-    Survivors,
     capture_policy_choices,
     game_choices,
     range_check,
     scale_of,
+    words,
 )
+from .survivors import THUD, Survivors
 
 DEFAULT_TIEBREAKS = [
     "match_points",
@@ -222,7 +222,7 @@ class Tournament(models.Model):
     def words(self) -> dict[str, str]:
         """The texts that name this game's sides on the pages (``GameScale.wording``),
         translated: ``{{ tournament.words.pairing_note }}``."""
-        return scale_of(self.game).words()
+        return words(scale_of(self.game))
 
     @property
     def has_knockout(self) -> bool:

@@ -32,8 +32,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
+from .scales import api_key, scale_of, words
 from .side_counts import HUNDREDTH, count_by_side, percentage
-from .survivors import THUD, Survivors, scale_of
+from .survivors import THUD, Survivors
 
 FIRST, SECOND, DRAWN = "first", "second", "drawn"
 #: ``battle_winner`` as the side index of ``count_by_side``.
@@ -45,11 +46,11 @@ def json_keys(game: str) -> tuple[str, ...]:
     scale = scale_of(game)
     return (
         "battles",
-        scale.key("{name}_won", 0),
-        scale.key("{name}_won", 1),
+        api_key(scale, "{name}_won", 0),
+        api_key(scale, "{name}_won", 1),
         "drawn",
-        scale.key("{name}_won_pct", 0),
-        scale.key("{name}_won_pct", 1),
+        api_key(scale, "{name}_won_pct", 0),
+        api_key(scale, "{name}_won_pct", 1),
         "drawn_pct",
     )
 
@@ -84,8 +85,8 @@ class SideStats:
 
     @property
     def words(self) -> dict[str, str]:
-        """The texts naming the game's sides, translated (``GameScale.words``)."""
-        return scale_of(self.game).words()
+        """The texts naming the game's sides, translated (``scales.words``)."""
+        return words(scale_of(self.game))
 
     @property
     def first_won_pct(self) -> Decimal:
@@ -114,7 +115,11 @@ class SideStats:
     def as_json(self) -> dict[str, object]:
         """Language-neutral figures for the API, the sides named by the game's
         ``names`` (``<name>_won``, ``avg_<each>_points``); decimals become numbers."""
-        key = scale_of(self.game).key
+        scale = scale_of(self.game)
+
+        def key(pattern: str, side: int) -> str:
+            return api_key(scale, pattern, side)
+
         data: dict[str, object] = {
             "battles": self.battles,
             key("{name}_won", 0): self.first_won,

@@ -2,29 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
-
-from django.http import Http404, JsonResponse
+from django.http import JsonResponse
 from django.views.decorators.http import require_GET
 
-from thud_site.http import HtmxHttpRequest
+from thud_site.http import HtmxHttpRequest, json_404
 
 from . import permissions, reports
 from .models import Match, Tournament
 from .rounds import load_standings, match_score, points_scheme, public_matches, standings_json
+from .scales import api_key
 from .scoring import PointsScheme
-
-
-def json_404(view: Callable[..., JsonResponse]) -> Callable[..., JsonResponse]:
-    @wraps(view)
-    def wrapper(request, *args, **kwargs) -> JsonResponse:
-        try:
-            return view(request, *args, **kwargs)
-        except Http404 as exc:
-            return JsonResponse({"error": str(exc) or "Not found"}, status=404)
-
-    return wrapper
 
 
 def tournament_json(t: Tournament) -> dict:
@@ -78,13 +65,13 @@ def pairing_json(m: Match, scheme: PointsScheme) -> dict:
         data["battles"] = [
             {
                 "battle": n,
-                **{scale.key("{name}", side): player for side, player in enumerate(players)},
+                **{api_key(scale, "{name}", side): player for side, player in enumerate(players)},
                 **{
-                    scale.key("{name}_{numbers}", side): number
+                    api_key(scale, "{name}_{numbers}", side): number
                     for side, number in enumerate(survivors.battle(n))
                 },
                 **{
-                    scale.key("{each}_points", side): points
+                    api_key(scale, "{each}_points", side): points
                     for side, points in enumerate(survivors.battle_points(n))
                 },
             }

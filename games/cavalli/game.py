@@ -61,6 +61,8 @@ class CavalliGame:
     presenter = "games.presenters_cavalli.board_context"
     #: A tournament match records each side's points in both games, as they are.
     tournament_scale = TournamentScale(
+        game=key,
+        name=name,
         limits=(MAX_POINTS, MAX_POINTS),
         weights=(1, 1),
         labels=(

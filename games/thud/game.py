@@ -69,6 +69,8 @@ class ThudGame:
     #: API keys ``dwarfs_won``, ``avg_dwarf_points``, ``dwarfs_surviving``) are Thud's,
     #: the game the tournament manager began with.
     tournament_scale = TournamentScale(
+        game=key,
+        name=name,
         limits=(MAX_DWARFS, MAX_TROLLS),
         weights=(1, TROLL_POINTS),
         labels=(

@@ -1,0 +1,110 @@
+"""The one door from ``games`` and ``play`` into ``tournaments``.
+
+``tournaments`` never imports ``games``; ``games`` and ``play`` import only this module
+(enforced by ``tests/test_layout.py`` and by ruff's banned-api in ``games/ruff.toml`` and
+``play/ruff.toml``). Everything a battle needs from its tournament is named here: the role
+gates, beginning play, handing over an engine-verified result, a referee's result entry
+and the counting of results by side. (The games offer their result scales through their
+``AppConfig``, ``tournaments.scales``, without importing this app.)
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+
+from tournaments.forms_results import SurvivorsForm
+from tournaments.models import Match, ResultVersion, Round, Tournament
+from tournaments.permissions import (
+    access_match_for_battle_start,
+    access_match_id_for_referee,
+    access_match_public,
+    access_round_id_for_referee,
+    access_tournament_public,
+    can_referee,
+    can_see_round,
+    player_entry_in_match,
+)
+from tournaments.results import ResultError, enter_result, game_of, record_final_result
+from tournaments.rounds import RoundError, begin_play
+from tournaments.side_counts import SideCounts, count_by_side
+from tournaments.survivors import Survivors
+
+if TYPE_CHECKING:
+    from tournaments.permissions import AnyUser  # noqa: F401 (for games.permissions)
+
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "Match",
+    "ResultError",
+    "Round",
+    "RoundError",
+    "SideCounts",
+    "Tournament",
+    "access_match_for_battle_start",
+    "access_match_id_for_referee",
+    "access_match_public",
+    "access_round_id_for_referee",
+    "access_tournament_public",
+    "begin_play",
+    "can_referee",
+    "can_see_round",
+    "count_by_side",
+    "enter_referee_result",
+    "player_entry_in_match",
+    "record_engine_result",
+    "referee_result_form",
+]
+
+
+def record_engine_result(
+    match: Match,
+    *,
+    battle_1: Sequence[int],
+    battle_2: Sequence[int],
+    game: str,
+    players: tuple[int, int],
+) -> bool:
+    """Record the engine-verified result of a match both of whose battles were played
+    online. ``battle_1`` and ``battle_2`` are each battle's result numbers (first side,
+    second side). A refusal (the pairing changed, the round was reopened) is logged and
+    leaves the result to the referees; it must not undo the battles' end. True when
+    recorded."""
+    result = Survivors.from_battles(battle_1, battle_2, game=game)
+    try:
+        with transaction.atomic():
+            record_final_result(
+                match,
+                survivors=result,
+                by=None,
+                source=ResultVersion.Source.ENGINE,
+                players=players,
+            )
+    except ResultError:
+        log.warning("online result of match %s not recorded", match.pk, exc_info=True)
+        return False
+    return True
+
+
+def referee_result_form(match: Match, data: object = None) -> SurvivorsForm:
+    """The result form of the match's game, bound to ``data`` when given."""
+    return SurvivorsForm(data, game=game_of(match))
+
+
+def enter_referee_result(
+    match: Match, *, form: SurvivorsForm, by: AbstractBaseUser, players: tuple[int, int]
+) -> ResultVersion:
+    """Enter a valid ``referee_result_form`` for a second person to confirm; raises
+    ``ResultError`` when the workflow refuses it (already confirmed, the pairing changed)."""
+    return enter_result(
+        match,
+        survivors=form.survivors(),
+        by=by,
+        expected_lock_version=match.lock_version,
+        players=players,
+    )
