@@ -22,9 +22,9 @@ from django.contrib.auth.forms import PasswordResetForm
 from django.template import loader
 from django.utils import timezone
 
+from accounts.forms import client_address
 from outbox.emails import Limit, queue_email
 from thud_site import limits
-from tournaments.forms_accounts import client_address
 
 log = logging.getLogger(__name__)
 

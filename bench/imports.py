@@ -50,8 +50,8 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 
-from tournaments.imports import MAX_ROWS, parse_players, parse_results  # noqa: E402
 from tournaments.models import Entry, Match, Player, ResultVersion, Round, Tournament  # noqa: E402
+from tournaments.organising.imports import MAX_ROWS, parse_players, parse_results  # noqa: E402
 
 
 def build_results_tournament(owner) -> Tournament:

@@ -60,8 +60,9 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.contrib.auth.hashers import make_password  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
-from tournaments import results, rounds  # noqa: E402
 from tournaments.models import Entry, Match, Player, ResultVersion, Tournament  # noqa: E402
+from tournaments.results import workflow  # noqa: E402
+from tournaments.rounds import adapter  # noqa: E402
 
 
 def build_tournament() -> tuple[Tournament, list[list[int]]]:
@@ -81,13 +82,13 @@ def build_tournament() -> tuple[Tournament, list[list[int]]]:
         for i, p in enumerate(players)
     )
     for number in range(1, 5):
-        round_ = rounds.pair_next_round(tournament, by=organiser)
-        rounds.publish_round(round_)
+        round_ = adapter.pair_next_round(tournament, by=organiser)
+        adapter.publish_round(round_)
         if number == 4:
             break
         for k, match in enumerate(round_.matches.filter(player_b__isnull=False)):
             survivors = ((k * 7) % 33, (k * 3) % 9, (k * 11) % 33, (k * 5) % 9)
-            results.record_final_result(
+            workflow.record_final_result(
                 match, survivors=survivors, by=organiser, source=ResultVersion.Source.IMPORT
             )
     open_ids = list(

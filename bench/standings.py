@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournaments.standings import EntrantRecord, MatchRecord, compute_standings  # noqa: E402
+from tournaments.standings.table import EntrantRecord, MatchRecord, compute_standings
 
 PLAYERS = 1000
 ROUNDS = 9

@@ -9,7 +9,7 @@ from . import registry
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Games")
-    #: Each game's result scale, offered to ``tournaments.scales`` (which never imports
+    #: Each game's result scale, offered to ``tournaments.results.scales`` (which never imports
     #: games) as its ``GameScale`` protocol: what a match result's numbers mean.
     game_scales = tuple(
         game.tournament_scale

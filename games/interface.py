@@ -140,7 +140,7 @@ class TournamentScale:
     labels of the four numbers (battle 1 first, second side; battle 2 first, second side)
     for error messages and for the result entry form. ``wording``: the English texts
     that name the game's sides on tournament pages, by the keys of
-    ``tournaments.scales.WORDING_KEYS`` (pairing note, result slip, side statistics).
+    ``tournaments.results.scales.WORDING_KEYS`` (pairing note, result slip, side statistics).
 
     ``names`` and ``names_each`` are the words of the stable interfaces (DESIGN.md §8):
     the sides as the results CSV columns and the API keys spell them (``battle1_<name>``,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from tournaments.for_games import SideCounts, count_by_side
 
 #: Counts of one game's finished battles by result, with percentages rounded half up to
-#: two decimals: the same rule as the tournament statistics (``tournaments.side_counts``).
+#: two decimals: the same rule as the tournament statistics (``tournaments.reports.side_counts``).
 SideStats = SideCounts
 
 

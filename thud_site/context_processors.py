@@ -15,8 +15,8 @@ from django.utils.functional import SimpleLazyObject
 
 from games import registry
 from games.models import Battle
-from tournaments import dashboards
 from tournaments.models import Player, Tournament
+from tournaments.reports import dashboards
 
 
 @cache

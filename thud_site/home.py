@@ -2,7 +2,7 @@
 
 ``/`` shows, for a logged-in user, a section per role they hold (organiser, referee,
 player), then everyone's list of live, upcoming and finished tournaments. The
-overviews come from ``tournaments.dashboards``; the battles waiting for a referee come
+overviews come from ``tournaments.reports.dashboards``; the battles waiting for a referee come
 from ``games`` here, in the project package, so that ``tournaments`` never imports
 ``games``.
 """
@@ -14,7 +14,8 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from games.models import Battle
-from tournaments import dashboards, permissions
+from tournaments import permissions
+from tournaments.reports import dashboards
 
 from .http import HtmxHttpRequest
 

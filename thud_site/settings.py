@@ -180,7 +180,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# The login limit keys on the client's address (tournaments/forms_accounts.py). Behind a
+# The login limit keys on the client's address (accounts/forms.py). Behind a
 # reverse proxy REMOTE_ADDR is the proxy's, so name the META key of the header it sets
 # (e.g. HTTP_X_FORWARDED_FOR or HTTP_X_REAL_IP) and how many proxies append to it. Only
 # set this behind a proxy that overwrites or appends to the header: otherwise clients

@@ -1,10 +1,10 @@
 """URLs split by audience, so a missing permission check is easy to spot.
 
-- public pages (no login):            tournaments/urls_public.py
-- organiser pages (``manage/``):      tournaments/urls_organiser.py
-- referee pages (``referee/``):       tournaments/urls_referee.py
-- read-only JSON API (``api/``):      tournaments/urls_api.py
-- accounts (``accounts/``):           tournaments/urls_accounts.py
+- public pages (no login):            tournaments/web/urls_public.py
+- organiser pages (``manage/``):      tournaments/web/urls_organiser.py
+- referee pages (``referee/``):       tournaments/web/urls_referee.py
+- read-only JSON API (``api/``):      tournaments/web/urls_api.py
+- accounts (``accounts/``):           accounts/urls.py
 - online battles and clocks:          games/urls.py
 - game records and battles in the API: games/views_records.py, games/views_api.py
 - the language switcher (``i18n/``): accounts/views.py
@@ -19,10 +19,10 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
+from accounts.forms import RateLimitedAdminAuthenticationForm
 from accounts.views import set_language
 from games import views_api, views_records
 from thud_site import views
-from tournaments.forms_accounts import RateLimitedAdminAuthenticationForm
 
 from . import home
 
@@ -32,12 +32,12 @@ admin.site.login_form = RateLimitedAdminAuthenticationForm
 urlpatterns = [
     path("", home.home, name="home"),
     path("admin/", admin.site.urls),
-    path("accounts/", include("tournaments.urls_accounts")),
+    path("accounts/", include("accounts.urls")),
     path("api/tournaments/<slug:slug>/battles", views_api.battles, name="api_battles"),
     path("api/battles/<int:battle_id>", views_api.battle, name="api_battle"),
-    path("api/", include("tournaments.urls_api")),
-    path("manage/", include("tournaments.urls_organiser")),
-    path("referee/", include("tournaments.urls_referee")),
+    path("api/", include("tournaments.web.urls_api")),
+    path("manage/", include("tournaments.web.urls_organiser")),
+    path("referee/", include("tournaments.web.urls_referee")),
     path("battles/", include("games.urls")),
     # Django's set_language (django.conf.urls.i18n) at its usual address, wrapped so a
     # logged-in user's choice is also saved on their profile.
@@ -48,5 +48,5 @@ urlpatterns = [
     path("t/<slug:slug>/records.txt", views_records.tournament_records, name="records"),
     path("rules/<slug:game>/", views.rules, name="rules_game"),
     path("play/", include("play.urls")),
-    path("", include("tournaments.urls_public")),
+    path("", include("tournaments.web.urls_public")),
 ]

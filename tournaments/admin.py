@@ -1,14 +1,14 @@
 """Django admin for the tournament models: a back door for organisers' mistakes.
 
 Result versions are read-only here: a correction is a new version made through the
-result workflow (tournaments/results.py), never an edit.
+result workflow (tournaments/results/workflow.py), never an edit.
 """
 
 from __future__ import annotations
 
 from django.contrib import admin
 
-from .models import (
+from tournaments.models import (
     Entry,
     ForbiddenPair,
     Match,

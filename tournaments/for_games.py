@@ -5,7 +5,7 @@
 ``play/ruff.toml``). Everything a battle needs from its tournament is named here: the role
 gates, beginning play, handing over an engine-verified result, a referee's result entry
 and the counting of results by side. (The games offer their result scales through their
-``AppConfig``, ``tournaments.scales``, without importing this app.)
+``AppConfig``, ``tournaments.results.scales``, without importing this app.)
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 
-from tournaments.forms_results import SurvivorsForm
 from tournaments.models import Match, ResultVersion, Round, Tournament
 from tournaments.permissions import (
     access_match_for_battle_start,
@@ -29,10 +28,11 @@ from tournaments.permissions import (
     can_see_round,
     player_entry_in_match,
 )
-from tournaments.results import ResultError, enter_result, game_of, record_final_result
-from tournaments.rounds import RoundError, begin_play
-from tournaments.side_counts import SideCounts, count_by_side
-from tournaments.survivors import Survivors
+from tournaments.reports.side_counts import SideCounts, count_by_side
+from tournaments.results.value import Survivors
+from tournaments.results.workflow import ResultError, enter_result, game_of, record_final_result
+from tournaments.rounds.adapter import RoundError, begin_play
+from tournaments.web.forms_results import SurvivorsForm
 
 if TYPE_CHECKING:
     from tournaments.permissions import AnyUser  # noqa: F401 (for games.permissions)

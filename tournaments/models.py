@@ -18,8 +18,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from . import knockout, lifecycle
-from .scales import (
+from tournaments.pairing import knockout
+from tournaments.results.scales import (
     MAX_RESULT_NUMBER,
     capture_policy_choices,
     game_choices,
@@ -27,7 +27,8 @@ from .scales import (
     scale_of,
     words,
 )
-from .survivors import THUD, Survivors
+from tournaments.results.value import THUD, Survivors
+from tournaments.rounds import lifecycle
 
 DEFAULT_TIEBREAKS = [
     "match_points",
@@ -110,7 +111,7 @@ class Tournament(models.Model):
         _("number of rounds"), default=5, validators=[MinValueValidator(1)]
     )
     # Swiss then knockout: the top ``top_cut`` of the Swiss standings play a bracket
-    # (tournaments.knockout). 0 = no knockout stage.
+    # (tournaments.pairing.knockout). 0 = no knockout stage.
     top_cut = models.PositiveSmallIntegerField(
         _("top cut"),
         default=0,
@@ -304,7 +305,7 @@ class RoundQuerySet(models.QuerySet["Round"]):
 
 
 class Round(models.Model):
-    """A round; its lifecycle (draft → published → finished) is ``tournaments.lifecycle``."""
+    """A round; its lifecycle (draft → published → finished) is ``tournaments.rounds.lifecycle``."""
 
     class Status(models.TextChoices):
         DRAFT = lifecycle.DRAFT, _("Draft")
@@ -388,7 +389,7 @@ class Match(models.Model):
     )
     lock_version = models.PositiveIntegerField(default=0)
     # Set when the first battle of the match is created: from then on its pairing is
-    # frozen (tournaments.lifecycle), like a match with a result version.
+    # frozen (tournaments.rounds.lifecycle), like a match with a result version.
     play_started_at = models.DateTimeField(_("play started at"), null=True, blank=True)
 
     objects = MatchQuerySet.as_manager()

@@ -20,8 +20,8 @@ from django.db import models
 from django.db.models import Exists, OuterRef
 from django.http import Http404
 
-from . import lifecycle
-from .models import Entry, Match, Player, PlayerClaim, ResultVersion, Round, Tournament
+from tournaments.models import Entry, Match, Player, PlayerClaim, ResultVersion, Round, Tournament
+from tournaments.rounds import lifecycle
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory
-from tournaments.results import record_final_result
-from tournaments.rounds import pair_next_round, publish_round
+from tournaments.results.workflow import record_final_result
+from tournaments.rounds.adapter import pair_next_round, publish_round
 
 pytestmark = [
     pytest.mark.browser,

@@ -16,7 +16,7 @@ from games.models import Battle
 from tests.browser.test_referee_browser import WAIT_MS, log_in
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, UserFactory
 from tournaments.models import ResultVersion
-from tournaments.rounds import pair_next_round, publish_round
+from tournaments.rounds.adapter import pair_next_round, publish_round
 
 pytestmark = [
     pytest.mark.browser,

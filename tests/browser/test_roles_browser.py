@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from accounts.claims import make_claim
 from games import battles
 from games.models import Battle
 from tests.factories import (
@@ -20,9 +21,8 @@ from tests.factories import (
     TournamentFactory,
     UserFactory,
 )
-from tournaments.claims import make_claim
 from tournaments.models import Match, Player, ResultVersion, Tournament
-from tournaments.results import confirm_result, enter_result
+from tournaments.results.workflow import confirm_result, enter_result
 
 pytestmark = [
     pytest.mark.browser,

@@ -12,8 +12,8 @@ from games import battles
 from games.models import Battle
 from tests.games.conftest import make_match
 from tournaments.models import ResultVersion
-from tournaments.rounds import load_standings
-from tournaments.scoring import score
+from tournaments.rounds.adapter import load_standings
+from tournaments.standings.scoring import score
 
 pytestmark = pytest.mark.django_db
 

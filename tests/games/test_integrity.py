@@ -17,7 +17,7 @@ from django.urls import reverse
 from games import battles
 from games.models import Battle
 from tournaments.models import Entry, Match, Player, ResultVersion, Round
-from tournaments.rounds import RoundError, publish_round, swap_players, unpublish_round
+from tournaments.rounds.adapter import RoundError, publish_round, swap_players, unpublish_round
 
 from .conftest import make_match
 

@@ -24,7 +24,7 @@ from games.thud.records import (
     replay,
 )
 from tournaments.models import Round, Tournament
-from tournaments.results import confirm_result, enter_result
+from tournaments.results.workflow import confirm_result, enter_result
 
 from .conftest import make_match
 from .records_helpers import greedy_game, play_through_site

@@ -15,7 +15,7 @@ from games import battles
 from games.models import Battle, ClockEvent
 from tests.tournaments.test_results_concurrency import race
 from tournaments.models import Match, Round
-from tournaments.rounds import RoundError, unpublish_round
+from tournaments.rounds.adapter import RoundError, unpublish_round
 
 from .conftest import make_match
 

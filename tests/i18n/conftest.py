@@ -12,8 +12,8 @@ from games import battles
 from games.models import Battle
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, UserFactory
 from tournaments.permissions import ORGANISERS_GROUP
-from tournaments.results import enter_result, record_final_result
-from tournaments.rounds import pair_next_round, publish_round
+from tournaments.results.workflow import enter_result, record_final_result
+from tournaments.rounds.adapter import pair_next_round, publish_round
 
 # Discworld names: none of them is an English UI word the page tests look for.
 NAMES = ["Rincewind", "Vimes", "Angua", "Detritus"]

@@ -8,9 +8,9 @@ from django.urls import reverse
 from games import battles
 from games.models import Battle
 from tests.factories import MatchFactory, RoundFactory, TournamentFactory, UserFactory
-from tournaments.dashboards import TournamentFacts, next_action
 from tournaments.models import Match, Round, Tournament
-from tournaments.results import enter_result
+from tournaments.reports.dashboards import TournamentFacts, next_action
+from tournaments.results.workflow import enter_result
 
 HOME = "/"
 

@@ -34,7 +34,7 @@ from tests.factories import (
     UserFactory,
 )
 from tournaments.models import ResultVersion
-from tournaments.results import enter_result, record_final_result
+from tournaments.results.workflow import enter_result, record_final_result
 
 IMPORT = ResultVersion.Source.IMPORT
 

@@ -11,10 +11,10 @@ from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
+from accounts.forms import LOGIN_MAX_FAILURES
 from outbox.models import OutboundEmail
 from outbox.tasks import send_email
 from tests.factories import PASSWORD, EntryFactory, PlayerFactory, TournamentFactory, UserFactory
-from tournaments.forms_accounts import LOGIN_MAX_FAILURES
 from tournaments.models import PlayerClaim
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_cache")]

@@ -6,8 +6,8 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.factories import TournamentFactory, tournament_with_players
 from tournaments.models import ResultVersion
-from tournaments.results import record_final_result
-from tournaments.rounds import pair_next_round, publish_round
+from tournaments.results.workflow import record_final_result
+from tournaments.rounds.adapter import pair_next_round, publish_round
 
 from .event import build_event, grow_event
 

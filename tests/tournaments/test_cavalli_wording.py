@@ -12,8 +12,8 @@ import pytest
 from tests.factories import UserFactory, tournament_with_players
 from tests.tournaments.test_topcut import DRAW, play
 from tournaments.models import ResultVersion, Tournament
-from tournaments.results import enter_result, record_final_result
-from tournaments.rounds import pair_next_round, publish_round
+from tournaments.results.workflow import enter_result, record_final_result
+from tournaments.rounds.adapter import pair_next_round, publish_round
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tournaments.charts import Bar, Line, bar_chart, rank_chart
+from tournaments.reports.charts import Bar, Line, bar_chart, rank_chart
 
 
 def test_bar_lengths_are_proportional_to_the_percentages():

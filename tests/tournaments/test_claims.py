@@ -7,15 +7,9 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
+from accounts.claims import CLAIMS_PER_DAY, PENDING_CLAIMS_MAX, ClaimError, decide_claim, make_claim
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, UserFactory
 from tests.tournaments.test_results_concurrency import race
-from tournaments.claims import (
-    CLAIMS_PER_DAY,
-    PENDING_CLAIMS_MAX,
-    ClaimError,
-    decide_claim,
-    make_claim,
-)
 from tournaments.models import Player, PlayerClaim
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_cache")]

@@ -9,10 +9,10 @@ from django.core.management.base import CommandError
 from django.db import connections
 
 from tests.factories import TournamentFactory, UserFactory, tournament_with_players
-from tournaments.imports import MAX_FILE_BYTES, MAX_ROWS
 from tournaments.models import Entry, Player, ResultVersion, Round, Tournament
-from tournaments.results import record_final_result
-from tournaments.rounds import pair_next_round, publish_round
+from tournaments.organising.imports import MAX_FILE_BYTES, MAX_ROWS
+from tournaments.results.workflow import record_final_result
+from tournaments.rounds.adapter import pair_next_round, publish_round
 
 pytestmark = pytest.mark.django_db
 

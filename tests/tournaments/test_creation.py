@@ -14,8 +14,8 @@ from django.test import Client
 from tests.factories import TournamentFactory, UserFactory
 from tests.tournaments.test_results_concurrency import race
 from tests.tournaments.test_views_organiser import NEW_TOURNAMENT
-from tournaments.creation import SlugTaken, create_tournament
 from tournaments.models import Tournament
+from tournaments.organising.creation import SlugTaken, create_tournament
 from tournaments.permissions import ORGANISERS_GROUP
 
 pytestmark = [

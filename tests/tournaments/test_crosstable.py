@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments import reports
-from tournaments.crosstable import BYE, Cell, CrossMatch, crosstable, ranks_by_round
-from tournaments.standings import EntrantRecord, MatchRecord, compute_standings
-from tournaments.survivors import Survivors
+from tournaments.reports import loaders
+from tournaments.reports.crosstable import BYE, Cell, CrossMatch, crosstable, ranks_by_round
+from tournaments.results.value import Survivors
+from tournaments.standings.table import EntrantRecord, MatchRecord, compute_standings
 
 from .event import build_event
 
@@ -69,14 +69,14 @@ def test_ranks_by_round_recompute_the_standings_after_each_round():
 @pytest.mark.django_db
 def test_event_crosstable_from_the_database():
     event = build_event()
-    data = reports.event_data(event.t)
-    standings = reports.event_standings(event.t, data)
+    data = loaders.event_data(event.t)
+    standings = loaders.event_standings(event.t, data)
     assert [(r.name, r.rank, r.match_points) for r in standings] == [
         ("Ann", 1, 6),
         ("Bo", 2, 3),
         ("Cy", 3, 3),
     ]
-    rows = {r.name: r for r in reports.event_crosstable(data, standings)}
+    rows = {r.name: r for r in loaders.event_crosstable(data, standings)}
     ann = rows["Ann"].cells
     assert (ann[0].opponent_rank, ann[0].side, ann[0].result, ann[0].differential) == (
         2,

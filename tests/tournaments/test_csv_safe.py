@@ -8,9 +8,9 @@ import pytest
 from django.core.management import call_command
 
 from tests.factories import tournament_with_players
-from tournaments import csv_safe
-from tournaments.results import record_final_result
-from tournaments.rounds import pair_next_round, publish_round
+from tournaments.reports import csv_safe
+from tournaments.results.workflow import record_final_result
+from tournaments.rounds.adapter import pair_next_round, publish_round
 
 FORMULAS = ['=HYPERLINK("http://evil","x")', "+1+2", "-3+4", "@SUM(A1:A2)", "\tx", "\rx"]
 

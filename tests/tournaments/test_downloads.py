@@ -15,9 +15,9 @@ from pypdf import PdfReader
 
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, UserFactory
 from tournaments.models import Match, Tournament
-from tournaments.pdf import StaticFilesFetcher, static_file
-from tournaments.results import decide_result, enter_result, record_final_result
-from tournaments.rounds import STANDINGS_FIELDS, pair_next_round, publish_round
+from tournaments.reports.pdf import StaticFilesFetcher, static_file
+from tournaments.results.workflow import decide_result, enter_result, record_final_result
+from tournaments.rounds.adapter import STANDINGS_FIELDS, pair_next_round, publish_round
 
 pytestmark = pytest.mark.django_db
 

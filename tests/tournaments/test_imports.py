@@ -5,7 +5,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import EntryFactory, TournamentFactory, UserFactory
-from tournaments.imports import (
+from tournaments.models import Entry, Player
+from tournaments.organising.imports import (
     MAX_FILE_BYTES,
     MAX_ROWS,
     CsvImportError,
@@ -13,7 +14,6 @@ from tournaments.imports import (
     parse_players,
     parse_results,
 )
-from tournaments.models import Entry, Player
 
 HEADER = "name,club,country,rating\n"
 RESULTS_HEADER = "round,table,battle1_dwarfs,battle1_trolls,battle2_dwarfs,battle2_trolls\n"

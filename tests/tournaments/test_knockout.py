@@ -1,6 +1,6 @@
 """Single elimination through the real workflow under the "higher seed advances" rule.
 
-With ``knockout_draw_rule = higher_seed`` (``tournaments/knockout.py``) a knockout match
+With ``knockout_draw_rule = higher_seed`` (``tournaments/pairing/knockout.py``) a knockout match
 with differential 0 is won by the better seed, i.e. the lower seed number, whichever side
 of the pairing it sits on. The playoff rule is tested in ``test_topcut.py``.
 """
@@ -11,9 +11,9 @@ import pytest
 
 from tests.factories import tournament_with_players
 from tournaments.models import Match, ResultVersion, Round, Tournament
-from tournaments.results import record_final_result
-from tournaments.rounds import pair_next_round, publish_round, swap_players
-from tournaments.scoring import score_match
+from tournaments.results.workflow import record_final_result
+from tournaments.rounds.adapter import pair_next_round, publish_round, swap_players
+from tournaments.standings.scoring import score_match
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""The knockout stage as pure functions (tournaments.knockout): no database."""
+"""The knockout stage as pure functions (tournaments.pairing.knockout): no database."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import doctest
 
 import pytest
 
-from tournaments import knockout
-from tournaments.knockout import (
+from tournaments.pairing import knockout
+from tournaments.pairing.knockout import (
     KNOCKOUT,
     PLAYOFF,
     RULE_HIGHER_SEED,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments import lifecycle
-from tournaments.lifecycle import DRAFT, FINISHED, PUBLISHED, LifecycleError, RoundFacts
+from tournaments.rounds import lifecycle
+from tournaments.rounds.lifecycle import DRAFT, FINISHED, PUBLISHED, LifecycleError, RoundFacts
 
 
 def facts(status: str, *, play: bool = False, last: bool = True) -> RoundFacts:

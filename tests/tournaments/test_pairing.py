@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.pairing import (
+from tournaments.pairing.swiss import (
     FULL_GRAPH_MAX,
     History,
     Pairing,

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 
 from tests.tournaments.test_pairing import large_states, tournament_states
-from tournaments.pairing import (
+from tournaments.pairing.swiss import (
     FULL_GRAPH_MAX,
     History,
     PairingUserError,

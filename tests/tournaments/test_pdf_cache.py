@@ -1,5 +1,5 @@
 """PDFs are rendered once per content version and never twice at once
-(tournaments/pdf_cache.py, issue 20); the fetcher refuses absolute paths itself."""
+(tournaments/reports/pdf_cache.py, issue 20); the fetcher refuses absolute paths itself."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.thud_site.test_cache import redis_down  # noqa: F401  (a fixture)
 from tests.tournaments.test_downloads import played
-from tournaments import pdf_cache
 from tournaments.models import Match
-from tournaments.pdf import StaticFilesFetcher, static_file
+from tournaments.reports import pdf_cache
+from tournaments.reports.pdf import StaticFilesFetcher, static_file
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from django.http import Http404
 from tests.factories import MatchFactory, TournamentFactory, UserFactory
 from tournaments import permissions
 from tournaments.permissions import Role
-from tournaments.results import enter_result
+from tournaments.results.workflow import enter_result
 
 pytestmark = pytest.mark.django_db
 

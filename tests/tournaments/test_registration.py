@@ -11,7 +11,7 @@ from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
-from tournaments.forms_accounts import REGISTRATIONS_PER_ADDRESS
+from accounts.forms import REGISTRATIONS_PER_ADDRESS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_cache")]
 

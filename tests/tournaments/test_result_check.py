@@ -1,7 +1,7 @@
 """The database's own check of the result numbers: each game's limits, from its scale.
 
 ``tournaments.models`` knows no game: the check is built from the scales the games app
-registers (``tournaments.survivors.range_check``), so these tests pin what it enforces and
+registers (``tournaments.results.value.range_check``), so these tests pin what it enforces and
 that the migrations say the same as the model.
 """
 
@@ -13,8 +13,8 @@ from django.db import IntegrityError, transaction
 
 from tests.factories import tournament_with_players
 from tournaments.models import ResultVersion
-from tournaments.results import record_final_result
-from tournaments.rounds import pair_next_round, publish_round
+from tournaments.results.workflow import record_final_result
+from tournaments.rounds.adapter import pair_next_round, publish_round
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ import pytest
 
 from tests.factories import MatchFactory, UserFactory
 from tournaments.models import Match, ResultVersion
-from tournaments.results import (
+from tournaments.results.workflow import (
     ResultError,
     StaleResultError,
     confirm_result,
@@ -141,8 +141,8 @@ def test_validate_survivors_accepts_strings():
 def test_bulk_final_results_end_like_one_by_one():
     """record_final_results (CSV import) leaves what record_final_result would."""
     from tests.factories import RoundFactory
-    from tournaments.results import record_final_results
-    from tournaments.survivors import Survivors
+    from tournaments.results.value import Survivors
+    from tournaments.results.workflow import record_final_results
 
     round_ = RoundFactory()
     one, two = MatchFactory(round=round_, table=1), MatchFactory(round=round_, table=2)
@@ -172,8 +172,8 @@ def test_bulk_final_results_end_like_one_by_one():
 def test_bulk_final_results_refuse_a_draft_round_and_write_nothing():
     from tests.factories import RoundFactory
     from tournaments.models import Round
-    from tournaments.results import record_final_results
-    from tournaments.survivors import Survivors
+    from tournaments.results.value import Survivors
+    from tournaments.results.workflow import record_final_results
 
     published = MatchFactory()
     draft = MatchFactory(round=RoundFactory(status=Round.Status.DRAFT))
@@ -187,8 +187,8 @@ def test_bulk_final_results_refuse_a_draft_round_and_write_nothing():
 
 def test_bulk_final_results_refuse_a_bye_or_a_vanished_match_and_write_nothing():
     from tests.factories import RoundFactory
-    from tournaments.results import record_final_results
-    from tournaments.survivors import Survivors
+    from tournaments.results.value import Survivors
+    from tournaments.results.workflow import record_final_results
 
     round_ = RoundFactory()
     played = MatchFactory(round=round_, table=1)

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from tests.factories import MatchFactory, UserFactory
 from tournaments.models import Match, ResultVersion
-from tournaments.results import (
+from tournaments.results.workflow import (
     ResultError,
     StaleResultError,
     confirm_result,

@@ -4,8 +4,8 @@ import pytest
 
 from tests.factories import EntryFactory, UserFactory, tournament_with_players
 from tournaments.models import Entry, ForbiddenPair, Match, ResultVersion, Round, Tournament
-from tournaments.results import enter_result, record_final_result
-from tournaments.rounds import (
+from tournaments.results.workflow import enter_result, record_final_result
+from tournaments.rounds.adapter import (
     RoundError,
     add_forbidden_pair,
     close_tournament,

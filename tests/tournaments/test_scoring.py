@@ -5,8 +5,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.thud import MAX_DWARFS, MAX_TROLLS
-from tournaments.scoring import MatchScore, PointsScheme, score_match
-from tournaments.survivors import SurvivorsError
+from tournaments.results.value import SurvivorsError
+from tournaments.standings.scoring import MatchScore, PointsScheme, score_match
 
 
 def test_dwarf_player_scores_survivors_and_troll_player_four_per_troll():

@@ -6,8 +6,8 @@ import doctest
 
 import pytest
 
-from tournaments import settings_rules
-from tournaments.settings_rules import (
+from tournaments.organising import settings_changes
+from tournaments.organising.settings_changes import (
     CLOCK_FIELDS,
     SettingsError,
     TournamentFacts,
@@ -19,7 +19,7 @@ from tournaments.settings_rules import (
     round_robin_rounds_needed,
     warnings,
 )
-from tournaments.standings import TIEBREAK_KEYS
+from tournaments.standings.table import TIEBREAK_KEYS
 
 RULES_OF_PLAY = {"format", "variant", "capture_policy", *CLOCK_FIELDS}
 ALWAYS_FREE = {
@@ -40,7 +40,7 @@ def facts(**kw) -> TournamentFacts:
 
 
 def test_the_docstring_examples_hold():
-    assert doctest.testmod(settings_rules).failed == 0
+    assert doctest.testmod(settings_changes).failed == 0
 
 
 def test_nothing_is_locked_before_any_round_exists():

@@ -7,9 +7,9 @@ from decimal import Decimal
 import pytest
 
 from play import stats as play_stats
-from tournaments import stats as tournament_stats
-from tournaments.side_counts import SideCounts, count_by_side, percentage
-from tournaments.survivors import Survivors
+from tournaments.reports import stats as tournament_stats
+from tournaments.reports.side_counts import SideCounts, count_by_side, percentage
+from tournaments.results.value import Survivors
 
 
 def test_results_add_up_by_the_side_that_won():

@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from tournaments.scoring import PointsScheme
-from tournaments.standings import (
+from tournaments.standings.scoring import PointsScheme
+from tournaments.standings.table import (
     TIEBREAK_KEYS,
     EntrantRecord,
     MatchRecord,

@@ -7,15 +7,15 @@ from decimal import Decimal
 
 import pytest
 
-from tournaments import reports
-from tournaments.stats import (
+from tournaments.reports import loaders
+from tournaments.reports.stats import (
     SideStats,
     battle_winner,
     percentage,
     player_side_stats,
     side_stats,
 )
-from tournaments.survivors import Survivors
+from tournaments.results.value import Survivors
 
 from .event import build_event
 
@@ -105,7 +105,7 @@ def test_json_keys_name_the_games_sides():
 @pytest.mark.django_db
 def test_tournament_statistics_count_confirmed_battles_only():
     event = build_event()
-    stats = reports.tournament_stats(event.t)
+    stats = loaders.tournament_stats(event.t)
     assert (stats.battles, stats.first_won, stats.second_won, stats.drawn) == (6, 2, 2, 2)
     assert stats.first_won_pct == Decimal("33.33")
     assert (stats.avg_first_points, stats.avg_second_points) == (Decimal("14.17"), Decimal("12.67"))
@@ -114,7 +114,7 @@ def test_tournament_statistics_count_confirmed_battles_only():
 @pytest.mark.django_db
 def test_site_statistics_span_every_tournament():
     build_event()
-    stats = reports.site_stats()
+    stats = loaders.site_stats()
     assert (stats.battles, stats.first_won, stats.second_won, stats.drawn) == (8, 3, 3, 2)
     assert (stats.first_won_pct, stats.drawn_pct) == (Decimal("37.50"), Decimal("25.00"))
 
@@ -122,10 +122,10 @@ def test_site_statistics_span_every_tournament():
 @pytest.mark.django_db
 def test_player_statistics_span_tournaments_from_the_players_side():
     event = build_event()
-    ann = reports.player_stats(event.ann.player)
+    ann = loaders.player_stats(event.ann.player)
     assert (ann.battles, ann.first_won, ann.second_won, ann.lost, ann.drawn) == (6, 3, 3, 0, 0)
     assert (ann.avg_first_points, ann.avg_second_points) == (Decimal("27.33"), Decimal("24.00"))
-    bo = reports.player_stats(event.bo.player)
+    bo = loaders.player_stats(event.bo.player)
     assert (bo.battles, bo.first_won, bo.second_won, bo.lost, bo.drawn) == (4, 0, 0, 2, 2)
     assert (bo.lost_pct, bo.avg_first_points) == (Decimal("50.00"), Decimal("9.00"))
 
@@ -135,7 +135,7 @@ def test_a_draft_round_does_not_count():
     event = build_event()
     event.m1.round.status = "draft"
     event.m1.round.save()
-    assert reports.tournament_stats(event.t).battles == 4
+    assert loaders.tournament_stats(event.t).battles == 4
 
 
 # ------------------------------------------------------------ other games

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from games import registry
 from games.thud import MAX_DWARFS, MAX_TROLLS, TROLL_POINTS
-from tournaments.scales import WORDING_KEYS, check_scale, game_choices, scale_of, words
-from tournaments.scoring import score
-from tournaments.survivors import THUD, Survivors, SurvivorsError
+from tournaments.results.scales import WORDING_KEYS, check_scale, game_choices, scale_of, words
+from tournaments.results.value import THUD, Survivors, SurvivorsError
+from tournaments.standings.scoring import score
 
 survivors = st.builds(
     Survivors,

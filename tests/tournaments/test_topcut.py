@@ -16,8 +16,8 @@ from django.test.utils import CaptureQueriesContext
 from tests.factories import UserFactory, tournament_with_players
 from tests.tournaments.test_views_organiser import settings_data
 from tournaments.models import Match, ResultVersion, Round, Tournament
-from tournaments.results import record_final_result
-from tournaments.rounds import (
+from tournaments.results.workflow import record_final_result
+from tournaments.rounds.adapter import (
     RoundError,
     load_standings,
     pair_next_round,

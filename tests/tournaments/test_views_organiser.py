@@ -16,8 +16,8 @@ from tests.factories import (
 )
 from tournaments.models import Entry, ForbiddenPair, Player, Round, Tournament
 from tournaments.permissions import ORGANISERS_GROUP
-from tournaments.results import record_final_result
-from tournaments.rounds import pair_next_round, publish_round
+from tournaments.results.workflow import record_final_result
+from tournaments.rounds.adapter import pair_next_round, publish_round
 
 pytestmark = pytest.mark.django_db
 

@@ -6,9 +6,9 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.factories import TournamentFactory, tournament_with_players
 from tournaments.models import Entry, Match, Player, Round, Tournament
-from tournaments.results import record_final_result
-from tournaments.rounds import pair_next_round, publish_round, standings_fingerprint
-from tournaments.views_public import PAGE_SIZE
+from tournaments.results.workflow import record_final_result
+from tournaments.rounds.adapter import pair_next_round, publish_round, standings_fingerprint
+from tournaments.web.views_public import PAGE_SIZE
 
 pytestmark = pytest.mark.django_db
 
@@ -237,7 +237,7 @@ def test_cached_standings_follow_a_correction_once_it_is_confirmed():
     from django.test import Client
 
     from tests.factories import UserFactory
-    from tournaments.results import confirm_result, correct_result
+    from tournaments.results.workflow import confirm_result, correct_result
 
     client = Client()
     t = started(2)  # player A won 18 - 9
@@ -255,7 +255,7 @@ def test_cached_standings_follow_a_correction_once_it_is_confirmed():
 
 def test_cached_standings_follow_a_final_decision(client):
     from tests.factories import UserFactory
-    from tournaments.results import decide_result
+    from tournaments.results.workflow import decide_result
 
     t = started(2)
     match = t.round_set.get().matches.get()

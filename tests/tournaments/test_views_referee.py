@@ -11,7 +11,7 @@ from tests.factories import (
     UserFactory,
 )
 from tournaments.models import Match, ResultVersion, Round
-from tournaments.results import confirm_result, enter_result
+from tournaments.results.workflow import confirm_result, enter_result
 
 pytestmark = pytest.mark.django_db
 

@@ -10,9 +10,9 @@ from django.template.loader import render_to_string
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import EntryFactory, tournament_with_players
-from tournaments import reports
-from tournaments.results import record_final_result
-from tournaments.rounds import pair_next_round, publish_round
+from tournaments.reports import loaders
+from tournaments.results.workflow import record_final_result
+from tournaments.rounds.adapter import pair_next_round, publish_round
 
 from .event import build_event, grow_event
 
@@ -81,7 +81,7 @@ def test_report_page_has_podium_standings_crosstable_stats_and_rank_chart(client
 
 def test_report_body_renders_standalone():
     event = build_event()
-    html = render_to_string("tournaments/report_body.html", reports.report_context(event.t))
+    html = render_to_string("tournaments/report_body.html", loaders.report_context(event.t))
     assert "<html" not in html
     assert "Ann" in html and "<polyline" in html
 

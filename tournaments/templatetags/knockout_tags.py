@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django import template
 
-from tournaments.bracket import load_bracket
 from tournaments.models import Tournament
+from tournaments.rounds.bracket import load_bracket
 
 register = template.Library()
 

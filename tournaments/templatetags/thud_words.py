@@ -1,6 +1,6 @@
 """Words, not codes: template filters that say what a stored code means.
 
-Pairing flags are stable codes in the database (``tournaments.pairing.Pairing``); people
+Pairing flags are stable codes in the database (``tournaments.pairing.swiss.Pairing``); people
 read them as short phrases in their own language.
 """
 

@@ -1,6 +1,6 @@
 """manage.py export_standings SLUG --format csv|json (stable columns, README).
 
-The CSV is ``tournaments.exports.write_standings_csv``, the same as ``/t/SLUG/standings.csv``.
+The CSV is ``tournaments.reports.exports.write_standings_csv``, the same as ``/t/SLUG/standings.csv``.
 """
 
 from __future__ import annotations
@@ -9,10 +9,9 @@ import json
 
 from django.core.management.base import BaseCommand
 
-from tournaments.exports import write_standings_csv
-from tournaments.rounds import load_standings, standings_json
-
-from .import_players import get_tournament
+from tournaments.management.commands.import_players import get_tournament
+from tournaments.reports.exports import write_standings_csv
+from tournaments.rounds.adapter import load_standings, standings_json
 
 
 class Command(BaseCommand):

@@ -11,7 +11,8 @@ from collections.abc import Callable
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
 
-from tournaments.imports import (
+from tournaments.models import Tournament
+from tournaments.organising.imports import (
     MAX_FILE_BYTES,
     MAX_ROWS,
     CsvImportError,
@@ -19,7 +20,6 @@ from tournaments.imports import (
     parse_players,
     read_bounded,
 )
-from tournaments.models import Tournament
 
 
 def get_tournament(slug: str) -> Tournament:

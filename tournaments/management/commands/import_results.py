@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from tournaments.imports import MAX_FILE_BYTES, MAX_ROWS, import_results, parse_results
-
-from .import_players import get_tournament, run_import
+from tournaments.management.commands.import_players import get_tournament, run_import
+from tournaments.organising.imports import MAX_FILE_BYTES, MAX_ROWS, import_results, parse_results
 
 
 class Command(BaseCommand):

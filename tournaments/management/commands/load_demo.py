@@ -11,8 +11,8 @@ from django.db import transaction
 
 from tournaments.models import Entry, Player, Tournament
 from tournaments.permissions import ORGANISERS_GROUP
-from tournaments.results import confirm_result, enter_result
-from tournaments.rounds import pair_next_round, publish_round
+from tournaments.results.workflow import confirm_result, enter_result
+from tournaments.rounds.adapter import pair_next_round, publish_round
 
 DEMO_PASSWORD = "thud-demo"  # noqa: S105 - a published demo login, never used in production
 DEMO_PLAYERS = [

@@ -5,9 +5,8 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from tournaments.rounds import RoundError, pair_next_round, publish_round
-
-from .import_players import get_tournament
+from tournaments.management.commands.import_players import get_tournament
+from tournaments.rounds.adapter import RoundError, pair_next_round, publish_round
 
 
 class Command(BaseCommand):

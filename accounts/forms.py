@@ -1,0 +1,162 @@
+"""Account forms: rate-limited logins (site and admin), self-registration and player claims.
+
+The login limit counts attempts per (username, client address) with ``thud_site.limits``
+(Redis, or each process's memory while Redis is down), in a fixed window that starts with
+the first attempt. Each attempt is counted *before* its
+password is checked, with one atomic increment, so parallel guesses cannot all read "below
+the limit" and slip through together: at most ``LOGIN_MAX_FAILURES`` passwords are ever
+checked per window. Beyond that even the right password is refused, unchecked, until the
+window ends, so guessing a password costs hours, not seconds. A success clears the count.
+
+The site's login page and the admin's login share one limiter (same key), so the two pages
+do not give a guesser two budgets.
+
+Registration is limited per client address (``REGISTRATIONS_PER_ADDRESS`` an hour), counted
+the same way: once the form is otherwise valid and before the account is saved, so a
+mistyped password costs nothing and parallel posts cannot create more than the limit.
+
+The client address is ``REMOTE_ADDR`` unless ``THUD_CLIENT_IP_HEADER`` names a header that a
+trusted reverse proxy sets (see ``client_address``).
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from accounts.usernames import validate_not_look_alike
+from thud_site import limits
+from tournaments.models import Player, PlayerClaim
+
+LOGIN_MAX_FAILURES = 5
+LOGIN_WINDOW_S = 300
+LOGIN_SCOPE = "login-failures"
+REGISTRATIONS_PER_ADDRESS = 5
+REGISTRATION_WINDOW_S = 3600
+REGISTRATION_SCOPE = "registrations"
+
+
+def client_address(request: HttpRequest | None) -> str:
+    """The address the login limit is keyed on.
+
+    ``THUD_CLIENT_IP_HEADER`` is a ``request.META`` name (``REMOTE_ADDR`` by default). A
+    forwarding header such as ``HTTP_X_FORWARDED_FOR`` is a list the client may pre-fill
+    with anything; each proxy appends the address it saw. So we count
+    ``THUD_TRUSTED_PROXY_COUNT`` entries from the right: that entry was written by our
+    outermost trusted proxy, everything left of it is the client's word.
+    """
+    if request is None:
+        return ""
+    header = settings.THUD_CLIENT_IP_HEADER
+    value = request.META.get(header, "")
+    if header == "REMOTE_ADDR" or not value:
+        # A request that bypassed the proxy has no header: fall back to the socket.
+        return value or request.META.get("REMOTE_ADDR", "")
+    entries = [e.strip() for e in value.split(",") if e.strip()]
+    if not entries:
+        return request.META.get("REMOTE_ADDR", "")
+    # Fewer entries than proxies: every entry came from a proxy, the leftmost is the client.
+    return entries[-min(settings.THUD_TRUSTED_PROXY_COUNT, len(entries))]
+
+
+def _attempts_key(username: str, request: HttpRequest | None) -> str:
+    return f"{username.strip().lower()}|{client_address(request)}"
+
+
+class LoginLimitMixin:
+    """Counts the attempt, then checks the password only while under the limit."""
+
+    rate_limited_message = _(
+        "Too many failed log-in attempts for this account from your address. "
+        "Try again in 5 minutes."
+    )
+
+    def clean(self):
+        username = self.cleaned_data.get("username")
+        password = self.cleaned_data.get("password")
+        if username is None or not password:
+            # A field is missing: AuthenticationForm checks no password, nothing to count.
+            return super().clean()
+        key = _attempts_key(username, self.request)
+        if limits.count(LOGIN_SCOPE, key, window_s=LOGIN_WINDOW_S) > LOGIN_MAX_FAILURES:
+            raise ValidationError(self.rate_limited_message, code="rate_limited")
+        cleaned = super().clean()  # a wrong password raises and leaves the attempt counted
+        # The right password within the limit proves the owner is here: forget the
+        # mistakes. (Past the limit we never get here, so a success cannot reopen it.)
+        limits.forget(LOGIN_SCOPE, key)
+        return cleaned
+
+
+class RateLimitedAuthenticationForm(LoginLimitMixin, AuthenticationForm):
+    pass
+
+
+class RateLimitedAdminAuthenticationForm(LoginLimitMixin, AdminAuthenticationForm):
+    pass
+
+
+def claimable_players() -> QuerySet[Player]:
+    """Players no account is linked to and nobody has a pending claim on."""
+    return Player.objects.filter(user__isnull=True).exclude(
+        claims__status=PlayerClaim.Status.PENDING
+    )
+
+
+class PlayerChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Player) -> str:
+        return ", ".join(x for x in (obj.name, obj.club, obj.country) if x)
+
+
+class ClaimForm(forms.Form):
+    player = PlayerChoiceField(
+        label=_("I am this player"),
+        queryset=Player.objects.none(),
+        help_text=_("A tournament organiser checks and approves your claim."),
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = claimable_players()
+
+
+class RegistrationForm(UserCreationForm):
+    player = PlayerChoiceField(
+        label=_("I am this player (optional)"),
+        queryset=Player.objects.none(),
+        required=False,
+        help_text=_("A tournament organiser checks and approves your claim."),
+    )
+    rate_limited_message = _(
+        "Too many accounts have been created from your address. Try again in an hour."
+    )
+
+    def __init__(self, *args, request: HttpRequest | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.request = request
+        self.fields["player"].queryset = claimable_players()
+
+    def clean_username(self) -> str:
+        # Already NFKC (UsernameField). Django refuses a name taken in another case and
+        # then returns None: look-alikes are checked only for a name it let through.
+        username = super().clean_username()
+        if username:
+            validate_not_look_alike(username)
+        return username
+
+    def _post_clean(self) -> None:
+        super()._post_clean()  # the model's checks and the password validators
+        if self.errors:
+            return  # not counted: nothing would be created anyway
+        if not limits.allow(
+            REGISTRATION_SCOPE,
+            client_address(self.request),
+            limit=REGISTRATIONS_PER_ADDRESS,
+            window_s=REGISTRATION_WINDOW_S,
+        ):
+            self.add_error(None, ValidationError(self.rate_limited_message, code="rate_limited"))

@@ -1,0 +1,41 @@
+"""Accounts (``/accounts/``): Django's auth views plus registration and player claims."""
+
+from __future__ import annotations
+
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from accounts import views_claims as views
+from accounts.forms import RateLimitedAuthenticationForm
+from accounts.password_reset import OutboxPasswordResetForm
+
+urlpatterns = [
+    # Listed before django.contrib.auth.urls so this rate-limited login wins the name.
+    path(
+        "login/",
+        auth_views.LoginView.as_view(authentication_form=RateLimitedAuthenticationForm),
+        name="login",
+    ),
+    # Before django.contrib.auth.urls too: the reset e-mail goes through the outbox, throttled.
+    path(
+        "password_reset/",
+        auth_views.PasswordResetView.as_view(form_class=OutboxPasswordResetForm),
+        name="password_reset",
+    ),
+    path("register/", views.register, name="register"),
+    path("claim/", views.claim_player, name="claim_player"),
+    path("claims/", views.pending_claims, name="pending_claims"),
+    path(
+        "claims/<int:claim_id>/approve/",
+        views.decide_claim,
+        {"decision": "approve"},
+        name="approve_claim",
+    ),
+    path(
+        "claims/<int:claim_id>/reject/",
+        views.decide_claim,
+        {"decision": "reject"},
+        name="reject_claim",
+    ),
+    path("", include("django.contrib.auth.urls")),
+]

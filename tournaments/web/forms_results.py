@@ -1,0 +1,147 @@
+"""Forms for entering, confirming and correcting match results.
+
+The forms only parse and range-check the numbers so that every error is shown beside
+its field; the workflow rules live in ``tournaments/results/workflow.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import ResultVersion
+from tournaments.results.scales import form_label_of, limit_of, scale_of
+from tournaments.results.value import FIELDS as SURVIVOR_FIELDS
+from tournaments.results.value import THUD, Survivors, SurvivorsError
+from tournaments.standings.scoring import score
+
+
+def _survivor_field(label: str, limit: int) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label,
+        min_value=0,
+        max_value=limit,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": limit}),
+    )
+
+
+class SurvivorsForm(forms.Form):
+    """The four numbers of a match result in ``game``'s scale (Thud: survivor counts);
+    A has the first side in battle 1, B in battle 2. Labels and limits are the game's."""
+
+    def __init__(self, *args, game: str = THUD, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.game = game
+        scale = scale_of(game)
+        # Inserted first, in ``FIELDS`` order, before any field a subclass declares.
+        own = dict(self.fields)
+        self.fields = {
+            name: _survivor_field(form_label_of(scale, name), limit_of(scale, name))
+            for name in SURVIVOR_FIELDS
+        } | own
+
+    def clean(self):
+        cleaned = super().clean()
+        if all(cleaned.get(name) is not None for name in SURVIVOR_FIELDS):
+            try:
+                Survivors.parse([cleaned[name] for name in SURVIVOR_FIELDS], game=self.game)
+            except SurvivorsError as exc:
+                self.add_error(exc.field, str(exc))
+        return cleaned
+
+    def survivors(self) -> Survivors:
+        return Survivors.parse(
+            [self.cleaned_data[name] for name in SURVIVOR_FIELDS], game=self.game
+        )
+
+    def survivor_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in SURVIVOR_FIELDS]
+
+    def enable_preview(self, url: str) -> None:
+        """Ask the server for the live score as the referee types (no client arithmetic)."""
+        for name in SURVIVOR_FIELDS:
+            self.fields[name].widget.attrs.update(
+                {
+                    "hx-post": url,
+                    "hx-trigger": "input changed delay:300ms",
+                    "hx-target": "#result-preview",
+                    "hx-swap": "outerHTML",
+                    "hx-include": "closest form",
+                }
+            )
+
+    def preview(self) -> Preview | None:
+        """The score of the bound values if they are valid, else of the initial values."""
+        if self.is_bound:
+            return preview(self.survivors()) if self.is_valid() else None
+        try:
+            values = Survivors.parse(
+                [self.initial[name] for name in SURVIVOR_FIELDS], game=self.game
+            )
+        except (KeyError, SurvivorsError):
+            return None
+        return preview(values)
+
+
+class ResultForm(SurvivorsForm):
+    lock_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+
+
+class DecisionForm(SurvivorsForm):
+    """The organiser's final decision: stands without a second person, so it needs a reason."""
+
+    lock_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    reason = forms.CharField(
+        label=_("Reason for the decision"), max_length=500, widget=forms.TextInput
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        # Shown beside the entry or correction form: its own ids keep the labels apart.
+        kwargs.setdefault("auto_id", "decision_%s")
+        super().__init__(*args, **kwargs)
+
+
+class CorrectionForm(SurvivorsForm):
+    lock_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    reason = forms.CharField(
+        label=_("Reason for the correction"), max_length=500, widget=forms.TextInput
+    )
+
+
+class ConfirmForm(forms.Form):
+    version_id = forms.IntegerField(widget=forms.HiddenInput)
+    lock_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+
+
+def initial_from(version: ResultVersion | None, lock_version: int) -> dict[str, int]:
+    initial = {"lock_version": lock_version}
+    if version is not None:
+        initial.update(version.survivors.as_dict())
+    return initial
+
+
+@dataclass(frozen=True)
+class BattleLine:
+    number: int
+    a_points: int
+    b_points: int
+    winner: str  # "a", "b" or "draw"
+
+
+@dataclass(frozen=True)
+class Preview:
+    battles: list[BattleLine]
+    differential: int
+    outcome: str
+
+
+def preview(survivors: Survivors) -> Preview:
+    """Battle points, battle winners and A's differential, for the live preview."""
+    result = score(survivors)
+    battles = []
+    for i in range(2):
+        a, b = result.a_points[i], result.b_points[i]
+        battles.append(BattleLine(i + 1, a, b, "a" if a > b else "b" if b > a else "draw"))
+    return Preview(battles=battles, differential=result.differential, outcome=result.outcome)

@@ -1,0 +1,30 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from tournaments.web import views_bracket, views_downloads, views_public, views_reports
+
+urlpatterns = [
+    path("t/<slug:slug>/", views_public.tournament, name="tournament"),
+    path("t/<slug:slug>/rounds/<int:number>/", views_public.round_pairings, name="round_pairings"),
+    path("t/<slug:slug>/bracket/", views_bracket.bracket, name="bracket"),
+    path("t/<slug:slug>/standings/", views_public.standings, name="standings"),
+    path("t/<slug:slug>/players/<int:entry_id>/", views_public.player, name="player"),
+    path("t/<slug:slug>/standings.csv", views_downloads.standings_csv, name="standings_csv"),
+    path("t/<slug:slug>/results.csv", views_downloads.results_csv, name="results_csv"),
+    path("t/<slug:slug>/standings.pdf", views_downloads.standings_pdf, name="standings_pdf"),
+    path(
+        "t/<slug:slug>/rounds/<int:number>/pairings.pdf",
+        views_downloads.pairings_pdf,
+        name="pairings_pdf",
+    ),
+    path(
+        "t/<slug:slug>/rounds/<int:number>/slips.pdf", views_downloads.slips_pdf, name="slips_pdf"
+    ),
+    path("t/<slug:slug>/stats/", views_reports.tournament_stats, name="tournament_stats"),
+    path("t/<slug:slug>/crosstable/", views_reports.crosstable, name="crosstable"),
+    path("t/<slug:slug>/report/", views_reports.report, name="report"),
+    path("stats/", views_reports.site_stats, name="site_stats"),
+    path("players/<int:player_id>/stats/", views_reports.player_stats, name="player_stats"),
+    path("t/<slug:slug>/report.pdf", views_downloads.report_pdf, name="report_pdf"),
+]

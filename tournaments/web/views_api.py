@@ -1,0 +1,135 @@
+"""Read-only JSON API. Only published rounds are visible; errors are JSON too."""
+
+from __future__ import annotations
+
+from django.http import JsonResponse
+from django.views.decorators.http import require_GET
+
+from thud_site.http import HtmxHttpRequest, json_404
+from tournaments import permissions
+from tournaments.models import Match, Tournament
+from tournaments.reports import loaders
+from tournaments.results.scales import api_key
+from tournaments.rounds.adapter import (
+    load_standings,
+    match_score,
+    points_scheme,
+    public_matches,
+    standings_json,
+)
+from tournaments.standings.scoring import PointsScheme
+
+
+def tournament_json(t: Tournament) -> dict:
+    return {
+        "slug": t.slug,
+        "name": t.name,
+        "format": t.format,
+        "variant": t.variant,
+        "capture_policy": t.capture_policy,
+        "rounds": t.rounds,
+        "status": t.status,
+        "venue": t.venue,
+        "start_date": t.start_date.isoformat() if t.start_date else None,
+        "end_date": t.end_date.isoformat() if t.end_date else None,
+    }
+
+
+@require_GET
+def tournament_list(request: HtmxHttpRequest) -> JsonResponse:
+    data = [tournament_json(t) for t in Tournament.objects.all()]
+    return JsonResponse(data, safe=False)
+
+
+@require_GET
+@json_404
+def tournament_detail(request: HtmxHttpRequest, slug: str) -> JsonResponse:
+    tournament = permissions.access_tournament_public(slug)
+    data = tournament_json(tournament)
+    data["published_rounds"] = list(
+        tournament.round_set.exclude(status="draft").values_list("number", flat=True)
+    )
+    return JsonResponse(data)
+
+
+def pairing_json(m: Match, scheme: PointsScheme) -> dict:
+    """One pairing; ``battles`` and ``score`` stay null until the result is confirmed."""
+    a = m.player_a.player.name
+    b = m.player_b.player.name if m.player_b else None
+    data: dict = {
+        "table": m.table,
+        "player_a": a,
+        "player_b": b,
+        "result_status": m.result_status,
+        "battles": None,
+        "score": None,
+    }
+    score = match_score(m) if m.player_b else None
+    if score is not None:
+        survivors = m.confirmed_version.survivors
+        scale = survivors.scale
+        data["battles"] = [
+            {
+                "battle": n,
+                **{api_key(scale, "{name}", side): player for side, player in enumerate(players)},
+                **{
+                    api_key(scale, "{name}_{numbers}", side): number
+                    for side, number in enumerate(survivors.battle(n))
+                },
+                **{
+                    api_key(scale, "{each}_points", side): points
+                    for side, points in enumerate(survivors.battle_points(n))
+                },
+            }
+            for n, players in ((1, (a, b)), (2, (b, a)))
+        ]
+        by_outcome = {"a": (scheme.win, scheme.loss), "b": (scheme.loss, scheme.win)}
+        a_mp, b_mp = by_outcome.get(score.outcome, (scheme.draw, scheme.draw))
+        data["score"] = {
+            "a_points": sum(score.a_points),
+            "b_points": sum(score.b_points),
+            "differential": score.differential,
+            "outcome": score.outcome,
+            "a_match_points": a_mp,
+            "b_match_points": b_mp,
+        }
+    return data
+
+
+@require_GET
+@json_404
+def round_pairings(request: HtmxHttpRequest, slug: str, number: int) -> JsonResponse:
+    tournament = permissions.access_tournament_public(slug)
+    _round, matches = public_matches(tournament, number)
+    scheme = points_scheme(tournament)
+    return JsonResponse([pairing_json(m, scheme) for m in matches], safe=False)
+
+
+@require_GET
+@json_404
+def standings(request: HtmxHttpRequest, slug: str) -> JsonResponse:
+    tournament = permissions.access_tournament_public(slug)
+    return JsonResponse(standings_json(load_standings(tournament)), safe=False)
+
+
+@require_GET
+def site_stats(request: HtmxHttpRequest) -> JsonResponse:
+    """Battles won by each side over every confirmed result on the site."""
+    return JsonResponse(loaders.site_stats().as_json())
+
+
+@require_GET
+@json_404
+def tournament_stats(request: HtmxHttpRequest, slug: str) -> JsonResponse:
+    tournament = permissions.access_tournament_public(slug)
+    data = loaders.tournament_stats(tournament).as_json()
+    return JsonResponse({"tournament": tournament.slug, **data})
+
+
+@require_GET
+@json_404
+def player_stats(request: HtmxHttpRequest, player_id: int) -> JsonResponse:
+    """One player's battles in every tournament, from their point of view."""
+    player = permissions.access_player_public(player_id)
+    data = loaders.player_stats(player).as_json()
+    return JsonResponse({"player": player.pk, "name": player.name, **data})

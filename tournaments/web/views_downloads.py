@@ -1,0 +1,120 @@
+"""Downloads: standings and results as CSV, standings, pairings and result slips as PDF.
+
+Access follows the HTML page showing the same thing (``permissions``): standings and
+results of published rounds are public, a draft round's pairings only for its referees,
+result slips only for referees and organisers. CSV files are language-neutral; a PDF is
+in the request's language.
+"""
+
+from __future__ import annotations
+
+import io
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.utils import timezone
+from django.views.decorators.http import require_GET
+
+from thud_site.http import HtmxHttpRequest
+from tournaments import permissions
+from tournaments.models import Round, Tournament
+from tournaments.reports import exports, loaders
+from tournaments.reports.pdf import render_pdf
+from tournaments.reports.pdf_cache import cached_pdf, round_fingerprint, tournament_version
+from tournaments.rounds.adapter import load_standings
+from tournaments.web.views_public import TIEBREAK_LABELS
+
+
+def _csv_response(write, tournament: Tournament, filename: str) -> HttpResponse:
+    buffer = io.StringIO()
+    write(buffer, tournament, lineterminator="\r\n")  # RFC 4180
+    response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_GET
+def standings_csv(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    t = permissions.access_tournament_public(slug)
+    return _csv_response(exports.write_standings_csv, t, f"{t.slug}-standings.csv")
+
+
+@require_GET
+def results_csv(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    t = permissions.access_tournament_public(slug)
+    return _csv_response(exports.write_results_csv, t, f"{t.slug}-results.csv")
+
+
+@require_GET
+def standings_pdf(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    t = permissions.access_tournament_public(slug)
+
+    def render() -> bytes:
+        context = {
+            "tournament": t,
+            "rows": load_standings(t),
+            "labels": TIEBREAK_LABELS,
+            "order": [TIEBREAK_LABELS[key] for key in t.tiebreak_order],
+            "generated_at": timezone.now(),
+        }
+        return render_pdf(request, "tournaments/pdf/standings.html", context)
+
+    return cached_pdf(
+        request,
+        document="standings",
+        version=tournament_version(t),
+        render_pdf=render,
+        filename=f"{t.slug}-standings.pdf",
+    )
+
+
+@require_GET
+def report_pdf(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """The final report page (podium, standings, crosstable, statistics) as a PDF."""
+    t = permissions.access_tournament_public(slug)
+
+    def render() -> bytes:
+        context = loaders.report_context(t) | {"generated_at": timezone.now()}
+        return render_pdf(request, "tournaments/pdf/report.html", context)
+
+    return cached_pdf(
+        request,
+        document="report",
+        version=tournament_version(t),
+        render_pdf=render,
+        filename=f"{t.slug}-report.pdf",
+    )
+
+
+def _round_pdf(request: HtmxHttpRequest, round_: Round, document: str) -> HttpResponse:
+    def render() -> bytes:
+        context = {
+            "tournament": round_.tournament,
+            "round": round_,
+            "matches": round_.matches.select_related("player_a__player", "player_b__player"),
+            "generated_at": timezone.now(),
+        }
+        return render_pdf(request, f"tournaments/pdf/{document}.html", context)
+
+    return cached_pdf(
+        request,
+        document=document,
+        version=round_fingerprint(round_),
+        render_pdf=render,
+        filename=f"{round_.tournament.slug}-round-{round_.number}-{document}.pdf",
+    )
+
+
+@require_GET
+def pairings_pdf(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
+    return _round_pdf(
+        request, permissions.access_round_public(request.user, slug, number), "pairings"
+    )
+
+
+@login_required
+@require_GET
+def slips_pdf(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
+    return _round_pdf(
+        request, permissions.access_round_for_referee(request.user, slug, number), "slips"
+    )

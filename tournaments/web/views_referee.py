@@ -1,0 +1,268 @@
+"""Referee pages: the round overview and result entry, confirmation and correction.
+
+The two players of a match use the same match page for their own match (the gate in
+``permissions.access_match_for_result_entry`` decides the role), so a player reports
+the result from their phone and the opponent, or a referee, confirms it.
+
+Every form works without JavaScript (a POST redirects back to the match page); with
+htmx the same POST answers the ``#result-panel`` fragment. A lost compare-and-set
+answers 409 with the current values, so nobody overwrites a result they never saw.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import trigger_client_event
+
+from thud_site.http import HtmxHttpRequest
+from tournaments import permissions
+from tournaments.models import Match, ResultVersion
+from tournaments.permissions import Role
+from tournaments.results import workflow
+from tournaments.rounds import lifecycle
+from tournaments.web.forms_results import (
+    ConfirmForm,
+    CorrectionForm,
+    DecisionForm,
+    ResultForm,
+    SurvivorsForm,
+    initial_from,
+    preview,
+)
+
+MATCH_PAGE = "tournaments/referee_match.html"
+# What a result write can change on the Match row (see tournaments/results/workflow.py); the round and
+# the entries it points at stay as loaded by the gate.
+_RESULT_FIELDS = [
+    f.name
+    for f in Match._meta.concrete_fields
+    if f.name not in ("id", "round", "player_a", "player_b")
+]
+SOURCE_BY_ROLE = {
+    Role.ORGANISER: ResultVersion.Source.ORGANISER,
+    Role.REFEREE: ResultVersion.Source.REFEREE,
+    Role.PLAYER: ResultVersion.Source.PLAYER,
+}
+
+
+@login_required
+@require_GET
+def round_view(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
+    round_ = permissions.access_round_for_referee(request.user, slug, number)
+    status = request.GET.get("status", "")
+    matches = round_.matches.select_related("player_a__player", "player_b__player")
+    if status in Match.ResultStatus.values:
+        matches = matches.filter(result_status=status, player_b__isnull=False)
+    else:
+        status = ""
+    context = {
+        "tournament": round_.tournament,
+        "round": round_,
+        "matches": matches,
+        "status": status,
+        "statuses": Match.ResultStatus.choices,
+    }
+    template = "tournaments/referee_round.html"
+    return render(request, f"{template}#round-matches" if request.htmx else template, context)
+
+
+@login_required
+@require_GET
+def my_matches(request: HtmxHttpRequest) -> HttpResponse:
+    matches = permissions.matches_of_player(request.user)
+    return render(request, "tournaments/referee_my_matches.html", {"matches": matches})
+
+
+@login_required
+@require_GET
+def match_view(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpResponse:
+    match, role = permissions.access_match_for_result_entry(request.user, slug, match_id)
+    return _panel(request, match, role)
+
+
+@login_required
+@require_POST
+def result_preview(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpResponse:
+    match, role = permissions.access_match_for_result_entry(request.user, slug, match_id)
+    form = SurvivorsForm(request.POST, game=match.round.tournament.game)
+    context = {"match": match, "preview": preview(form.survivors()) if form.is_valid() else None}
+    return render(request, f"{MATCH_PAGE}#result-preview", context)
+
+
+@login_required
+@require_POST
+def result_enter(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpResponse:
+    match, role = permissions.access_match_for_result_entry(request.user, slug, match_id)
+    form = ResultForm(request.POST, game=match.round.tournament.game)
+    if not form.is_valid():
+        return _panel(request, match, role, entry_form=form, status=422)
+    try:
+        workflow.enter_result(
+            match,
+            survivors=form.survivors(),
+            by=request.user,
+            expected_lock_version=form.cleaned_data["lock_version"],
+            source=SOURCE_BY_ROLE[role],
+        )
+    except workflow.StaleResultError as stale:
+        return _panel(request, stale.match, role, conflict=True, status=409)
+    except workflow.ResultError as error:
+        form.add_error(None, str(error))
+        return _panel(request, match, role, entry_form=form, status=422)
+    return _done(request, match, role, _("Result entered."))
+
+
+@login_required
+@require_POST
+def result_confirm(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpResponse:
+    form = ConfirmForm(request.POST)
+    if not form.is_valid():
+        return HttpResponseBadRequest(_("Which result should be confirmed?"))
+    match, version, role = permissions.access_version_for_confirm(
+        request.user, slug, match_id, form.cleaned_data["version_id"]
+    )
+    try:
+        workflow.confirm_result(
+            match,
+            version_id=version.pk,
+            by=request.user,
+            expected_lock_version=form.cleaned_data["lock_version"],
+        )
+    except workflow.StaleResultError as stale:
+        return _panel(request, stale.match, role, conflict=True, status=409)
+    except workflow.ResultError as error:
+        return _panel(request, match, role, error=str(error), status=422)
+    return _done(request, match, role, _("Result confirmed."))
+
+
+@login_required
+@require_POST
+def result_correct(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpResponse:
+    match, role = permissions.access_match_for_correction(request.user, slug, match_id)
+    form = CorrectionForm(request.POST, game=match.round.tournament.game)
+    if not form.is_valid():
+        return _panel(request, match, role, correction_form=form, status=422)
+    try:
+        workflow.correct_result(
+            match,
+            survivors=form.survivors(),
+            by=request.user,
+            reason=form.cleaned_data["reason"],
+            expected_lock_version=form.cleaned_data["lock_version"],
+        )
+    except workflow.StaleResultError as stale:
+        return _panel(request, stale.match, role, conflict=True, status=409)
+    except workflow.ResultError as error:
+        form.add_error(None, str(error))
+        return _panel(request, match, role, correction_form=form, status=422)
+    return _done(request, match, role, _("Correction saved; another referee must confirm it."))
+
+
+@login_required
+@require_POST
+def result_decide(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpResponse:
+    match, role = permissions.access_match_for_decision(request.user, slug, match_id)
+    form = DecisionForm(request.POST, game=match.round.tournament.game)
+    if not form.is_valid():
+        return _panel(request, match, role, decision_form=form, status=422)
+    try:
+        workflow.decide_result(
+            match,
+            survivors=form.survivors(),
+            by=request.user,
+            reason=form.cleaned_data["reason"],
+            expected_lock_version=form.cleaned_data["lock_version"],
+        )
+    except workflow.StaleResultError as stale:
+        return _panel(request, stale.match, role, conflict=True, status=409)
+    except workflow.ResultError as error:
+        form.add_error(None, str(error))
+        return _panel(request, match, role, decision_form=form, status=422)
+    return _done(request, match, role, _("Final decision recorded."))
+
+
+def _done(request: HtmxHttpRequest, match: Match, role: Role, notice: str) -> HttpResponse:
+    """After a successful write: the fresh panel (htmx) or a redirect (plain POST).
+
+    The gate already passed in this request; only the match's own row changed (status, lock
+    version, confirmed version), so that is all that is read again.
+    """
+    match.refresh_from_db(fields=_RESULT_FIELDS)
+    slug, match_id = match.round.tournament.slug, match.pk
+    if request.htmx:
+        response = _panel(request, match, role, notice=notice)
+    else:
+        messages.success(request, notice)
+        response = redirect("referee_match", slug=slug, match_id=match_id)
+    if match.result_status == Match.ResultStatus.CONFIRMED:
+        trigger_client_event(response, "standings-changed")
+    return response
+
+
+def _panel(
+    request: HtmxHttpRequest,
+    match: Match,
+    role: Role,
+    *,
+    entry_form: ResultForm | None = None,
+    correction_form: CorrectionForm | None = None,
+    decision_form: DecisionForm | None = None,
+    conflict: bool = False,
+    error: str = "",
+    notice: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    """The match page, or only its ``#result-panel`` for htmx requests."""
+    versions = list(match.versions.select_related("entered_by", "confirmed_by"))
+    latest = versions[-1] if versions else None
+    own = [v for v in versions if v.entered_by_id == request.user.pk]
+    # After a conflict show what is stored now; otherwise start from the caller's own entry.
+    shown = latest if conflict else (own[-1] if own else None)
+    confirmed = match.result_status == Match.ResultStatus.CONFIRMED
+    # Nothing is entered in a draft round (tournaments.rounds.lifecycle); its referees only look.
+    writable = lifecycle.is_public(match.round.status)
+    game = match.round.tournament.game
+    if writable and entry_form is None and not confirmed and correction_form is None:
+        entry_form = ResultForm(initial=initial_from(shown, match.lock_version), game=game)
+    if writable and correction_form is None and confirmed and permissions.can_correct(role):
+        current = match.confirmed_version
+        correction_form = CorrectionForm(
+            initial=initial_from(current, match.lock_version), game=game
+        )
+    if writable and decision_form is None and permissions.can_decide(role):
+        decision_form = DecisionForm(initial=initial_from(latest, match.lock_version), game=game)
+    preview_url = reverse("referee_result_preview", args=[match.round.tournament.slug, match.pk])
+    for form in (entry_form, correction_form):
+        if form is not None:
+            form.enable_preview(preview_url)
+    shown_form = entry_form or correction_form
+    context = {
+        "match": match,
+        "role": role,
+        "tournament": match.round.tournament,
+        "entry_form": entry_form,
+        "correction_form": correction_form,
+        "decision_form": decision_form,
+        "writable": writable,
+        "preview": shown_form.preview() if shown_form is not None else None,
+        "versions": [
+            {
+                "v": v,
+                "score": preview(v.survivors),
+                "can_confirm": permissions.can_confirm(request.user, role, v),
+            }
+            for v in reversed(versions)
+        ],
+        "can_referee": role in (Role.ORGANISER, Role.REFEREE),
+        "conflict": _("This match was changed by someone else meanwhile.") if conflict else "",
+        "error": error,
+        "notice": notice,
+    }
+    template = f"{MATCH_PAGE}#result-panel" if request.htmx else MATCH_PAGE
+    return render(request, template, context, status=status)
