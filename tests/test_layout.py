@@ -44,3 +44,18 @@ def test_tournaments_never_imports_games_or_play():
         if name.split(".")[0] in ("games", "play")
     }
     assert not crossings
+
+
+def test_only_urls_and_the_door_reach_into_the_web_room():
+    """The domain rooms never import views, URL confs or forms: ``thud_site/urls.py``
+    includes the URL confs, and ``for_games`` hands the referee's result form to games."""
+    allowed = {ROOT / "thud_site" / "urls.py", ROOT / "tournaments" / "for_games.py"}
+    crossings = {
+        f"{path.relative_to(ROOT)}: {name}"
+        for app in ("tournaments", "accounts", "thud_site", "outbox")
+        for path in app_files(app)
+        if "web" not in path.relative_to(ROOT).parts and path not in allowed
+        for name in imported_modules(path)
+        if name.startswith("tournaments.web")
+    }
+    assert not crossings
