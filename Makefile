@@ -24,7 +24,7 @@ help:
 	@echo "make run    - set up, migrate, load the demo, start Redis/Celery/web (http://127.0.0.1:8000)"
 	@echo "make test   - set up, start PostgreSQL/Redis, install chromium, run the whole suite"
 	@echo "make bench  - run the benchmarks under bench/"
-	@echo "make lint   - ruff check and format check"
+	@echo "make lint   - ruff check and format check, then mypy"
 	@echo "make messages - refresh locale/{it,nb}/*.po from the marked strings (then translate)"
 
 $(UV):
@@ -75,6 +75,7 @@ test-fast: setup redis postgres
 lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
 bench: setup redis postgres
 	@for b in bench/*.py; do echo "== $$b"; DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(REDIS_URL) $(PY) $$b || exit 1; done

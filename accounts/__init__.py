@@ -1,0 +1,1 @@
+"""Accounts: sign-up, log-in limits, password reset, player claims, language choice."""

@@ -1,3 +1,5 @@
+"""The admin of accounts: users (with the look-alike username check) and their profiles."""
+
 from __future__ import annotations
 
 from django.contrib import admin
@@ -5,8 +7,8 @@ from django.contrib.auth import admin as auth_admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 
-from .models import UserProfile
-from .usernames import validate_not_look_alike
+from accounts.models import UserProfile
+from accounts.usernames import validate_not_look_alike
 
 
 @admin.register(UserProfile)

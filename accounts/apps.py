@@ -1,3 +1,5 @@
+"""The accounts app's configuration."""
+
 from __future__ import annotations
 
 from django.apps import AppConfig

@@ -12,13 +12,14 @@ so parallel claims cannot all see room) and make at most ``CLAIMS_PER_DAY`` clai
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from thud_site import limits
-from tournaments.models import Player, PlayerClaim
+from tournaments.models.people import Player, PlayerClaim
 
 PENDING_CLAIMS_MAX = 3
 CLAIMS_PER_DAY = 10
@@ -60,7 +61,7 @@ def make_claim(*, user, player: Player) -> PlayerClaim:
         raise ClaimError(_("Someone has already claimed this player.")) from None
 
 
-def decide_claim(claim: PlayerClaim, *, approve: bool, by) -> PlayerClaim:
+def decide_claim(claim: PlayerClaim, *, approve: bool, by, now: datetime) -> PlayerClaim:
     with transaction.atomic():
         claim = PlayerClaim.objects.select_for_update().select_related("player").get(pk=claim.pk)
         if claim.status != PlayerClaim.Status.PENDING:
@@ -73,6 +74,6 @@ def decide_claim(claim: PlayerClaim, *, approve: bool, by) -> PlayerClaim:
             player.save(update_fields=["user"])
         claim.status = PlayerClaim.Status.APPROVED if approve else PlayerClaim.Status.REJECTED
         claim.decided_by = by
-        claim.decided_at = timezone.now()
+        claim.decided_at = now
         claim.save(update_fields=["status", "decided_by", "decided_at"])
         return claim

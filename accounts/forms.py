@@ -21,6 +21,8 @@ trusted reverse proxy sets (see ``client_address``).
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
@@ -32,7 +34,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.usernames import validate_not_look_alike
 from thud_site import limits
-from tournaments.models import Player, PlayerClaim
+from tournaments.models.people import Player, PlayerClaim
 
 LOGIN_MAX_FAILURES = 5
 LOGIN_WINDOW_S = 300
@@ -94,7 +96,10 @@ class LoginLimitMixin:
 
 
 class RateLimitedAuthenticationForm(LoginLimitMixin, AuthenticationForm):
-    pass
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["username"].help_text = _("The name you chose when you created your account.")
+        self.fields["password"].help_text = _("Forgotten it? Use the reset link below the form.")
 
 
 class RateLimitedAdminAuthenticationForm(LoginLimitMixin, AdminAuthenticationForm):
@@ -113,16 +118,44 @@ class PlayerChoiceField(forms.ModelChoiceField):
         return ", ".join(x for x in (obj.name, obj.club, obj.country) if x)
 
 
+CLAIM_HELP = _(
+    "Pick your entry from tournaments you played, shown as name, club, country; an "
+    "organiser checks it before your results appear under your account."
+)
+
+
 class ClaimForm(forms.Form):
     player = PlayerChoiceField(
-        label=_("I am this player"),
-        queryset=Player.objects.none(),
-        help_text=_("A tournament organiser checks and approves your claim."),
+        label=_("I am this player"), queryset=Player.objects.none(), help_text=CLAIM_HELP
     )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = claimable_players()
+        # self.fields holds this form's copies of the declared fields, typed as plain Fields.
+        cast(PlayerChoiceField, self.fields["player"]).queryset = claimable_players()
+
+
+# Django's own help lists every password rule as HTML; one sentence says what matters.
+REGISTRATION_WORDS = {
+    "username": (
+        _("Username"),
+        _(
+            "The name you log in with and others see, e.g. anna_b: letters, digits and "
+            "@ . + - _ only, at most 150 characters."
+        ),
+    ),
+    "password1": (
+        _("Password"),
+        _(
+            "At least 8 characters, not like your username, not only digits and not a "
+            "common password, e.g. three unrelated words."
+        ),
+    ),
+    "password2": (
+        _("Password again"),
+        _("The same password once more, to catch a typing mistake."),
+    ),
+}
 
 
 class RegistrationForm(UserCreationForm):
@@ -130,7 +163,7 @@ class RegistrationForm(UserCreationForm):
         label=_("I am this player (optional)"),
         queryset=Player.objects.none(),
         required=False,
-        help_text=_("A tournament organiser checks and approves your claim."),
+        help_text=CLAIM_HELP,
     )
     rate_limited_message = _(
         "Too many accounts have been created from your address. Try again in an hour."
@@ -139,7 +172,10 @@ class RegistrationForm(UserCreationForm):
     def __init__(self, *args, request: HttpRequest | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.request = request
-        self.fields["player"].queryset = claimable_players()
+        cast(PlayerChoiceField, self.fields["player"]).queryset = claimable_players()
+        for name, (label, help_text) in REGISTRATION_WORDS.items():
+            self.fields[name].label = label
+            self.fields[name].help_text = help_text
 
     def clean_username(self) -> str:
         # Already NFKC (UsernameField). Django refuses a name taken in another case and
@@ -150,7 +186,8 @@ class RegistrationForm(UserCreationForm):
         return username
 
     def _post_clean(self) -> None:
-        super()._post_clean()  # the model's checks and the password validators
+        # The model's checks and the password validators.
+        super()._post_clean()  # type: ignore[misc]  # django-stubs omits BaseModelForm._post_clean
         if self.errors:
             return  # not counted: nothing would be created anyway
         if not limits.allow(

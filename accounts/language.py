@@ -14,23 +14,25 @@ request. Logging in or out starts a new session, so the next request reads it af
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeGuard
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
-from .models import UserProfile
+from accounts.models import UserProfile
 
 SESSION_KEY = "_profile_language"
 
 
-def supported(language: str | None) -> bool:
+def supported(language: str | None) -> TypeGuard[str]:
     return bool(language) and language in dict(settings.LANGUAGES)
 
 
-def remember(request: HttpRequest, language: str) -> None:
-    """Save ``language`` on the logged-in user's profile (and this session's copy)."""
-    UserProfile.objects.update_or_create(user=request.user, defaults={"language": language})
+def remember(request: HttpRequest, user: User, language: str) -> None:
+    """Save ``language`` on the logged-in ``user``'s profile (and this session's copy)."""
+    UserProfile.objects.update_or_create(user=user, defaults={"language": language})
     request.session[SESSION_KEY] = language
 
 

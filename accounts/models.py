@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 
-def language_choices() -> list[tuple[str, str]]:
+def language_choices() -> list[tuple[str, str | Promise]]:
     # A callable, so adding a language to settings.LANGUAGES needs no migration.
     return list(settings.LANGUAGES)
 

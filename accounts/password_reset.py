@@ -16,11 +16,11 @@ Beyond either limit nothing is queued. A reset link stays valid for
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.contrib.auth.forms import PasswordResetForm
 from django.template import loader
-from django.utils import timezone
 
 from accounts.forms import client_address
 from outbox.emails import Limit, queue_email
@@ -36,16 +36,21 @@ CLIENT_SCOPE = "password-reset"
 
 
 class OutboxPasswordResetForm(PasswordResetForm):
-    def save(self, *args, request=None, **kwargs) -> None:
-        client = client_address(request)
+    """Django's reset form, given the view's clock (``now``), read once for every e-mail
+    of the request."""
+
+    def __init__(self, *args: Any, now: datetime, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.now = now
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        client = client_address(kwargs.get("request"))
         if not limits.allow(
             CLIENT_SCOPE, client, limit=REQUESTS_PER_CLIENT, window_s=CLIENT_WINDOW_S
         ):
             log.info("password reset refused: too many requests from one client address")
             return
-        # The view's clock, read once for every e-mail of this request.
-        self.now = timezone.now()
-        super().save(*args, request=request, **kwargs)
+        super().save(*args, **kwargs)
 
     def send_mail(
         self,

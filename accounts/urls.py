@@ -7,7 +7,7 @@ from django.urls import include, path
 
 from accounts import views_claims as views
 from accounts.forms import RateLimitedAuthenticationForm
-from accounts.password_reset import OutboxPasswordResetForm
+from accounts.views_password_reset import PasswordResetView
 
 urlpatterns = [
     # Listed before django.contrib.auth.urls so this rate-limited login wins the name.
@@ -19,7 +19,7 @@ urlpatterns = [
     # Before django.contrib.auth.urls too: the reset e-mail goes through the outbox, throttled.
     path(
         "password_reset/",
-        auth_views.PasswordResetView.as_view(form_class=OutboxPasswordResetForm),
+        PasswordResetView.as_view(),
         name="password_reset",
     ),
     path("register/", views.register, name="register"),

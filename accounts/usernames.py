@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from .skeleton import username_key
+from accounts.skeleton import username_key
 
 
 def look_alike(username: str, *, exclude_pk: int | None = None) -> str | None:
@@ -21,7 +21,10 @@ def look_alike(username: str, *, exclude_pk: int | None = None) -> str | None:
     A scan in Python (the skeleton is not an SQL function): about 2 ms per thousand users.
     """
     key = username_key(username)
-    others = get_user_model().objects.exclude(pk=exclude_pk).values_list("username", flat=True)
+    users = get_user_model().objects.all()
+    if exclude_pk is not None:
+        users = users.exclude(pk=exclude_pk)
+    others = users.values_list("username", flat=True)
     return next((name for name in others.iterator() if username_key(name) == key), None)
 
 

@@ -12,13 +12,14 @@ from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import claims
 from accounts.forms import ClaimForm, RegistrationForm
-from thud_site.http import HtmxHttpRequest
-from tournaments import permissions
+from thud_site.http import AuthedRequest, HtmxHttpRequest
+from tournaments.permissions.claims import access_claim_for_organiser, claims_for_organiser
 
 
 @require_http_methods(["GET", "POST"])
@@ -41,7 +42,7 @@ def register(request: HtmxHttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def claim_player(request: HtmxHttpRequest) -> HttpResponse:
+def claim_player(request: AuthedRequest) -> HttpResponse:
     form = ClaimForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -57,17 +58,19 @@ def claim_player(request: HtmxHttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET"])
-def pending_claims(request: HtmxHttpRequest) -> HttpResponse:
-    context = {"claims": permissions.claims_for_organiser(request.user)}
+def pending_claims(request: AuthedRequest) -> HttpResponse:
+    context = {"claims": claims_for_organiser(request.user)}
     return render(request, "registration/pending_claims.html", context)
 
 
 @login_required
 @require_POST
-def decide_claim(request: HtmxHttpRequest, claim_id: int, decision: str) -> HttpResponse:
-    claim = permissions.access_claim_for_organiser(request.user, claim_id)
+def decide_claim(request: AuthedRequest, claim_id: int, decision: str) -> HttpResponse:
+    claim = access_claim_for_organiser(request.user, claim_id)
     try:
-        claims.decide_claim(claim, approve=decision == "approve", by=request.user)
+        claims.decide_claim(
+            claim, approve=decision == "approve", by=request.user, now=timezone.now()
+        )
     except claims.ClaimError as error:
         messages.error(request, str(error))
     else:

@@ -31,6 +31,8 @@ import time
 from pathlib import Path
 from urllib.parse import urlparse
 
+from django.utils import timezone
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "thud_site.settings")
@@ -63,8 +65,10 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, connections  # noqa: E402
 
-from games import battles, clock  # noqa: E402
-from games.models import Battle, ClockEvent, Move  # noqa: E402
+from games import clock  # noqa: E402
+from games.battles.starting import start_battle  # noqa: E402
+from games.models.battle import Battle  # noqa: E402
+from games.models.history import ClockEvent, Move  # noqa: E402
 from tests.games.conftest import (  # noqa: E402
     ClockCluster,
     _use_broker,
@@ -76,7 +80,9 @@ from tests.games.conftest import (  # noqa: E402
     uvicorn_proc,
     wait_for,
 )
-from tournaments.models import Entry, Match, Player, Round, Tournament  # noqa: E402
+from tournaments.models.people import Player  # noqa: E402
+from tournaments.models.rounds import Match, Round  # noqa: E402
+from tournaments.models.tournament import Entry, Tournament  # noqa: E402
 
 settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
@@ -135,14 +141,14 @@ def _start_slice(ids: list[int], spread_s: float, t0: float, first: int, step: i
         if delay > 0:
             time.sleep(delay)
         lag = max(lag, -delay)
-        battles.start_battle(ids[i])
+        start_battle(ids[i], now=timezone.now())
     return lag
 
 
 def _start_child(ids, spread_s, t0, first, step, lags) -> None:
-    import games.events
+    import games.live.publish
 
-    games.events._publisher = None  # the parent's Redis client is not this process's
+    games.live.publish._publisher = None  # the parent's Redis client is not this process's
     try:
         lags[first] = _start_slice(ids, spread_s, t0, first, step)
     finally:
@@ -247,9 +253,9 @@ def run_expiries(
     settings.THUD_CLOCK_QUEUE, settings.THUD_EVENTS_PREFIX = cluster.queue, cluster.prefix
     settings.REDIS_URL = redis_url
     _use_broker(redis_url)
-    import games.events
+    import games.live.publish
 
-    games.events._publisher = None
+    games.live.publish._publisher = None
     try:  # also an interrupt while the cluster starts must stop what already runs
         cluster.start()
         ids = make_battles(n, think_ms=think_ms, move_ms=move_ms, plies=plies, tag=str(n))
@@ -413,16 +419,16 @@ def run_roundtrip(n: int = 100, moves: int = 3, pace_s: float = 5.0) -> dict:
     settings.THUD_CLOCK_QUEUE, settings.THUD_EVENTS_PREFIX = cluster.queue, cluster.prefix
     settings.REDIS_URL = BENCH_REDIS
     _use_broker(BENCH_REDIS)
-    import games.events
+    import games.live.publish
 
-    games.events._publisher = None
+    games.live.publish._publisher = None
     ids = make_battles(n, think_ms=600_000, move_ms=5000, plies=100, tag="rt")
     referee = get_user_model().objects.create_user(
         f"benchref{random.randrange(10**9)}", password="bench-pass-123"
     )
     Battle.objects.get(pk=ids[0]).match.round.tournament.referees.add(referee)
     for battle_id in ids:
-        battles.start_battle(battle_id)
+        start_battle(battle_id, now=timezone.now())
     c = Client()
     c.force_login(referee)
     port = free_port()

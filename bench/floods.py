@@ -55,9 +55,12 @@ from django.utils import timezone  # noqa: E402
 
 from outbox.models import OutboundEmail  # noqa: E402
 from play.models import Challenge  # noqa: E402
-from tournaments.models import Entry, Player, ResultVersion, Tournament  # noqa: E402
-from tournaments.results import workflow  # noqa: E402
-from tournaments.rounds import adapter  # noqa: E402
+from tournaments.models.people import Player  # noqa: E402
+from tournaments.models.results import ResultVersion  # noqa: E402
+from tournaments.models.tournament import Entry, Tournament  # noqa: E402
+from tournaments.results.final import record_final_result  # noqa: E402
+from tournaments.rounds.draw import pair_next_round  # noqa: E402
+from tournaments.rounds.play import publish_round  # noqa: E402
 
 CSRF_RE = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
@@ -76,11 +79,15 @@ def build() -> None:
         Entry(tournament=t, player=p, seed=i + 1, checked_in=True) for i, p in enumerate(players)
     )
     for _ in range(5):
-        round_ = adapter.publish_round(adapter.pair_next_round(t, by=organiser))
+        round_ = publish_round(pair_next_round(t, by=organiser), now=timezone.now())
         for k, match in enumerate(round_.matches.filter(player_b__isnull=False)):
             survivors = ((k * 7) % 33, (k * 3) % 9, (k * 11) % 33, (k * 5) % 9)
-            workflow.record_final_result(
-                match, survivors=survivors, by=organiser, source=ResultVersion.Source.IMPORT
+            record_final_result(
+                match,
+                survivors=survivors,
+                by=organiser,
+                source=ResultVersion.Source.IMPORT,
+                now=timezone.now(),
             )
 
 

@@ -50,7 +50,10 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 
-from tournaments.models import Entry, Match, Player, ResultVersion, Round, Tournament  # noqa: E402
+from tournaments.models.people import Player  # noqa: E402
+from tournaments.models.results import ResultVersion  # noqa: E402
+from tournaments.models.rounds import Match, Round  # noqa: E402
+from tournaments.models.tournament import Entry, Tournament  # noqa: E402
 from tournaments.organising.imports import MAX_ROWS, parse_players, parse_results  # noqa: E402
 
 

@@ -49,8 +49,10 @@ from django.db import connection, connections
 from django.test import Client
 from django.utils import timezone
 
-from games import battles, clock
-from games.models import Battle, ClockEvent
+from games import clock
+from games.battles.starting import start_battle  # noqa: E402
+from games.models.battle import Battle
+from games.models.history import ClockEvent
 from tests.games.conftest import (
     ClockCluster,
     _use_broker,
@@ -181,9 +183,9 @@ def run(args) -> dict:
     settings.THUD_CLOCK_QUEUE, settings.THUD_EVENTS_PREFIX = cluster.queue, cluster.prefix
     settings.REDIS_URL = BENCH_REDIS
     _use_broker(BENCH_REDIS)
-    import games.events
+    import games.live.publish
 
-    games.events._publisher = None
+    games.live.publish._publisher = None
     web_port, sse_port = free_port(), free_port()
     web = gunicorn_proc(cluster.env, tmp, web_port, 3, nice=5)
     sse = uvicorn_proc(cluster.env, tmp, sse_port, "--log-level", "warning", nice=5)
@@ -206,7 +208,7 @@ def run(args) -> dict:
         log(f"starting {args.battles} battles…")
         t_start = timezone.now()
         for battle_id in ids:
-            battles.start_battle(battle_id)
+            start_battle(battle_id, now=timezone.now())
         log(f"hall for {args.seconds} s…")
         versions = dict(Battle.objects.filter(pk__in=ids).values_list("pk", "clock_version"))
         # The hall's phones are other machines: this load generator runs at the web's

@@ -16,7 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournaments.pairing.swiss import History, PlayerRecord, pair_swiss
+from tournaments.pairing.records import History, PlayerRecord
+from tournaments.pairing.swiss import pair_swiss
 
 SIZES = (16, 64, 256, 1000)
 REPEATS = {16: 5, 64: 5, 256: 3, 1000: 1}

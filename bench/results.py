@@ -37,6 +37,8 @@ import threading
 import time
 from pathlib import Path
 
+from django.utils import timezone
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from common import free_port, fresh_database, start_gunicorn  # noqa: E402
@@ -60,9 +62,13 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.contrib.auth.hashers import make_password  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
-from tournaments.models import Entry, Match, Player, ResultVersion, Tournament  # noqa: E402
-from tournaments.results import workflow  # noqa: E402
-from tournaments.rounds import adapter  # noqa: E402
+from tournaments.models.people import Player  # noqa: E402
+from tournaments.models.results import ResultVersion  # noqa: E402
+from tournaments.models.rounds import Match  # noqa: E402
+from tournaments.models.tournament import Entry, Tournament  # noqa: E402
+from tournaments.results.final import record_final_result  # noqa: E402
+from tournaments.rounds.draw import pair_next_round  # noqa: E402
+from tournaments.rounds.play import publish_round  # noqa: E402
 
 
 def build_tournament() -> tuple[Tournament, list[list[int]]]:
@@ -82,14 +88,18 @@ def build_tournament() -> tuple[Tournament, list[list[int]]]:
         for i, p in enumerate(players)
     )
     for number in range(1, 5):
-        round_ = adapter.pair_next_round(tournament, by=organiser)
-        adapter.publish_round(round_)
+        round_ = pair_next_round(tournament, by=organiser)
+        publish_round(round_, now=timezone.now())
         if number == 4:
             break
         for k, match in enumerate(round_.matches.filter(player_b__isnull=False)):
             survivors = ((k * 7) % 33, (k * 3) % 9, (k * 11) % 33, (k * 5) % 9)
-            workflow.record_final_result(
-                match, survivors=survivors, by=organiser, source=ResultVersion.Source.IMPORT
+            record_final_result(
+                match,
+                survivors=survivors,
+                by=organiser,
+                source=ResultVersion.Source.IMPORT,
+                now=timezone.now(),
             )
     open_ids = list(
         Match.objects.filter(round__tournament=tournament, round__number=4, player_b__isnull=False)

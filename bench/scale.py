@@ -62,9 +62,12 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import connection, connections
 from django.test import Client
+from django.utils import timezone
 
-from games import battles, clock
-from games.models import Battle, ClockEvent
+from games import clock
+from games.battles.starting import start_battle  # noqa: E402
+from games.models.battle import Battle
+from games.models.history import ClockEvent
 from tests.games.conftest import (
     ClockCluster,
     Proc,
@@ -191,9 +194,9 @@ def run(args) -> dict:
     settings.THUD_CLOCK_QUEUE, settings.THUD_EVENTS_PREFIX = cluster.queue, cluster.prefix
     settings.REDIS_URL = redis_url
     _use_broker(redis_url)
-    import games.events
+    import games.live.publish
 
-    games.events._publisher = None
+    games.live.publish._publisher = None
     nodes = [Node(i + 1, cluster, tmp, args.web_workers) for i in range(args.nodes)]
     _children.extend(p for n in nodes for p in (n.web, n.sse))
     try:
@@ -228,7 +231,7 @@ def _run(args, cluster: ClockCluster, nodes: list[Node], redis_port: int) -> dic
     )
     Battle.objects.get(pk=movers[0]).match.round.tournament.referees.add(referee)
     for battle_id in movers:
-        battles.start_battle(battle_id)
+        start_battle(battle_id, now=timezone.now())
     c = Client()
     c.force_login(referee)
     cookies = {"sessionid": c.cookies["sessionid"].value}

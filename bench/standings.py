@@ -7,15 +7,22 @@ as the last line, a JSON object with the median of several runs (noisy on a shar
 from __future__ import annotations
 
 import json
+import os
 import random
 import statistics
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import django
 
-from tournaments.standings.table import EntrantRecord, MatchRecord, compute_standings
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# A MatchResult reads its game's scale from the app registry: Django is set up, no database.
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "thud_site.settings")
+django.setup()
+
+from tournaments.results.value import MatchResult  # noqa: E402
+from tournaments.standings.table import EntrantRecord, MatchRecord, compute_standings  # noqa: E402
 
 PLAYERS = 1000
 ROUNDS = 9
@@ -36,7 +43,7 @@ def main() -> None:
                 rng.randint(0, 32),
                 rng.randint(0, 8),
             )
-            matches.append(MatchRecord(rnd, a, b, *survivors))
+            matches.append(MatchRecord(rnd, a, b, MatchResult(*survivors, game="thud")))
     times = []
     for _ in range(RUNS):
         start = time.perf_counter()

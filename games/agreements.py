@@ -4,14 +4,14 @@ offer: withdrawing one's own end offer, and resuming a paused casual battle.
 Terminology and invariants:
 - ``end_offered_by`` is the side key of the player whose offer to end the battle stands
   (``""``: none). Only that player withdraws it; the opponent accepts or declines it
-  (``battles.accept_end`` / ``battles.decline_end``). Like an offer, a withdrawal does not
+  (``accept_end`` / ``decline_end``). Like an offer, a withdrawal does not
   touch the clock (no ``clock_version`` bump, so a move in flight still lands) and is
   published on commit so both pages show it.
 - A casual battle has no referee, so a pause (a server outage, whatever the reason) ends
   when both players ask for it: the first ask is recorded in ``resume_asked_by`` with the
   ``clock_version`` it leaves (a compare-and-set write that bumps the version, so both
   pages refetch; the clock is stopped, so no move is in flight); the other player's ask
-  resumes the battle through ``battles.resume``. An ask counts only while the version is
+  resumes the battle through ``resume``. An ask counts only while the version is
   the one it left (``Battle.resume_asked``): whatever resumes the battle (a referee, the
   outage tick's bulk write) bumps it, so an old ask never resumes a later pause. A
   tournament battle is resumed by its referee.
@@ -24,11 +24,15 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from . import battles
-from .models import Battle, ClockEvent
+from games.battles.errors import NotAllowed
+from games.battles.play import REASON_AGREEMENT
+from games.battles.referee import resume
+from games.battles.store import after_commit
+from games.models.battle import Battle
+from games.models.history import ClockEvent
 
 
-def withdraw_end(battle_id: int, *, side: str) -> Battle:
+def withdraw_end(battle_id: int, *, side: str, now: datetime) -> Battle:
     """Withdraw ``side``'s own offer to end the battle; ``NotAllowed`` if it has none."""
     withdrawn = (
         Battle.objects.filter(pk=battle_id, end_offered_by=side)
@@ -36,10 +40,10 @@ def withdraw_end(battle_id: int, *, side: str) -> Battle:
         .update(end_offered_by="")
     )
     if not withdrawn:
-        raise battles.NotAllowed(_("You have no offer to end the battle to withdraw."))
+        raise NotAllowed(_("You have no offer to end the battle to withdraw."))
     battle = Battle.objects.get(pk=battle_id)
     transaction.on_commit(
-        lambda: battles.after_commit(battle.pk, battle.clock_version, battle.clock_state, "")
+        lambda: after_commit(battle.pk, battle.clock_version, battle.clock_state, "", now=now)
     )
     return battle
 
@@ -51,15 +55,13 @@ def ask_resume(battle_id: int, *, side: str, now: datetime) -> Battle:
         # Locked, so two first asks at once make one ask and one resume, not two asks.
         battle = Battle.objects.select_for_update().get(pk=battle_id)
         if not battle.is_casual:
-            raise battles.NotAllowed(_("A referee resumes a tournament battle."))
+            raise NotAllowed(_("A referee resumes a tournament battle."))
         if battle.status != Battle.Status.PAUSED:
-            raise battles.NotAllowed(_("This battle is not paused."))
+            raise NotAllowed(_("This battle is not paused."))
         if battle.resume_asked == side:
             return battle
         if battle.resume_asked:
-            return battles.resume(
-                battle_id, now=now, reason=battles.REASON_AGREEMENT, via=ClockEvent.Via.PLAYER
-            )
+            return resume(battle_id, now=now, reason=REASON_AGREEMENT, via=ClockEvent.Via.PLAYER)
         version = battle.clock_version
         Battle.objects.filter(pk=battle_id, clock_version=version).update(
             resume_asked_by=side,
@@ -70,8 +72,8 @@ def ask_resume(battle_id: int, *, side: str, now: datetime) -> Battle:
         battle.resume_asked_by, battle.clock_version = side, version + 1
         battle.resume_asked_version = version + 1
         transaction.on_commit(
-            lambda: battles.after_commit(
-                battle.pk, battle.clock_version, battle.clock_state, battle.end_offered_by
+            lambda: after_commit(
+                battle.pk, battle.clock_version, battle.clock_state, battle.end_offered_by, now=now
             )
         )
     return battle

@@ -12,7 +12,7 @@ class GamesConfig(AppConfig):
     #: Each game's result scale, offered to ``tournaments.results.scales`` (which never imports
     #: games) as its ``GameScale`` protocol: what a match result's numbers mean.
     game_scales = tuple(
-        game.tournament_scale
-        for game in registry.all_games()
-        if getattr(game, "tournament_scale", None) is not None
+        scale
+        for scale in (getattr(game, "tournament_scale", None) for game in registry.all_games())
+        if scale is not None
     )

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from django.db.models import Prefetch, QuerySet
 
+from games.models.battle import Battle
+from games.models.history import Move
 from tournaments.for_games import Round, Tournament
 
 from . import records
-from .models import Battle, Move
 
 BATTLE_RELATED = (
     "match__round__tournament",
@@ -68,7 +69,7 @@ def moves_of(battle: Battle) -> tuple[str | None, ...]:
 
 
 def result_of(battle: Battle) -> tuple[int, int] | None:
-    version = battle.match.confirmed_version
+    version = battle.tournament_match().confirmed_version
     if version is not None:
         return version.survivors.battle(battle.number)
     if battle.is_finished and battle.mode == Battle.Mode.ONLINE:
@@ -77,7 +78,8 @@ def result_of(battle: Battle) -> tuple[int, int] | None:
 
 
 def tags_of(battle: Battle) -> dict[str, str]:
-    match = battle.match
+    match = battle.tournament_match()
+    first_entry, second_entry = battle.tournament_entries()
     tournament = match.round.tournament
     result = result_of(battle)
     first, second = side_tags(battle)
@@ -86,8 +88,8 @@ def tags_of(battle: Battle) -> dict[str, str]:
         "Round": str(match.round.number),
         "Table": str(match.table),
         "Battle": str(battle.number),
-        first: battle.first_entry.player.name,
-        second: battle.second_entry.player.name,
+        first: first_entry.player.name,
+        second: second_entry.player.name,
         "Variant": tournament.variant,
         "CapturePolicy": battle.capture_policy,
         "Result": f"{result[0]}-{result[1]}" if result else "*",
@@ -114,7 +116,8 @@ def tournament_record_text(battles: QuerySet[Battle]) -> str:
 
 def battle_data(battle: Battle) -> dict:
     """Language-neutral plain data for the JSON API (English keys)."""
-    match = battle.match
+    match = battle.tournament_match()
+    first_entry, second_entry = battle.tournament_entries()
     result = result_of(battle)
     first, second = battle.rules.words
     return {
@@ -123,8 +126,8 @@ def battle_data(battle: Battle) -> dict:
         "table": match.table,
         "number": battle.number,
         "mode": battle.mode,
-        first: {"id": battle.first_entry.player_id, "name": battle.first_entry.player.name},
-        second: {"id": battle.second_entry.player_id, "name": battle.second_entry.player.name},
+        first: {"id": first_entry.player_id, "name": first_entry.player.name},
+        second: {"id": second_entry.player_id, "name": second_entry.player.name},
         "status": battle.status,
         "result": {first: result[0], second: result[1]} if result else None,
         "termination": battle.finished_reason if battle.is_finished else None,

@@ -11,7 +11,7 @@ Terminology and invariants:
   the limit) and the next turn starts at the settle time. The Nth consecutive
   forfeit by one side stops the clock for a referee (``needs_referee``).
 - Outages are judged from the players' side. ``site_seen_at`` is the last time a web
-  process proved the site reachable (``games.outages``: a heartbeat written only while
+  process proved the site reachable (``games.live.outages``: a heartbeat written only while
   it reaches the database and Redis; ``None`` when no web process ever wrote one). An
   expiry is applied only if the site was seen up at or after the turn's deadline: a
   player who could not reach the site at the end of their turn loses nothing. Until
@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import Any
 
 PENDING = "pending"
 RUNNING = "running"
@@ -377,7 +378,7 @@ def finish(state: ClockState, reason: str) -> ClockState:
     )
 
 
-def snapshot(state: ClockState, now: datetime) -> dict:
+def snapshot(state: ClockState, now: datetime) -> dict[str, Any]:
     """The clock part of an event: what a browser needs to count down."""
     return {
         "status": state.status,

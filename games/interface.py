@@ -128,9 +128,17 @@ class Game(Protocol):
         ...
 
     # Optional: a game whose moves a referee may type in after an over-the-board battle
-    # also has ``parse_movetext(text) -> tuple[str | None, ...]``: the moves of a game
-    # record's movetext (``None`` a forfeited turn), raising ``games.records.RecordError``
-    # with the move number on text it cannot read.
+    # is also a ``MovetextGame``.
+
+
+@runtime_checkable
+class MovetextGame(Protocol):
+    """A game whose moves a referee may type in after an over-the-board battle."""
+
+    def parse_movetext(self, text: str) -> tuple[str | None, ...]:
+        """The moves of a game record's movetext (``None`` a forfeited turn); raises
+        ``games.records.RecordError`` with the move number on text it cannot read."""
+        ...
 
 
 @dataclass(frozen=True)

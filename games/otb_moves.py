@@ -15,9 +15,11 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from .battles import BattleError
-from .interface import InvalidMove
-from .models import Battle, Move
+from games.models.battle import Battle
+from games.models.history import Move
+
+from .battles.errors import BattleError
+from .interface import InvalidMove, MovetextGame
 from .records import RecordError, move_number
 
 
@@ -26,6 +28,7 @@ def can_enter_moves(battle: Battle) -> bool:
     return (
         battle.mode == Battle.Mode.OTB
         and battle.is_finished
+        and battle.match is not None
         and battle.match.round.tournament.record_otb_moves
         and hasattr(battle.rules, "parse_movetext")
     )
@@ -34,17 +37,17 @@ def can_enter_moves(battle: Battle) -> bool:
 def enter_moves(battle: Battle, *, text: str, now: datetime) -> int:
     """Check and store ``text`` as the moves of ``battle``; returns the number of plies.
 
-    Raises :class:`~games.battles.BattleError` (a message for the referee) on any
+    Raises :class:`~games.battles.errors.BattleError` (a message for the referee) on any
     problem, having changed nothing.
     """
-    if not can_enter_moves(battle):
+    game = battle.rules
+    if not can_enter_moves(battle) or not isinstance(game, MovetextGame):
         raise BattleError(
             _(
                 "Moves can be entered only for a finished battle played over the board, "
                 "in a tournament that records them."
             )
         )
-    game = battle.rules
     try:
         moves = game.parse_movetext(text)
         if not moves:

@@ -23,6 +23,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
+from games.models.battle import Battle
 from tournaments.for_games import (
     access_match_for_battle_start,
     access_match_id_for_referee,
@@ -33,8 +34,6 @@ from tournaments.for_games import (
     can_see_round,
     player_entry_in_match,
 )
-
-from .models import Battle
 
 if TYPE_CHECKING:
     from tournaments.for_games import AnyUser
@@ -97,7 +96,8 @@ def battle_side_of(user: AnyUser, battle: Battle) -> str | None:
     if battle.is_casual:
         seats = (battle.first_user_id, battle.second_user_id)
     else:
-        seats = (battle.first_entry.player.user_id, battle.second_entry.player.user_id)
+        first_entry, second_entry = battle.tournament_entries()
+        seats = (first_entry.player.user_id, second_entry.player.user_id)
     if seats[0] == user.pk:
         return first
     if seats[1] == user.pk:
@@ -127,7 +127,7 @@ def access_battle_for_referee(user: AnyUser, battle_id: int) -> Battle:
     """A tournament battle for its referees and organisers (what only a match has: its
     result, its typed-in moves)."""
     battle = _battle(battle_id)
-    if battle.is_casual or not can_referee(user, battle.match.round.tournament):
+    if battle.match is None or not can_referee(user, battle.match.round.tournament):
         raise PermissionDenied
     return battle
 
@@ -140,7 +140,7 @@ CASUAL_ARBITER_ACTIONS = frozenset({"resume", "decide"})
 def can_arbitrate(user: AnyUser, battle: Battle) -> bool:
     """Who runs a battle's clock page: a tournament battle's referees and organisers (and
     so co-organisers and superusers); a casual battle's only a site administrator."""
-    if battle.is_casual:
+    if battle.match is None:  # a casual battle
         return bool(user.is_authenticated and user.is_superuser)
     return can_referee(user, battle.match.round.tournament)
 
@@ -160,7 +160,7 @@ def access_battle_published(battle_id: int) -> Battle:
     """A battle of a published or finished round, whoever asks (the JSON API: a draft
     round's battles never appear there, not even to its referees)."""
     battle = _battle(battle_id)
-    if battle.is_casual or not can_see_round(AnonymousUser(), battle.match.round):
+    if battle.match is None or not can_see_round(AnonymousUser(), battle.match.round):
         raise Http404("No such battle")
     return battle
 

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from datetime import datetime
 
-from django.utils import timezone
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.models.battle import Battle
+
 from . import clock
 from .interface import Game
-from .models import Battle
 
 
 def presenter_for(battle: Battle):
@@ -43,9 +44,13 @@ def replay_context(battle: Battle, moves: Sequence[str | None], ply: int) -> dic
     return _from_presenter_module(battle.rules, "replay_context")(battle, moves, ply)
 
 
-def replay_diagram_context(battle: Battle, moves: Sequence[str | None], ply: int) -> dict:
+def replay_diagram_context(
+    battle: Battle, moves: Sequence[str | None], ply: int, *, now: datetime
+) -> dict:
     """The printable diagram after ``ply`` plies (its ``replay_diagram_context``)."""
-    return _from_presenter_module(battle.rules, "replay_diagram_context")(battle, moves, ply)
+    return _from_presenter_module(battle.rules, "replay_diagram_context")(
+        battle, moves, ply, now=now
+    )
 
 
 def state_of(battle: Battle):
@@ -56,8 +61,9 @@ def state_of(battle: Battle):
     return game.initial_state({"board_seed": battle.board_seed})
 
 
-def battle_context(battle: Battle, side: str | None, state) -> dict:
-    """What the battle page shows for any game: who plays which side, the scores."""
+def battle_context(battle: Battle, side: str | None, state, *, now: datetime) -> dict:
+    """What the battle page shows for any game: who plays which side, the scores, and the
+    clock as of ``now``."""
     game = battle.rules
     points = battle.scores if battle.is_finished and battle.scores else game.scores(state)
     seats = []
@@ -97,17 +103,17 @@ def battle_context(battle: Battle, side: str | None, state) -> dict:
         "result": result,
         "board_template": game.board_template,
         "moves": list(battle.moves.all()),
-        **clock_context(battle),
+        **clock_context(battle, now=now),
     }
 
 
-def diagram_context(battle: Battle) -> dict:
+def diagram_context(battle: Battle, *, now: datetime) -> dict:
     """The printable, read-only diagram of a battle's current position (any game)."""
-    return presenter_for(battle)(battle, None) | {"plies": battle.ply}
+    return presenter_for(battle)(battle, None, now=now) | {"plies": battle.ply}
 
 
-def clock_context(battle: Battle) -> dict:
-    now = timezone.now()
+def clock_context(battle: Battle, *, now: datetime) -> dict:
+    """The clock panel as of ``now``."""
     snap = clock.snapshot(battle.clock_state, now)
     limit = battle.max_plies
     # Moves per side, as players count them ("Move 2 of 24"), whatever the unit.

@@ -7,10 +7,13 @@ double left to strike out is a second step, like Thud's capture choice.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.utils.translation import gettext as _
 
+from games.models.battle import Battle
+
 from .cavalli import FILES, Board, Position, cells
-from .models import Battle
 from .presenters import battle_context, state_of
 
 KNIGHT_LABELS = {"white": "♘", "black": "♞"}
@@ -61,13 +64,14 @@ def board_context(
     battle: Battle,
     side: str | None,
     *,
+    now: datetime,
     selected: str = "",
     choice: list | None = None,
     choice_from: str = "",
     choice_to: str = "",
 ) -> dict:
     position = state_of(battle)
-    common = battle_context(battle, side, position)
+    common = battle_context(battle, side, position, now=now)
     targets: frozenset[str] = frozenset()
     if common["my_turn"]:
         targets = frozenset(m.split()[0] for m in battle.rules.legal_moves(position))

@@ -18,12 +18,14 @@ Django lives here, not in the pure engine package ``games/thud/`` (STYLE.md poin
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from datetime import datetime
 
 from django.utils.translation import gettext as _
 
+from games.models.battle import Battle
+from games.models.history import Move as StoredMove
+
 from . import thud
-from .models import Battle
-from .models import Move as StoredMove
 from .presenters import battle_context
 from .thud.board import SIZE, STONE, on_board
 from .thud.notation import parse_move_text
@@ -130,6 +132,7 @@ def board_context(
     battle: Battle,
     side: str | None,
     *,
+    now: datetime,
     selected: str = "",
     choice: list | None = None,
     choice_from: str = "",
@@ -137,7 +140,7 @@ def board_context(
 ) -> dict:
     """The battle page's board panel for a viewer commanding ``side`` (None: spectator)."""
     position = position_of(battle)
-    common = battle_context(battle, side, position)
+    common = battle_context(battle, side, position, now=now)
     my_turn = common["my_turn"]
     selected = battle.touched_square or selected
     selected_sq = None
@@ -214,13 +217,15 @@ def replay_context(battle: Battle, moves: Sequence[str | None], ply: int) -> dic
     }
 
 
-def replay_diagram_context(battle: Battle, moves: Sequence[str | None], ply: int) -> dict:
+def replay_diagram_context(
+    battle: Battle, moves: Sequence[str | None], ply: int, *, now: datetime
+) -> dict:
     """The printable diagram of the position after ``ply`` plies of the record."""
     replay = replay_context(battle, moves, ply)
     points = dict(zip(("dwarf", "troll"), replay["points"], strict=True))
     seats = [
         seat | {"points": points[seat["key"]], "to_move": seat["key"] == replay["side_to_move"]}
-        for seat in board_context(battle, None)["seats"]
+        for seat in board_context(battle, None, now=now)["seats"]
     ]
     return {
         "battle": battle,
@@ -247,7 +252,7 @@ def rules_context() -> dict:
             "name": thud.format_square((row, col)),
             "piece": "stone"
             if (row, col) == STONE
-            else pieces.get(position.piece_at((row, col)), ""),
+            else pieces.get(position.piece_at((row, col)) or "", ""),
         }
         for row, col in thud.SQUARES
     ]

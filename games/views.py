@@ -11,6 +11,8 @@ htmx to swap those), else the whole battle page. Someone not seated gets the gat
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from asgiref.sync import sync_to_async
 from django.contrib import messages
 from django.core.handlers.wsgi import WSGIRequest
@@ -20,11 +22,21 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from games.battles.errors import BattleError, InvalidInput
+from games.battles.play import accept_end, board_square, decline_end, offer_end, submit_move
+from games.battles.play import touch as touch_piece
+from games.battles.settle import settle
+from games.battles.starting import create_battles, start_battle
+from games.models.battle import Battle
+from games.models.history import ClockEvent, Move
 from thud_site.http import HtmxHttpRequest
 
-from . import agreements, archive, battles, events, permissions, presenters
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
+from . import agreements, archive, permissions, presenters
 from .interface import InvalidMove
-from .models import Battle, ClockEvent, Move
+from .live import stream
 
 
 def _int(value, default: int = -1) -> int:
@@ -35,20 +47,28 @@ def _int(value, default: int = -1) -> int:
 
 
 def _board(
-    request: HtmxHttpRequest, battle: Battle, side, *, error: str = "", status: int = 200, **kw
+    request: HtmxHttpRequest,
+    battle: Battle,
+    side,
+    *,
+    error: StrOrPromise = "",
+    status: int = 200,
+    **kw,
 ):
     """The board fragment for htmx. Without htmx: a redirect to the battle page after
     success, the page itself for a refusal (with its status) or a choice to make."""
     if not request.htmx and not error and not kw.get("choice"):
         return redirect("games:battle", battle_id=battle.pk)
-    context = presenters.presenter_for(battle)(battle, side, **kw) | {"error": error}
+    context = presenters.presenter_for(battle)(battle, side, now=timezone.now(), **kw) | {
+        "error": error
+    }
     template = "games/battle.html#board-panel" if request.htmx else "games/battle.html"
     return render(request, template, context, status=status)
 
 
-def _refused(request: HtmxHttpRequest, battle_id: int, side, exc: battles.BattleError):
+def _refused(request: HtmxHttpRequest, battle_id: int, side, exc: BattleError):
     """The fresh board with the refusal's message: 400 for what was sent, else 409."""
-    status = 400 if isinstance(exc, battles.InvalidInput) else 409
+    status = 400 if isinstance(exc, InvalidInput) else 409
     battle = permissions.access_battle_public(request.user, battle_id)
     return _board(request, battle, side, error=exc.message, status=status)
 
@@ -56,7 +76,8 @@ def _refused(request: HtmxHttpRequest, battle_id: int, side, exc: battles.Battle
 def _choice_refused(battle: Battle) -> str:
     """Why the choice sent with a move is none of the moves offered, in words that fit the
     battle: only a tournament battle of a game with a capture policy has a policy to name."""
-    if not battle.is_casual and "capture_policy" in battle.rules.tournament_scale.options:
+    scale = getattr(battle.rules, "tournament_scale", None)
+    if not battle.is_casual and scale is not None and "capture_policy" in scale.options:
         return _("That choice of captures is not allowed by this tournament's capture policy.")
     return _("That choice is not one of the moves offered here; choose again.")
 
@@ -64,7 +85,7 @@ def _choice_refused(battle: Battle) -> str:
 def settled(request: HtmxHttpRequest, battle_id: int, gate) -> Battle:
     """The battle through ``gate``, then its clock settled (re-read if that changed it)."""
     battle = gate(request.user, battle_id)
-    after = battles.settle(battle_id, via=ClockEvent.Via.READ)
+    after = settle(battle_id, via=ClockEvent.Via.READ, now=timezone.now())
     if after.clock_version != battle.clock_version:
         battle = gate(request.user, battle_id)
     return battle
@@ -74,7 +95,9 @@ def settled(request: HtmxHttpRequest, battle_id: int, gate) -> Battle:
 def battle_page(request: HtmxHttpRequest, battle_id: int):
     battle = settled(request, battle_id, permissions.access_battle_public)
     side = permissions.battle_side_of(request.user, battle)
-    context = presenters.presenter_for(battle)(battle, side, selected=request.GET.get("sq", ""))
+    context = presenters.presenter_for(battle)(
+        battle, side, now=timezone.now(), selected=request.GET.get("sq", "")
+    )
     if battle.status in (Battle.Status.PAUSED, Battle.Status.NEEDS_REFEREE):
         context["can_arbitrate"] = permissions.can_arbitrate(request.user, battle)
     template = "games/battle.html#board-panel" if request.htmx else "games/battle.html"
@@ -92,9 +115,9 @@ def battle_diagram(request: HtmxHttpRequest, battle_id: int):
         ply = presenters.ply_in(request.GET["ply"], moves)
         if ply is None:
             return HttpResponseBadRequest(presenters.bad_ply_message(moves))
-        context = presenters.replay_diagram_context(battle, moves, ply)
+        context = presenters.replay_diagram_context(battle, moves, ply, now=timezone.now())
     else:
-        context = presenters.diagram_context(battle)
+        context = presenters.diagram_context(battle, now=timezone.now())
     return render(request, "games/diagram.html", context)
 
 
@@ -104,15 +127,19 @@ def touch(request: HtmxHttpRequest, battle_id: int):
     square = request.POST.get("square", "")
     if battle.commit_rule != "touch":  # selection only; nothing binding to store
         try:
-            square = battles.board_square(battle, square)
-        except battles.BattleError as exc:
+            square = board_square(battle, square)
+        except BattleError as exc:
             return _refused(request, battle_id, side, exc)
         return _board(request, battle, side, selected=square)
     try:
-        battle = battles.touch(
-            battle_id, side=side, version=_int(request.POST.get("version")), square=square
+        battle = touch_piece(
+            battle_id,
+            side=side,
+            version=_int(request.POST.get("version")),
+            square=square,
+            now=timezone.now(),
         )
-    except battles.BattleError as exc:
+    except BattleError as exc:
         return _refused(request, battle_id, side, exc)
     return _board(request, battle, side)
 
@@ -135,10 +162,14 @@ def move(request: HtmxHttpRequest, battle_id: int):
         return _board(request, battle, side, error=_choice_refused(battle), status=400)
     notation = (chosen[0] if chosen else candidates[0]).notation if candidates else ""
     try:
-        battle = battles.submit_move(
-            battle_id, side=side, version=_int(request.POST.get("version")), notation=notation
+        battle = submit_move(
+            battle_id,
+            side=side,
+            version=_int(request.POST.get("version")),
+            notation=notation,
+            now=timezone.now(),
         )
-    except battles.BattleError as exc:
+    except BattleError as exc:
         return _refused(request, battle_id, side, exc)
     return _board(request, battle, side)
 
@@ -147,16 +178,16 @@ def move(request: HtmxHttpRequest, battle_id: int):
 def end_offer(request: HtmxHttpRequest, battle_id: int, action: str):
     _battle, side = permissions.access_battle_for_player(request.user, battle_id)
     operation = {
-        "offer": battles.offer_end,
-        "accept": battles.accept_end,
-        "decline": battles.decline_end,
+        "offer": offer_end,
+        "accept": accept_end,
+        "decline": decline_end,
         "withdraw": agreements.withdraw_end,
     }.get(action)
     if operation is None:
         return HttpResponse(status=404)
     try:
-        operation(battle_id, side=side)
-    except battles.BattleError as exc:
+        operation(battle_id, side=side, now=timezone.now())
+    except BattleError as exc:
         return _refused(request, battle_id, side, exc)
     # Read again through the gate: the page needs the seats the workflow did not load.
     return _board(request, permissions.access_battle_public(request.user, battle_id), side)
@@ -168,7 +199,7 @@ def ask_resume(request: HtmxHttpRequest, battle_id: int):
     _battle, side = permissions.access_casual_battle_for_player(request.user, battle_id)
     try:
         agreements.ask_resume(battle_id, side=side, now=timezone.now())
-    except battles.BattleError as exc:
+    except BattleError as exc:
         return _refused(request, battle_id, side, exc)
     return _board(request, permissions.access_battle_public(request.user, battle_id), side)
 
@@ -177,7 +208,7 @@ def ask_resume(request: HtmxHttpRequest, battle_id: int):
 def nudge(request: HtmxHttpRequest, battle_id: int):
     """A client's countdown reached 0: settle (the server decides), nothing else."""
     permissions.access_battle_public(request.user, battle_id)
-    battles.settle(battle_id, via=ClockEvent.Via.NUDGE)
+    settle(battle_id, via=ClockEvent.Via.NUDGE, now=timezone.now())
     return HttpResponse(status=204)
 
 
@@ -185,23 +216,23 @@ def nudge(request: HtmxHttpRequest, battle_id: int):
 def start_online(request: HtmxHttpRequest, match_id: int):
     match = permissions.access_match_for_battle_start(request.user, match_id)
     try:
-        b1, _b2 = battles.create_battles(match, mode=Battle.Mode.ONLINE)
-    except battles.BattleError as exc:
+        b1, _b2 = create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
+    except BattleError as exc:
         messages.error(request, exc.message)
         return redirect("games:match", match_id=match.pk)
     if b1.mode != Battle.Mode.ONLINE:
         messages.error(request, _("This match is played over the board."))
     elif b1.status == Battle.Status.PENDING:
         try:
-            battles.start_battle(b1.pk, via=ClockEvent.Via.PLAYER)
-        except battles.BattleError as exc:
+            start_battle(b1.pk, via=ClockEvent.Via.PLAYER, now=timezone.now())
+        except BattleError as exc:
             messages.error(request, exc.message)
     return redirect("games:battle", battle_id=b1.pk)
 
 
 @require_GET
 async def battle_events(request: HtmxHttpRequest, battle_id: int):
-    await sync_to_async(events.check_and_close, thread_sensitive=False)(
+    await sync_to_async(stream.check_and_close, thread_sensitive=False)(
         permissions.access_battle_public, request.user, battle_id
     )
     if isinstance(request, WSGIRequest):
@@ -213,7 +244,9 @@ async def battle_events(request: HtmxHttpRequest, battle_id: int):
             "server: route /battles/<id>/events/ to it."
         )
         return HttpResponse(message, status=503, content_type="text/plain; charset=utf-8")
-    response = StreamingHttpResponse(events.stream(battle_id), content_type="text/event-stream")
+    response = StreamingHttpResponse(
+        stream.stream(battle_id, read_clock=timezone.now), content_type="text/event-stream"
+    )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
     return response

@@ -10,10 +10,10 @@ from django.http import JsonResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from games.models.battle import Battle
 from thud_site.http import HtmxHttpRequest, json_404
 
 from . import archive, permissions
-from .models import Battle
 from .records import FORFEIT
 
 
@@ -33,7 +33,7 @@ def battle(request: HtmxHttpRequest, battle_id: int) -> JsonResponse:
     permissions.access_battle_published(battle_id)
     found = archive.with_moves(Battle.objects.filter(pk=battle_id)).get()
     data = archive.battle_data(found) | _links(request, found)
-    data["tournament"] = found.match.round.tournament.slug
+    data["tournament"] = found.tournament_match().round.tournament.slug
     data["moves"] = [FORFEIT if m is None else m for m in archive.moves_of(found)]
     return JsonResponse(data)
 

@@ -11,10 +11,10 @@ from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from games.models.battle import Battle
 from thud_site.http import HtmxHttpRequest
 
 from . import archive, permissions, presenters
-from .models import Battle
 
 TEXT = "text/plain; charset=utf-8"
 
@@ -33,7 +33,7 @@ def _battle_with_moves(request: HtmxHttpRequest, battle_id: int) -> Battle:
 @require_GET
 def battle_record(request: HtmxHttpRequest, battle_id: int):
     battle = _battle_with_moves(request, battle_id)
-    match = battle.match
+    match = battle.tournament_match()
     name = f"{match.round.tournament.slug}-r{match.round.number}-t{match.table}-b{battle.number}"
     return _download(archive.record_text(battle), f"{name}.txt")
 

@@ -13,8 +13,11 @@ saying what it will do, before it ends the battle.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django import forms
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -22,15 +25,23 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from games.battles.errors import BattleError
+from games.battles.play import submit_move, touch
+from games.battles.referee import give_time, pause, referee_decision, resume
+from games.battles.referee import pause_round as pause_battles_of_round
+from games.battles.starting import create_battles, start_battle
+from games.models.battle import Battle
 from thud_site.http import HtmxHttpRequest
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 from tournaments.for_games import (
     ResultError,
     enter_referee_result,
     referee_result_form,
 )
 
-from . import archive, battles, otb_moves, permissions, presenters
-from .models import Battle
+from . import archive, otb_moves, permissions, presenters
 from .records import movetext
 from .views import settled
 
@@ -40,17 +51,18 @@ GIVE_MS = 5_000
 def _page_context(
     battle: Battle,
     *,
-    error: str = "",
+    error: StrOrPromise = "",
     result_form: forms.Form | None = None,
     confirm_decision: dict | None = None,
 ) -> dict:
-    if battle.is_casual:
+    match = battle.match  # None for a casual battle
+    if match is None:
         siblings = {battle.number: battle}
     else:
-        siblings = {b.number: b for b in Battle.objects.filter(match_id=battle.match_id).order_by()}
+        siblings = {b.number: b for b in Battle.objects.filter(match_id=match.pk).order_by()}
     both_done = len(siblings) == 2 and all(b.is_finished for b in siblings.values())
-    if both_done and result_form is None:
-        result_form = referee_result_form(battle.match)
+    if both_done and result_form is None and match is not None:
+        result_form = referee_result_form(match)
     return {
         "battle": battle,
         "siblings": [siblings[n] for n in sorted(siblings)],
@@ -61,7 +73,7 @@ def _page_context(
         "confirm_decision": confirm_decision,
         "give_s": GIVE_MS // 1000,
         "can_enter_moves": otb_moves.can_enter_moves(battle),
-        **presenters.clock_context(battle),
+        **presenters.clock_context(battle, now=timezone.now()),
     }
 
 
@@ -75,7 +87,7 @@ def _respond(
     request: HtmxHttpRequest,
     battle_id: int,
     *,
-    error: str = "",
+    error: StrOrPromise = "",
     pressed: Battle | None = None,
     confirm_decision: dict | None = None,
 ):
@@ -115,13 +127,13 @@ def referee_action(request: HtmxHttpRequest, battle_id: int, action: str):
     side = battle.side_to_move
     reason = request.POST.get("reason", "").strip()
     operations = {
-        "start": lambda: battles.start_battle(battle_id),
-        "touched": lambda: battles.touch(battle_id, side=side, version=version),
-        "moved": lambda: battles.submit_move(battle_id, side=side, version=version),
-        "pause": lambda: battles.pause(battle_id),
-        "resume": lambda: battles.resume(battle_id, reason=reason),
-        "give": lambda: battles.give_time(battle_id, ms=GIVE_MS),
-        "decide": lambda: battles.referee_decision(battle_id, reason=reason),
+        "start": lambda: start_battle(battle_id, now=timezone.now()),
+        "touched": lambda: touch(battle_id, side=side, version=version, now=timezone.now()),
+        "moved": lambda: submit_move(battle_id, side=side, version=version, now=timezone.now()),
+        "pause": lambda: pause(battle_id, now=timezone.now()),
+        "resume": lambda: resume(battle_id, reason=reason, now=timezone.now()),
+        "give": lambda: give_time(battle_id, ms=GIVE_MS, now=timezone.now()),
+        "decide": lambda: referee_decision(battle_id, reason=reason, now=timezone.now()),
     }
     if action not in operations:
         return _respond(request, battle_id, error=_("Unknown action."))
@@ -139,7 +151,7 @@ def referee_action(request: HtmxHttpRequest, battle_id: int, action: str):
     pressed = battle if action in ("touched", "moved") else None
     try:
         operations[action]()
-    except battles.BattleError as exc:
+    except BattleError as exc:
         return _respond(request, battle_id, error=exc.message, pressed=pressed)
     return _respond(request, battle_id, pressed=pressed)
 
@@ -148,8 +160,8 @@ def referee_action(request: HtmxHttpRequest, battle_id: int, action: str):
 def start_otb(request: HtmxHttpRequest, match_id: int):
     match = permissions.access_match_id_for_referee(request.user, match_id)
     try:
-        b1, _b2 = battles.create_battles(match, mode=Battle.Mode.OTB)
-    except battles.BattleError as exc:
+        b1, _b2 = create_battles(match, mode=Battle.Mode.OTB, now=timezone.now())
+    except BattleError as exc:
         messages.error(request, exc.message)
         return redirect("games:match", match_id=match.pk)
     return redirect("games:referee_clock", battle_id=b1.pk)
@@ -158,7 +170,7 @@ def start_otb(request: HtmxHttpRequest, match_id: int):
 @require_POST
 def pause_round(request: HtmxHttpRequest, round_id: int):
     round_ = permissions.access_round_id_for_referee(request.user, round_id)
-    count = battles.pause_round(round_.pk)
+    count = pause_battles_of_round(round_.pk, now=timezone.now())
     text = ngettext("%(count)d battle paused.", "%(count)d battles paused.", count)
     messages.success(request, text % {"count": count})
     # Back to the referee's round page (never to a URL taken from the request).
@@ -169,7 +181,7 @@ def pause_round(request: HtmxHttpRequest, round_id: int):
 def survivors(request: HtmxHttpRequest, battle_id: int):
     """The match result of both battles, in the numbers of the tournament's game."""
     battle = permissions.access_battle_for_referee(request.user, battle_id)
-    match = battle.match
+    match = battle.tournament_match()
     form = referee_result_form(match, request.POST)
     if not form.is_valid():
         # Shown again with each error beside its number; nothing is entered.
@@ -178,8 +190,13 @@ def survivors(request: HtmxHttpRequest, battle_id: int):
         page = "games/referee_clock.html"
         template = f"{page}#referee-panel" if request.htmx else page
         return render(request, template, context, status=400)
+    user = request.user
+    if not user.is_authenticated:  # the gate admits referees only; never reached
+        raise PermissionDenied
     try:
-        enter_referee_result(match, form=form, by=request.user, players=battle.match_players)
+        enter_referee_result(
+            match, form=form, by=user, players=battle.match_players, now=timezone.now()
+        )
     except ResultError as exc:
         return _respond(request, battle_id, error=str(exc))
     messages.success(request, _("Result entered; another person must confirm it."))
@@ -194,11 +211,11 @@ def enter_otb_moves(request: HtmxHttpRequest, battle_id: int):
         raise Http404("This battle takes no typed-in moves")
     moves = archive.moves_of(archive.with_moves(Battle.objects.filter(pk=battle.pk)).get())
     text = request.POST.get("moves", "") if request.method == "POST" else movetext(moves)
-    error = ""
+    error: StrOrPromise = ""
     if request.method == "POST":
         try:
             count = otb_moves.enter_moves(battle, text=text, now=timezone.now())
-        except battles.BattleError as exc:
+        except BattleError as exc:
             error = exc.message
         else:
             done = ngettext("%(count)d ply saved.", "%(count)d plies saved.", count)

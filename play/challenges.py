@@ -27,8 +27,10 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from games import battles, registry
-from games.models import MAX_CORRESPONDENCE_DAYS, Battle
+from games import registry
+from games.battles.errors import BattleError
+from games.battles.starting import create_casual_battle
+from games.models.battle import MAX_CORRESPONDENCE_DAYS, Battle
 
 from . import notify
 from .models import OFFER_LIFETIME, Challenge
@@ -155,24 +157,26 @@ def accept(
         if won != 1:
             raise _refusal(challenge_id, now=now)
         challenge = Challenge.objects.select_related("challenger").get(pk=challenge_id)
-        challenger_first = {
+        firsts: dict[str, bool] = {
             Challenge.First.CHALLENGER: True,
             Challenge.First.OPPONENT: False,
-        }.get(challenge.first)
+        }
+        challenger_first = firsts.get(challenge.first)
         if challenger_first is None:
             challenger_first = coin()
         first, second = (
             (challenge.challenger, by) if challenger_first else (by, challenge.challenger)
         )
         try:
-            battle = battles.create_casual_battle(
+            battle = create_casual_battle(
                 game=challenge.game,
                 first=first,
                 second=second,
                 timing=challenge.timing,
                 days=challenge.days,
+                now=now,
             )
-        except battles.BattleError as exc:
+        except BattleError as exc:
             transaction.set_rollback(True)
             raise ChallengeError(exc.message) from None
         Challenge.objects.filter(pk=challenge_id).update(battle=battle)

@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import UserProfile
-from games.models import MAX_CORRESPONDENCE_DAYS
+from games.models.battle import MAX_CORRESPONDENCE_DAYS
 
 from .models import Challenge
 
@@ -34,8 +34,11 @@ class ChallengeForm(forms.ModelForm):
     def __init__(self, *args, user, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
-        self.fields["game"].widget = forms.RadioSelect(choices=self.fields["game"].choices)
-        self.fields["timing"].widget = forms.RadioSelect(choices=self.fields["timing"].choices)
+        for name in ("game", "timing"):
+            field = self.fields[name]
+            assert isinstance(field, forms.ChoiceField)  # model fields with choices
+            # django-stubs types the choices getter as the setter's input (a list here).
+            field.widget = forms.RadioSelect(choices=field.choices)  # type: ignore[arg-type]
 
     def clean_username(self):
         name = self.cleaned_data["username"].strip()

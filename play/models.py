@@ -4,7 +4,7 @@ Terminology and invariants:
 - A *challenge* names its opponent; a *seek* is a challenge with no opponent, open to
   any other user. Both are ``Challenge`` rows; ``opponent`` is null for a seek.
 - A challenge is ``open`` until it is accepted (it then points to its battle, created
-  by ``games.battles.create_casual_battle``), declined, cancelled or it expires. The
+  by ``games.battles.starting.create_casual_battle``), declined, cancelled or it expires. The
   change from ``open`` is one conditional update, so one challenge makes at most one battle.
 - Every offer expires ``OFFER_LIFETIME`` after it was made (``expires_at``, set at
   creation). From that moment it is not *live*: not listed, not acceptable, not counted
@@ -27,11 +27,12 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import registry
-from games.models import MAX_CORRESPONDENCE_DAYS, Battle
+from games.models.battle import MAX_CORRESPONDENCE_DAYS, Battle
 
 #: How long a seek or challenge waits for an answer: a quickfire game needs both players
 #: at the board now; a correspondence game tolerates a week.
-OFFER_LIFETIME = {
+#: Keyed by ``Battle.Timing`` (its values are the strings a form or a row holds).
+OFFER_LIFETIME: dict[str, timedelta] = {
     Battle.Timing.QUICKFIRE: timedelta(minutes=15),
     Battle.Timing.CORRESPONDENCE: timedelta(days=7),
 }

@@ -16,12 +16,14 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.models import UserProfile
-from games.models import Battle
+from games.models.battle import Battle
 from outbox.emails import Limit, queue_email
+
+from .models import Notice
 
 CHALLENGE = "challenge"
 TURN = "turn"
@@ -66,8 +68,17 @@ def challenge_received(challenge, *, now: datetime) -> None:
     )
 
 
-def on_turn_changed(sender, *, battle_id: int, status: str, side_to_move: str, **_kw) -> None:
-    """Mail the player to move in a running casual correspondence battle, once per ply."""
+def on_turn_changed(
+    sender: object,
+    *,
+    battle_id: int,
+    status: str,
+    side_to_move: str,
+    now: datetime,
+    **_kw: object,
+) -> None:
+    """Mail the player to move in a running casual correspondence battle, once per ply
+    (``now``: the time of the clock write the signal reports)."""
     if status != Battle.Status.RUNNING:
         return
     # Sent after every clock write of every battle: no ordering, whose joins through the
@@ -88,8 +99,6 @@ def on_turn_changed(sender, *, battle_id: int, status: str, side_to_move: str, *
     )
     if user is None or not wants_email(user):
         return
-    from .models import Notice
-
     with translation.override(_language(user)):
         subject = _("Your move against %(user)s (%(game)s)") % {
             "user": opponent.get_username(),
@@ -98,8 +107,6 @@ def on_turn_changed(sender, *, battle_id: int, status: str, side_to_move: str, *
         body = _("It is your move. Play it here: %(url)s") % {
             "url": settings.SITE_URL + reverse("games:battle", args=[battle.pk])
         }
-    # A signal handler is an edge, like a task: it reads the clock once.
-    now = timezone.now()
     try:
         with transaction.atomic():
             Notice.objects.create(battle=battle, ply=battle.ply, user=user)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.db import models
 from django.db.models import Count, Q, QuerySet
 
 from games import registry
-from games.models import Battle
+from games.models.battle import Battle
 
 
 def your_move(user) -> Q:
@@ -26,6 +27,8 @@ def user_named(name: str):
     or holding a NUL, which PostgreSQL refuses in any text (a 500 if it reached SQL).
     """
     field = get_user_model()._meta.get_field(get_user_model().USERNAME_FIELD)
+    # The username is a CharField with a length limit (Django's user model).
+    assert isinstance(field, models.CharField) and field.max_length is not None
     if not name or len(name) > field.max_length or "\x00" in name:
         return None
     return get_user_model().objects.filter(**{f"{field.name}__iexact": name}).first()

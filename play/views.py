@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.models import UserProfile
 from games import registry
-from thud_site.http import HtmxHttpRequest
+from thud_site.http import AuthedRequest, HtmxHttpRequest
 
 from . import challenges, queries
 from . import stats as stats_lib
@@ -134,7 +134,7 @@ def stats(request: HtmxHttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def notifications(request: HtmxHttpRequest) -> HttpResponse:
+def notifications(request: AuthedRequest) -> HttpResponse:
     """The user's email setting (on the profile)."""
     profile, _created = UserProfile.objects.get_or_create(user=request.user)
     form = NotificationsForm(request.POST if request.method == "POST" else None, instance=profile)

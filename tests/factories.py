@@ -5,7 +5,9 @@ from __future__ import annotations
 import factory
 from django.contrib.auth import get_user_model
 
-from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.models.people import Player
+from tournaments.models.rounds import Match, Round
+from tournaments.models.tournament import Entry, Tournament
 
 PASSWORD = "correct-horse-battery"
 

@@ -7,7 +7,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 @pytest.mark.django_db
 def test_home_page_lists_tournaments(client):
-    from tournaments.models import Tournament
+    from tournaments.models.tournament import Tournament
 
     Tournament.objects.create(name="Koom Valley Cup", slug="koom")
     response = client.get("/")

@@ -12,5 +12,5 @@ app = Celery("thud_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
-# Every worker consuming the clock queue runs the clock timer (games/timer.py).
-app.steps["worker"].add("games.timer:ClockTimer")
+# Every worker consuming the clock queue runs the clock timer (games/live/timer.py).
+app.steps["worker"].add("games.live.timer:ClockTimer")

@@ -14,8 +14,9 @@ from django.db import connection
 from django.utils.functional import SimpleLazyObject
 
 from games import registry
-from games.models import Battle
-from tournaments.models import Player, Tournament
+from games.models.battle import Battle
+from tournaments.models.people import Player
+from tournaments.models.tournament import Tournament
 from tournaments.reports import dashboards
 
 

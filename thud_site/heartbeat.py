@@ -1,5 +1,5 @@
 """The web process's heartbeat: proof, every ``HEARTBEAT_S``, that players can reach
-the site through this process (``games.outages`` decides what its absence means).
+the site through this process (``games.live.outages`` decides what its absence means).
 
 Import it once Django is set up (it imports models). A daemon thread, started when the
 WSGI or ASGI application is loaded (one per gunicorn
@@ -17,13 +17,14 @@ import os
 import socket
 import threading
 import time
+from collections.abc import Callable
+from datetime import datetime
 
 import redis
 from django import db
 from django.conf import settings
-from django.utils import timezone
 
-from games import outages
+from games.live import outages
 
 log = logging.getLogger(__name__)
 
@@ -35,27 +36,30 @@ def name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def start() -> threading.Thread | None:
-    """Start this process's heartbeat thread once (a no-op when turned off)."""
+def start(*, read_clock: Callable[[], datetime]) -> threading.Thread | None:
+    """Start this process's heartbeat thread once (a no-op when turned off); it stamps
+    each heartbeat with the time ``read_clock`` (the wall clock) gives."""
     global _thread
     if not settings.THUD_WEB_HEARTBEAT:
         return None
     with _started:
         if _thread is None or not _thread.is_alive():
-            _thread = threading.Thread(target=_run, name="web-heartbeat", daemon=True)
+            _thread = threading.Thread(
+                target=_run, args=(read_clock,), name="web-heartbeat", daemon=True
+            )
             _thread.start()
     return _thread
 
 
-def beat_once(client: redis.Redis, me: str) -> None:
-    """One heartbeat: Redis answers, then the row is written; raises if either fails."""
-    # The time is read first: the heartbeat never claims a moment after Redis answered.
-    now = timezone.now()
+def beat_once(client: redis.Redis, me: str, *, now: datetime) -> None:
+    """One heartbeat at ``now``: Redis answers, then the row is written; raises if either
+    fails. The caller reads the time first: the heartbeat never claims a moment after
+    Redis answered."""
     client.ping()
     outages.beat(me, now=now)
 
 
-def _run() -> None:
+def _run(read_clock: Callable[[], datetime]) -> None:
     client = redis.Redis.from_url(
         settings.REDIS_URL, socket_timeout=0.5, socket_connect_timeout=0.25
     )
@@ -63,7 +67,7 @@ def _run() -> None:
     while True:
         started = time.monotonic()
         try:
-            beat_once(client, me)
+            beat_once(client, me, now=read_clock())
             if failing:
                 log.warning("web heartbeat: the database and Redis answer again")
             failing = False

@@ -13,8 +13,8 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from games.models import Battle
-from tournaments import permissions
+from games.models.battle import Battle
+from tournaments.permissions.roles import can_create_tournament
 from tournaments.reports import dashboards
 
 from .http import HtmxHttpRequest
@@ -41,7 +41,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         "waiting": battles_waiting_for([o.tournament for o in refereeing]),
         "playing": dashboards.player_overview(user),
         "claims_count": dashboards.pending_claims_count(user),
-        "can_create": permissions.can_create_tournament(user),
+        "can_create": can_create_tournament(user),
         **dashboards.public_tournaments(),
     }
     return render(request, "home/home.html", context)

@@ -1,4 +1,4 @@
-"""Helpers shared by views: the request type (django-htmx's example pattern) and JSON
+"""Helpers shared by views: the request types (django-htmx's example pattern) and JSON
 errors for the API."""
 
 from __future__ import annotations
@@ -6,12 +6,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import wraps
 
+from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, JsonResponse
 from django_htmx.middleware import HtmxDetails
 
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
+
+
+class AuthedRequest(HtmxHttpRequest):
+    """A request to a view behind ``@login_required``: its user has signed in."""
+
+    user: User
 
 
 def json_404(view: Callable[..., JsonResponse]) -> Callable[..., JsonResponse]:

@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.forms",  # its templates, for the site's form renderer (thud_site/forms.py)
     "django_htmx",
     "template_partials",
     "tournaments",
@@ -129,6 +130,8 @@ TEMPLATES = [
         },
     },
 ]
+
+FORM_RENDERER = "thud_site.forms.SiteFormRenderer"
 
 WSGI_APPLICATION = "thud_site.wsgi.application"
 ASGI_APPLICATION = "thud_site.asgi.application"
@@ -248,7 +251,7 @@ WHITENOISE_USE_FINDERS = True
 # sweeper recover). THUD_EVENTS_PREFIX namespaces the pub/sub channels (tests).
 THUD_CLOCK_QUEUE = os.environ.get("THUD_CLOCK_QUEUE", "clock")
 # Each web process writes a heartbeat while it reaches the database and Redis; without
-# one, timed battles pause instead of forfeiting (games/outages.py). Off for a process
+# one, timed battles pause instead of forfeiting (games/live/outages.py). Off for a process
 # that serves no pages (the Procfile's events process).
 THUD_WEB_HEARTBEAT = env_bool("THUD_WEB_HEARTBEAT", True)
 THUD_EVENTS_PREFIX = os.environ.get("THUD_EVENTS_PREFIX", "")

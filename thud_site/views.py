@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+from django.db.models import Field
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from games import presenters, registry
 from thud_site.http import HtmxHttpRequest
-from tournaments.models import Tournament
+from tournaments.models.tournament import Tournament
 
 
 def tournament_default(field: str) -> int:
     """A tournament setting's default, so the rules page quotes the numbers in force."""
-    return Tournament._meta.get_field(field).default
+    found = Tournament._meta.get_field(field)
+    assert isinstance(found, Field)  # a column of the tournament, not a relation
+    return found.default
 
 
 @require_GET

@@ -7,7 +7,9 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "thud_site.settings")
 application = get_wsgi_application()
 
-# Every process that serves pages proves the site reachable (games/outages.py).
+# Every process that serves pages proves the site reachable (games/live/outages.py).
+from django.utils import timezone  # noqa: E402
+
 from thud_site import heartbeat  # noqa: E402  (needs the settings loaded above)
 
-heartbeat.start()
+heartbeat.start(read_clock=timezone.now)

@@ -1,23 +1,17 @@
 """Django admin for the tournament models: a back door for organisers' mistakes.
 
 Result versions are read-only here: a correction is a new version made through the
-result workflow (tournaments/results/workflow.py), never an edit.
+result workflow (tournaments/results/), never an edit.
 """
 
 from __future__ import annotations
 
 from django.contrib import admin
 
-from tournaments.models import (
-    Entry,
-    ForbiddenPair,
-    Match,
-    Player,
-    PlayerClaim,
-    ResultVersion,
-    Round,
-    Tournament,
-)
+from tournaments.models.people import Player, PlayerClaim
+from tournaments.models.results import ResultVersion
+from tournaments.models.rounds import Match, Round
+from tournaments.models.tournament import Entry, ForbiddenPair, Tournament
 
 
 @admin.register(Player)

@@ -11,8 +11,8 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import m2m_changed
 
-        from tournaments.models import Tournament
-        from tournaments.permissions import forget_appointments
+        from tournaments.models.tournament import Tournament
+        from tournaments.permissions.roles import forget_appointments
 
         for field in (Tournament.co_organisers, Tournament.referees):
             m2m_changed.connect(forget_appointments, sender=field.through)

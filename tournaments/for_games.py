@@ -11,35 +11,41 @@ and the counting of results by side. (The games offer their result scales throug
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING
 
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
-from tournaments.models import Match, ResultVersion, Round, Tournament
-from tournaments.permissions import (
+from tournaments.models.results import ResultVersion
+from tournaments.models.rounds import Match, Round
+from tournaments.models.tournament import Entry, Tournament
+from tournaments.permissions.match_gates import (
     access_match_for_battle_start,
     access_match_id_for_referee,
     access_match_public,
+)
+from tournaments.permissions.roles import can_referee, can_see_round, player_entry_in_match
+from tournaments.permissions.tournament_gates import (
     access_round_id_for_referee,
     access_tournament_public,
-    can_referee,
-    can_see_round,
-    player_entry_in_match,
 )
 from tournaments.reports.side_counts import SideCounts, count_by_side
-from tournaments.results.value import Survivors
-from tournaments.results.workflow import ResultError, enter_result, game_of, record_final_result
-from tournaments.rounds.adapter import RoundError, begin_play
-from tournaments.web.forms_results import SurvivorsForm
+from tournaments.results.entry import enter_result
+from tournaments.results.final import record_final_result
+from tournaments.results.value import MatchResult
+from tournaments.results.writing import ResultError, game_of
+from tournaments.rounds.locks import RoundError
+from tournaments.rounds.play import begin_play
+from tournaments.web.forms_results import MatchResultForm
 
 if TYPE_CHECKING:
-    from tournaments.permissions import AnyUser  # noqa: F401 (for games.permissions)
+    from tournaments.permissions.roles import AnyUser  # noqa: F401 (for games.permissions)
 
 log = logging.getLogger(__name__)
 
 __all__ = [
+    "Entry",
     "Match",
     "ResultError",
     "Round",
@@ -65,17 +71,18 @@ __all__ = [
 def record_engine_result(
     match: Match,
     *,
-    battle_1: Sequence[int],
-    battle_2: Sequence[int],
+    battle_1: tuple[int, int],
+    battle_2: tuple[int, int],
     game: str,
     players: tuple[int, int],
+    now: datetime,
 ) -> bool:
     """Record the engine-verified result of a match both of whose battles were played
     online. ``battle_1`` and ``battle_2`` are each battle's result numbers (first side,
     second side). A refusal (the pairing changed, the round was reopened) is logged and
     leaves the result to the referees; it must not undo the battles' end. True when
     recorded."""
-    result = Survivors.from_battles(battle_1, battle_2, game=game)
+    result = MatchResult.from_battles(battle_1, battle_2, game=game)
     try:
         with transaction.atomic():
             record_final_result(
@@ -84,6 +91,7 @@ def record_engine_result(
                 by=None,
                 source=ResultVersion.Source.ENGINE,
                 players=players,
+                now=now,
             )
     except ResultError:
         log.warning("online result of match %s not recorded", match.pk, exc_info=True)
@@ -91,13 +99,18 @@ def record_engine_result(
     return True
 
 
-def referee_result_form(match: Match, data: object = None) -> SurvivorsForm:
+def referee_result_form(match: Match, data: object = None) -> MatchResultForm:
     """The result form of the match's game, bound to ``data`` when given."""
-    return SurvivorsForm(data, game=game_of(match))
+    return MatchResultForm(data, game=game_of(match))
 
 
 def enter_referee_result(
-    match: Match, *, form: SurvivorsForm, by: AbstractBaseUser, players: tuple[int, int]
+    match: Match,
+    *,
+    form: MatchResultForm,
+    by: User,
+    players: tuple[int, int],
+    now: datetime,
 ) -> ResultVersion:
     """Enter a valid ``referee_result_form`` for a second person to confirm; raises
     ``ResultError`` when the workflow refuses it (already confirmed, the pairing changed)."""
@@ -107,4 +120,5 @@ def enter_referee_result(
         by=by,
         expected_lock_version=match.lock_version,
         players=players,
+        now=now,
     )

@@ -82,6 +82,28 @@ HOME_RANK_SQUARES: tuple[tuple[Square, ...], tuple[Square, ...]] = (
 )
 
 
+def mask_of(squares: frozenset[Square]) -> int:
+    """The bit mask of ``squares`` (bit ``sq`` set for each).
+
+    >>> mask_of(frozenset({0, 3}))
+    9
+    """
+    mask = 0
+    for sq in squares:
+        mask |= 1 << sq
+    return mask
+
+
+def squares_of(mask: int) -> frozenset[Square]:
+    """The squares of a bit mask (the inverse of :func:`mask_of`)."""
+    return frozenset(sq for sq in SQUARES if mask >> sq & 1)
+
+
+def is_square(value: object) -> bool:
+    """Whether ``value`` is a square: an int (not a bool) on the board."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(SQUARES)
+
+
 def is_double(number: int) -> bool:
     """Two equal digits (00 counts).
 

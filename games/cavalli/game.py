@@ -20,7 +20,7 @@ from games.interface import (
     gettext_noop,
 )
 
-from .base import IllegalMoveError, InvalidMoveError, InvalidPositionError, Side
+from .base import IllegalMoveError, InvalidMoveError, InvalidPositionError, Move, Side
 from .board import SIZE, Board, InvalidBoardError
 from .notation import (
     canonical_square,
@@ -151,7 +151,7 @@ class CavalliGame:
         return state.apply(move), self._info(move)
 
     @staticmethod
-    def _info(move) -> MoveInfo:
+    def _info(move: Move) -> MoveInfo:
         captures = () if move.choice is None else (format_square(move.choice),)
         return MoveInfo(notation=format_move(move), kind="move", captures=captures)
 

@@ -40,29 +40,16 @@ from .base import (
 from .board import (
     HOME_RANK_SQUARES,
     KNIGHT_JUMPS,
-    SQUARES,
     Board,
     InvalidBoardError,
     Square,
     is_double,
+    is_square,
+    mask_of,
+    squares_of,
 )
 from .movegen import NONE, land, raw_moves
 from .notation import format_move, format_square, parse_square
-
-
-def _mask_of(squares: frozenset[Square]) -> int:
-    mask = 0
-    for sq in squares:
-        mask |= 1 << sq
-    return mask
-
-
-def _squares_of(mask: int) -> frozenset[Square]:
-    return frozenset(sq for sq in SQUARES if mask >> sq & 1)
-
-
-def _is_square(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(SQUARES)
 
 
 @dataclass(frozen=True)
@@ -93,12 +80,12 @@ class Position:
             unusable = frozenset(self.unusable)
         except TypeError:
             raise InvalidPositionError("unusable must be a set of squares") from None
-        if not all(_is_square(sq) for sq in unusable):
+        if not all(is_square(sq) for sq in unusable):
             raise InvalidPositionError("unusable holds something that is not a square")
         for name, knight in (("white", self.white), ("black", self.black)):
             if knight is None:
                 continue
-            if not _is_square(knight):
+            if not is_square(knight):
                 raise InvalidPositionError(f"the {name} knight is not on a square: {knight!r}")
             if knight in unusable:
                 raise InvalidPositionError(
@@ -116,7 +103,7 @@ class Position:
                 raise InvalidPositionError(f"{name} must be a non-negative integer")
         object.__setattr__(self, "unusable", unusable)
         object.__setattr__(self, "to_move", to_move)
-        object.__setattr__(self, "_mask", _mask_of(unusable))
+        object.__setattr__(self, "_mask", mask_of(unusable))
 
     @classmethod
     def _make(
@@ -134,7 +121,7 @@ class Position:
         pos = object.__new__(cls)
         setattr_ = object.__setattr__
         setattr_(pos, "board", board)
-        setattr_(pos, "unusable", _squares_of(mask))
+        setattr_(pos, "unusable", squares_of(mask))
         setattr_(pos, "white", None if white < 0 else white)
         setattr_(pos, "black", None if black < 0 else black)
         setattr_(pos, "to_move", to_move)
@@ -214,9 +201,9 @@ class Position:
         >>> pos.why_illegal(Move(3)) is None, pos.why_illegal(Move(30))
         (True, 'white places its knight on rank 1')
         """
-        if not isinstance(move, Move) or not _is_square(move.to):
+        if not isinstance(move, Move) or not is_square(move.to):
             return "not a move"
-        if move.choice is not None and not _is_square(move.choice):
+        if move.choice is not None and not is_square(move.choice):
             return "the chosen double is not a square"
         side, to = self.to_move, move.to
         mover, enemy = self._raw()
@@ -340,7 +327,7 @@ class Position:
             numbers.append(int(value))
         return cls(
             board,
-            _squares_of(mask),
+            squares_of(mask),
             _knight_from_text(white),
             _knight_from_text(black),
             sides[side],

@@ -1,8 +1,8 @@
 """Thud (classic, 2002) rules engine: pure Python, no Django.
 
 Board geometry in :mod:`.board`, value types in :mod:`.base`, move generation in
-:mod:`.movegen`, the immutable :class:`Position` in :mod:`.position`, text forms in
-:mod:`.notation`, perft in :mod:`.perft` and the command line in :mod:`.cli`. The rules,
+:mod:`.movegen`, the immutable :class:`Position` in :mod:`.position`, square names in
+:mod:`.squares`, text forms in :mod:`.notation`, perft in :mod:`.perft` and the command line in :mod:`.cli`. The rules,
 with every ambiguity decided, are in ``shared/reference/thud-rules.md``.
 """
 
@@ -22,8 +22,9 @@ from .base import (
     Termination,
 )
 from .board import FILES, SQUARES, STONE, Square
-from .notation import format_move, format_square, parse_move, parse_square
+from .notation import format_move, parse_move
 from .position import Position
+from .squares import format_square, parse_square
 
 __all__ = [
     "FILES",

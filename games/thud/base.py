@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .board import Square
+from .squares import format_square
 
 #: The pieces at the start: the most that can survive a battle.
 MAX_DWARFS = 32
@@ -120,6 +121,8 @@ class Move:
         return "shove" if distance >= 2 else "step"
 
     def __str__(self) -> str:
-        from .notation import format_move
-
-        return format_move(self)
+        """Canonical notation (the text :func:`.notation.format_move` gives)."""
+        text = f"{self.side.letter} {format_square(self.from_sq)}-{format_square(self.to_sq)}"
+        for sq in self.captures:
+            text += f" x{format_square(sq)}"
+        return text

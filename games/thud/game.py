@@ -28,16 +28,12 @@ from .base import (
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
+    Move,
     Side,
 )
-from .notation import (
-    canonical_square,
-    format_move,
-    format_square,
-    parse_move,
-    parse_square,
-)
+from .notation import format_move, parse_move
 from .position import Position
+from .squares import canonical_square, format_square, parse_square
 
 
 class ThudGame:
@@ -152,7 +148,7 @@ class ThudGame:
     def legal_moves(self, state: Position) -> list[str]:
         return [format_move(m) for m in state.legal_moves(self.policy)]
 
-    def parse(self, state: Position, notation: str):
+    def parse(self, state: Position, notation: str) -> Move:
         """The engine's move for ``notation`` (the board page builds moves from clicks)."""
         try:
             return parse_move(notation, state, self.policy)
@@ -164,7 +160,7 @@ class ThudGame:
         return state.play(move, self.policy), self._info(move)
 
     @staticmethod
-    def _info(move) -> MoveInfo:
+    def _info(move: Move) -> MoveInfo:
         return MoveInfo(
             notation=format_move(move),
             kind=move.kind,

@@ -1,7 +1,6 @@
-"""Text forms: algebraic squares, move notation and the 15-line board diagram.
+"""Text forms: move notation and the 15-line board diagram (square names are in
+:mod:`.squares`).
 
-* Square: file letter (column, ``ABCDEFGHJKLMNOP``, no I) then rank (``row + 1``), e.g.
-  ``H8`` is the Thudstone ``(7, 7)``.
 * Move, canonical: ``<d|T> <from>-<to>[ x<sq>]...`` with captures sorted by rank then
   file, e.g. ``d F1-F5``, ``d C4-G8 xG8`` (a hurl), ``T G7-F6 xE5 xE6``. The parser also
   takes the compact ThudBoard/hexparrot form ``dF1-F5``, ``TG7-F6xE5xE6`` and any order of
@@ -16,65 +15,24 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .base import IllegalMoveError, InvalidMoveError, InvalidPositionError, Move, Side
-from .board import FILES, SIZE, STONE, Square, on_board
+from .base import (
+    CapturePolicy,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    Move,
+    Side,
+)
+from .board import SIZE, STONE, Square, on_board
+from .squares import SQUARE_PATTERN, format_square, parse_square
 
 if TYPE_CHECKING:
-    from .base import CapturePolicy
     from .position import Position
 
-_SQUARE = r"[A-HJ-Pa-hj-p](?:1[0-5]|[1-9])"
 _MOVE_RE = re.compile(
-    rf"\s*([dDtT])\s*({_SQUARE})\s*-\s*({_SQUARE})((?:\s*[xX]\s*{_SQUARE})*)\s*\Z"
+    rf"\s*([dDtT])\s*({SQUARE_PATTERN})\s*-\s*({SQUARE_PATTERN})((?:\s*[xX]\s*{SQUARE_PATTERN})*)\s*\Z"
 )
-_CAPTURE_RE = re.compile(rf"[xX]\s*({_SQUARE})")
-_SQUARE_NAME_RE = re.compile(_SQUARE)
-
-
-def parse_square(text: str) -> Square:
-    """``"H8"`` -> ``(7, 7)``. Raises :class:`ValueError` for anything not on the board.
-
-    >>> parse_square("F1"), parse_square("p8")
-    ((0, 5), (7, 14))
-    """
-    text = text.strip()
-    if len(text) < 2 or text[0].upper() not in FILES or not text[1:].isdigit():
-        raise ValueError(f"not a square: {text!r}")
-    col = FILES.index(text[0].upper())
-    row = int(text[1:]) - 1
-    if not on_board(row, col):
-        raise ValueError(f"not a square on the Thud board: {text!r}")
-    return (row, col)
-
-
-def canonical_square(text: str) -> str:
-    """The canonical name of the square ``text`` names, read strictly: a file letter in
-    either case (as the move parser takes it) then the rank, nothing else: no spaces, no
-    leading zero, no digits but ASCII ones. Raises :class:`ValueError` for anything else
-    and for a square off the board.
-
-    >>> canonical_square("f1"), canonical_square("P8")
-    ('F1', 'P8')
-    >>> canonical_square("F01")
-    Traceback (most recent call last):
-    ...
-    ValueError: not a square: 'F01'
-    """
-    if not isinstance(text, str) or not _SQUARE_NAME_RE.fullmatch(text):
-        raise ValueError(f"not a square: {text!r}")
-    return format_square(parse_square(text))
-
-
-def format_square(square: Square) -> str:
-    """``(7, 7)`` -> ``"H8"``.
-
-    >>> format_square((0, 5))
-    'F1'
-    """
-    row, col = square
-    if not on_board(row, col):
-        raise ValueError(f"not a square on the Thud board: {square!r}")
-    return f"{FILES[col]}{row + 1}"
+_CAPTURE_RE = re.compile(rf"[xX]\s*({SQUARE_PATTERN})")
 
 
 def format_move(move: Move) -> str:
@@ -83,10 +41,7 @@ def format_move(move: Move) -> str:
     >>> format_move(Move(Side.TROLL, (6, 6), (5, 5), ((4, 5), (4, 4))))
     'T G7-F6 xE5 xF5'
     """
-    text = f"{move.side.letter} {format_square(move.from_sq)}-{format_square(move.to_sq)}"
-    for sq in move.captures:
-        text += f" x{format_square(sq)}"
-    return text
+    return str(move)
 
 
 def parse_move_text(text: str) -> Move:

@@ -22,7 +22,8 @@ from .base import (
     Termination,
 )
 from .board import SQUARE_AT, STONE, Square, bit_index, mask_of, on_board, squares_of
-from .notation import format_diagram, format_move, parse_diagram, parse_square
+from .notation import format_diagram, format_move, parse_diagram
+from .squares import format_square, parse_square
 
 _INITIAL_DIAGRAM = """\
      dd.dd
@@ -143,8 +144,6 @@ class Position:
         return cls(frozenset(dwarfs), frozenset(trolls), side)
 
     def to_compact(self) -> str:
-        from .notation import format_square
-
         pieces = [f"d{format_square(sq)}" for sq in sorted(self.dwarfs)]
         pieces += [f"T{format_square(sq)}" for sq in sorted(self.trolls)]
         return f"{self.side_to_move.value} {','.join(pieces)}"

@@ -4,9 +4,10 @@ answers the same whether an account exists, was throttled or got its e-mail."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
+import time_machine
 from django.core import mail
 from django.db import connection
 from django.test import Client
@@ -16,7 +17,7 @@ from accounts.password_reset import EMAILS_PER_ADDRESS, REQUESTS_PER_CLIENT
 from outbox.models import OutboundEmail
 from outbox.tasks import send_email
 from tests.factories import UserFactory
-from tests.tournaments.test_results_concurrency import race
+from tests.tournaments.results.test_workflow_concurrency import race
 
 pytestmark = pytest.mark.django_db
 
@@ -88,3 +89,11 @@ def test_parallel_reset_requests_for_one_address_queue_three_emails():
     outcomes = race(*[ask_from(i) for i in range(8)])
     assert all(answered_as_usual(r) for r in outcomes), outcomes
     assert resets() == EMAILS_PER_ADDRESS.count
+
+
+def test_the_reset_email_is_queued_at_the_time_of_the_request(client):
+    UserFactory(email="ridcully@example.org")
+    asked_at = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+    with time_machine.travel(asked_at, tick=False):
+        assert answered_as_usual(ask(client, "ridcully@example.org"))
+    assert OutboundEmail.objects.get().created_at == asked_at

@@ -6,7 +6,11 @@ import os
 from pathlib import Path
 
 import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.db import connections
+from django.test import Client
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make
 # from here are still synchronous and safe.
@@ -53,3 +57,30 @@ def screenshot():
         page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
     return take
+
+
+@pytest.fixture
+def demo(transactional_db):
+    """The demo data (``load_demo``: organiser, referee1, player1 …) and a site administrator."""
+    call_command("load_demo", verbosity=0)
+    get_user_model().objects.create_user(
+        "siteadmin", "siteadmin@example.org", is_staff=True, is_superuser=True
+    )
+
+
+@pytest.fixture
+def log_in(live_server):
+    """Log a browser context in as ``username`` (None: stay anonymous) by giving it the
+    session cookie of a test client that force-logged in; no login form, no password."""
+
+    def log_in(context, username: str | None) -> None:
+        if username is None:
+            return
+        client = Client()
+        client.force_login(get_user_model().objects.get(username=username))
+        name = settings.SESSION_COOKIE_NAME
+        context.add_cookies(
+            [{"name": name, "value": client.cookies[name].value, "url": live_server.url}]
+        )
+
+    return log_in

@@ -13,9 +13,12 @@ from pathlib import Path
 import pytest
 from django.db import connections
 from django.test import Client
+from django.utils import timezone
 
-from games import battles
-from games.models import Battle, Move
+from games.battles.referee import pause, resume
+from games.battles.starting import create_battles, start_battle
+from games.models.battle import Battle
+from games.models.history import Move
 from tests.games.conftest import (  # noqa: F401 - fixtures
     _fast_password_hasher,
     clock_settings,
@@ -81,15 +84,15 @@ def test_two_players_and_a_spectator_play_a_timed_online_battle(server, monkeypa
         grace_ms=300,
         max_consecutive_forfeits=3,
     )[0]
-    b1, _ = battles.create_battles(match, mode=Battle.Mode.ONLINE)
+    b1, _ = create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
     Battle.objects.filter(pk=b1.pk).update(max_plies=4)
-    battles.start_battle(b1.pk)
+    start_battle(b1.pk, now=timezone.now())
     Battle.objects.filter(pk=b1.pk).update(
         board=diagram({(5, 5): "T", (3, 4): "d", (3, 6): "d", (0, 5): "d"}, "dwarf"),
         first_count=3,
         second_count=1,
     )
-    battles.pause(b1.pk)  # until every page is open
+    pause(b1.pk, now=timezone.now())  # until every page is open
     url = f"{server}/battles/{b1.pk}/"
 
     with sync_playwright() as pw:
@@ -110,7 +113,7 @@ def test_two_players_and_a_spectator_play_a_timed_online_battle(server, monkeypa
         dwarf, troll, spec = pages["dwarf"], pages["troll"], pages["spectator"]
         for page in pages.values():  # SSE connected: the paused snapshot has arrived
             expect(page.locator("#clock-panel")).to_have_attribute("data-phase", "paused")
-        battles.resume(b1.pk)
+        resume(b1.pk, now=timezone.now())
 
         # Dwarfs: touch F1, then move to F2.
         dwarf.locator("button.selectable[data-square=F1]").click(timeout=10_000)
@@ -163,9 +166,9 @@ def test_a_panel_swapped_in_stale_catches_up_with_an_event_it_missed(server, mon
     from playwright.sync_api import expect, sync_playwright
 
     match = make_match(variant="timed24", move_unit="ply", think_ms=60_000, move_ms=60_000)[0]
-    b1, _ = battles.create_battles(match, mode=Battle.Mode.ONLINE)
-    battles.start_battle(b1.pk)
-    battles.pause(b1.pk)
+    b1, _ = create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
+    start_battle(b1.pk, now=timezone.now())
+    pause(b1.pk, now=timezone.now())
     url = f"{server}/battles/{b1.pk}/"
 
     with sync_playwright() as pw:
@@ -184,13 +187,13 @@ def test_a_panel_swapped_in_stale_catches_up_with_an_event_it_missed(server, mon
                 route.continue_()
 
         spec.route(url, hold)
-        battles.resume(b1.pk)
+        resume(b1.pk, now=timezone.now())
         for _ in range(100):
             if held:
                 break
             spec.wait_for_timeout(100)
         assert len(held) == 1, "the spectator's panel did not refetch after the first change"
-        battles.pause(b1.pk)
+        pause(b1.pk, now=timezone.now())
         expect(spec.locator("#clock-panel")).to_have_attribute("data-phase", "paused")
         route, response = held[0]
         route.fulfill(response=response)

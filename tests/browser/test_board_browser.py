@@ -14,9 +14,11 @@ import pytest
 from django.db.models import F
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
-from games import battles
-from games.models import Battle
+from games.battles.play import submit_move
+from games.battles.starting import create_battles, start_battle
+from games.models.battle import Battle
 from tests.games.conftest import _fast_password_hasher, make_match  # noqa: F401 - fixture
 
 pytestmark = [
@@ -41,13 +43,21 @@ def session_cookie(user, base: str) -> dict:
 def battle_after_a_capture(db) -> Battle:
     """An untimed online battle where the trolls just took a dwarf: dwarfs to move."""
     match = make_match(variant="quickfire24")[0]
-    b1, _ = battles.create_battles(match, mode=Battle.Mode.ONLINE)
-    battle = battles.start_battle(b1.pk)
-    battle = battles.submit_move(
-        battle.pk, side="dwarf", version=battle.clock_version, notation="d F1-F6"
+    b1, _ = create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
+    battle = start_battle(b1.pk, now=timezone.now())
+    battle = submit_move(
+        battle.pk,
+        side="dwarf",
+        version=battle.clock_version,
+        notation="d F1-F6",
+        now=timezone.now(),
     )
-    return battles.submit_move(
-        battle.pk, side="troll", version=battle.clock_version, notation="T G7-F7 xF6"
+    return submit_move(
+        battle.pk,
+        side="troll",
+        version=battle.clock_version,
+        notation="T G7-F7 xF6",
+        now=timezone.now(),
     )
 
 

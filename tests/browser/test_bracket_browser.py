@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory
-from tournaments.results.workflow import record_final_result
-from tournaments.rounds.adapter import pair_next_round, publish_round
+from tournaments.results.final import record_final_result
+from tournaments.rounds.draw import pair_next_round
+from tournaments.rounds.play import publish_round
 
 pytestmark = [
     pytest.mark.browser,
@@ -24,10 +26,14 @@ def top8_with_a_playoff():
     for i, name in enumerate(NAMES, start=1):
         EntryFactory(tournament=t, seed=i, player=PlayerFactory(name=name))
     for draw_at in (None, 2, None):  # Swiss round, quarter-finals (table 2 drawn), playoff
-        for m in publish_round(pair_next_round(t, by=None)).matches.all():
+        for m in publish_round(pair_next_round(t, by=None), now=timezone.now()).matches.all():
             survivors = (8, 2, 8, 2) if m.table == draw_at else (20, 1, 5, 6)
-            record_final_result(m, survivors=survivors, by=None, source="import")
-    publish_round(pair_next_round(t, by=None))  # the semi-finals, awaiting results
+            record_final_result(
+                m, survivors=survivors, by=None, source="import", now=timezone.now()
+            )
+    publish_round(
+        pair_next_round(t, by=None), now=timezone.now()
+    )  # the semi-finals, awaiting results
     return t
 
 

@@ -19,7 +19,7 @@ from django.db import connections
 
 from games import registry
 from games.cavalli import Board, Move, Position, format_move, format_square
-from games.models import Battle
+from games.models.battle import Battle
 from play.models import Challenge
 from tests.browser.test_battle_browser import (  # noqa: F401 - the server fixture
     CHROMIUM_ARGS,
@@ -147,7 +147,7 @@ def test_two_players_play_a_correspondence_cavalli_game_to_the_end(server, monke
         )
         assert Challenge.objects.get().status == "accepted"
 
-        # The seed of an accepted challenge is random (games.battles.create_casual_battle):
+        # The seed of an accepted challenge is random (games.battles.starting.create_casual_battle):
         # put the fixed board in before the first move, then reload both pages.
         Battle.objects.filter(pk=battle.pk, ply=0).update(
             board_seed=BOARD_SEED, board=game.serialise(start)

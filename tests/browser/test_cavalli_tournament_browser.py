@@ -10,13 +10,16 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
-from games import battles
-from games.models import Battle
+from games.battles.referee import referee_decision
+from games.battles.starting import create_battles, start_battle
+from games.models.battle import Battle
 from tests.browser.test_referee_browser import WAIT_MS, log_in
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, UserFactory
-from tournaments.models import ResultVersion
-from tournaments.rounds.adapter import pair_next_round, publish_round
+from tournaments.models.results import ResultVersion
+from tournaments.rounds.draw import pair_next_round
+from tournaments.rounds.play import publish_round
 
 pytestmark = [
     pytest.mark.browser,
@@ -41,11 +44,15 @@ def test_cavalli_tournament_pages_on_a_phone(browser, live_server, screenshot):
     t.referees.add(referee)
     for seed, name in enumerate(["Bartolomeo Colleoni", "Gattamelata", "Sforza", "Hawkwood"]):
         EntryFactory(tournament=t, seed=seed + 1, player=PlayerFactory(name=name))
-    match = publish_round(pair_next_round(t, by=None)).matches.order_by("table").first()
-    b1, b2 = battles.create_battles(match, mode=Battle.Mode.OTB)
+    match = (
+        publish_round(pair_next_round(t, by=None), now=timezone.now())
+        .matches.order_by("table")
+        .first()
+    )
+    b1, b2 = create_battles(match, mode=Battle.Mode.OTB, now=timezone.now())
     for b in (b1, b2):
-        battles.start_battle(b.pk)
-        battles.referee_decision(b.pk, reason="time")
+        start_battle(b.pk, now=timezone.now())
+        referee_decision(b.pk, reason="time", now=timezone.now())
     base = live_server.url
 
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)

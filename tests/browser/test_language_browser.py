@@ -10,9 +10,10 @@ import re
 import polib
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
-from games import battles
-from games.models import Battle
+from games.battles.starting import create_battles
+from games.models.battle import Battle
 from tests.games.conftest import _fast_password_hasher, make_match  # noqa: F401 - fixture
 from tests.i18n.support import language_params, po_path
 
@@ -40,7 +41,7 @@ def test_switching_language_on_a_phone_translates_the_live_clock(
 ):
     words = clock_words(language)
     match = make_match(variant="timed24")[0]
-    battle, _second = battles.create_battles(match, mode=Battle.Mode.OTB)
+    battle, _second = create_battles(match, mode=Battle.Mode.OTB, now=timezone.now())
 
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-GB")
     page = context.new_page()

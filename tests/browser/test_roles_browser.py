@@ -8,10 +8,12 @@ each home page and of the pages on the way go to ``test-output/browser/``.
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 from accounts.claims import make_claim
-from games import battles
-from games.models import Battle
+from games.battles.referee import pause
+from games.battles.starting import create_battles, start_battle
+from games.models.battle import Battle
 from tests.factories import (
     PASSWORD,
     EntryFactory,
@@ -21,8 +23,11 @@ from tests.factories import (
     TournamentFactory,
     UserFactory,
 )
-from tournaments.models import Match, Player, ResultVersion, Tournament
-from tournaments.results.workflow import confirm_result, enter_result
+from tournaments.models.people import Player
+from tournaments.models.results import ResultVersion
+from tournaments.models.rounds import Match
+from tournaments.models.tournament import Tournament
+from tournaments.results.entry import confirm_result, enter_result
 
 pytestmark = [
     pytest.mark.browser,
@@ -141,9 +146,9 @@ def test_referee_opens_a_waiting_battle_from_home_and_resumes_it(browser, live_s
     t, m1, _m2 = event_with_two_tables(variant=Tournament.Variant.QUICKFIRE_24)
     referee = UserFactory(username="ref-clock")
     t.referees.add(referee)
-    b1, _b2 = battles.create_battles(m1, mode=Battle.Mode.OTB)
-    battles.start_battle(b1.pk)
-    battles.pause(b1.pk)
+    b1, _b2 = create_battles(m1, mode=Battle.Mode.OTB, now=timezone.now())
+    start_battle(b1.pk, now=timezone.now())
+    pause(b1.pk, now=timezone.now())
 
     phone = Phone(browser, live_server.url, screenshot, "referee-resumes")
     phone.log_in("ref-clock")
@@ -195,8 +200,16 @@ def test_organiser_reorders_tiebreaks_appoints_a_referee_approves_a_claim_and_pa
     t.owner.username = "org-flow"
     t.owner.save()
     for match in (m1, m2):
-        v = enter_result(match, survivors=(20, 2, 12, 3), by=UserFactory(), expected_lock_version=0)
-        confirm_result(match, version_id=v.pk, by=UserFactory(), expected_lock_version=1)
+        v = enter_result(
+            match,
+            survivors=(20, 2, 12, 3),
+            by=UserFactory(),
+            expected_lock_version=0,
+            now=timezone.now(),
+        )
+        confirm_result(
+            match, version_id=v.pk, by=UserFactory(), expected_lock_version=1, now=timezone.now()
+        )
     claimant = UserFactory(username="brick-account")
     make_claim(user=claimant, player=m2.player_b.player)
     UserFactory(username="new-ref")

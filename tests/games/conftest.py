@@ -20,7 +20,10 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
-from tournaments.models import Entry, Match, Player, Round, Tournament
+from games.live import publish
+from tournaments.models.people import Player
+from tournaments.models.rounds import Match, Round
+from tournaments.models.tournament import Entry, Tournament
 
 _seq = itertools.count(1)
 
@@ -426,19 +429,17 @@ class ClockCluster:
 @pytest.fixture
 def clock_settings(settings):
     """Point this test process at the clock test broker, queue and channel prefix."""
-    from games import events
-
     assert settings.CELERY_TASK_ALWAYS_EAGER is False
 
     def apply(cluster: ClockCluster) -> None:
         settings.THUD_CLOCK_QUEUE = cluster.queue
         settings.THUD_EVENTS_PREFIX = cluster.prefix
         settings.REDIS_URL = cluster.redis_url
-        events._publisher = None
+        publish._publisher = None
         _use_broker(cluster.redis_url)
 
     yield apply
-    events._publisher = None
+    publish._publisher = None
     _use_broker(settings.CELERY_BROKER_URL)
 
 

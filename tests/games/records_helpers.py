@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from games.models import Battle
+from games.models.battle import Battle
 from games.thud import Position, format_move
 
 HX = {"HTTP_HX_REQUEST": "true"}

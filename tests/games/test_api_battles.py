@@ -6,13 +6,14 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
-from games import battles
-from games.models import Battle
-from tournaments.models import Round
-
-from .conftest import make_match
-from .records_helpers import greedy_game, play_through_site
+from games.battles.play import accept_end, offer_end
+from games.battles.starting import create_battles, start_battle
+from games.models.battle import Battle
+from tests.games.conftest import make_match
+from tests.games.records_helpers import greedy_game, play_through_site
+from tournaments.models.rounds import Round
 
 pytestmark = pytest.mark.django_db
 
@@ -20,8 +21,8 @@ pytestmark = pytest.mark.django_db
 def tournament_with(client, tables: int, plies: int):
     matches = make_match(variant="quickfire30", tables=tables)
     for m in matches:
-        b1, _ = battles.create_battles(m, mode=Battle.Mode.ONLINE)
-        play_through_site(client, battles.start_battle(b1.pk), plies)
+        b1, _ = create_battles(m, mode=Battle.Mode.ONLINE, now=timezone.now())
+        play_through_site(client, start_battle(b1.pk, now=timezone.now()), plies)
     client.logout()
     return matches[0].round.tournament
 
@@ -29,8 +30,8 @@ def tournament_with(client, tables: int, plies: int):
 def test_battle_list_names_players_sides_status_and_result(client):
     t = tournament_with(client, 2, 4)
     b = Battle.objects.filter(match__round__tournament=t).order_by("match__table", "number")[0]
-    battles.offer_end(b.pk, side="dwarf")
-    battles.accept_end(b.pk, side="troll")
+    offer_end(b.pk, side="dwarf", now=timezone.now())
+    accept_end(b.pk, side="troll", now=timezone.now())
     r = client.get(reverse("api_battles", args=[t.slug]), HTTP_ACCEPT_LANGUAGE="it")
     assert r.status_code == 200 and r["Content-Type"] == "application/json"
     data = r.json()

@@ -10,13 +10,15 @@ from html import unescape
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
-from games import battles
-from games.models import Battle, ClockEvent, Move
+from games.battles.referee import referee_decision
+from games.battles.starting import create_battles, create_casual_battle, start_battle
+from games.models.battle import Battle
+from games.models.history import ClockEvent, Move
 from tests.factories import UserFactory
-
-from .conftest import make_match
-from .test_battles_http import diagram
+from tests.games.conftest import make_match
+from tests.games.test_battles_http import diagram
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -26,8 +28,8 @@ HX = {"HTTP_HX_REQUEST": "true"}
 def online(db) -> Battle:
     """A tournament battle under the touch rule, dwarfs to move."""
     match = make_match(variant="quickfire24")[0]
-    b1, _ = battles.create_battles(match, mode=Battle.Mode.ONLINE)
-    return battles.start_battle(b1.pk)
+    b1, _ = create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
+    return start_battle(b1.pk, now=timezone.now())
 
 
 def login(client, battle: Battle, side: str):
@@ -140,7 +142,7 @@ def test_accepting_no_offer_is_409_and_strangers_are_403(client, online):
 
 
 def test_an_offer_on_a_finished_battle_is_409(client, online):
-    battles.referee_decision(online.pk, reason="test")
+    referee_decision(online.pk, reason="test", now=timezone.now())
     login(client, online, "dwarf")
     r = post(client, online, "games:end", {}, args=["offer"])
     assert r.status_code == 409 and "This battle cannot be ended now." in r.content.decode()
@@ -185,8 +187,13 @@ def test_a_lower_case_touch_is_stored_as_the_square_and_its_piece_then_moves(cli
 
 def test_a_selection_without_the_touch_rule_is_checked_too(client):
     white, black = UserFactory(), UserFactory()
-    b = battles.create_casual_battle(
-        game="cavalli", first=white, second=black, timing="correspondence", board_seed=7
+    b = create_casual_battle(
+        game="cavalli",
+        first=white,
+        second=black,
+        timing="correspondence",
+        board_seed=7,
+        now=timezone.now(),
     )
     client.force_login(white)
     r = client.post(reverse("games:touch", args=[b.pk]), {"square": " c 1", "version": 1}, **HX)
@@ -199,8 +206,8 @@ def test_a_selection_without_the_touch_rule_is_checked_too(client):
 
 
 def test_a_refused_cavalli_choice_names_no_tournament_or_capture_policy(client):
-    b = battles.create_casual_battle(
-        game="cavalli", first=UserFactory(), second=UserFactory(), board_seed=7
+    b = create_casual_battle(
+        game="cavalli", first=UserFactory(), second=UserFactory(), board_seed=7, now=timezone.now()
     )  # seed 7: A1 holds 33, a double, so landing there asks which double to strike out
     client.force_login(b.first_user)
     data = {"version": b.clock_version, "to": "A1", "confirm": "1", "captures": "J10"}
@@ -217,8 +224,8 @@ def test_a_refused_thud_capture_choice_names_a_tournament_policy_only_in_a_tourn
     client, online, casual
 ):
     if casual:
-        online = battles.create_casual_battle(
-            game="thud", first=UserFactory(), second=UserFactory()
+        online = create_casual_battle(
+            game="thud", first=UserFactory(), second=UserFactory(), now=timezone.now()
         )
     # A troll on F6 beside dwarfs on E4 and G4: stepping to F5 may take either.
     Battle.objects.filter(pk=online.pk).update(

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
-from games import battles
-from games.models import Battle, ClockEvent, Move
+from games.battles.errors import NotAllowed
+from games.battles.play import accept_end, decline_end, offer_end
+from games.battles.starting import create_battles, start_battle
+from games.models.battle import Battle
+from games.models.history import ClockEvent, Move
 from games.thud import Position
-from tournaments.models import Match
-
-from .conftest import make_match
+from tests.games.conftest import make_match
+from tournaments.models.rounds import Match
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -36,8 +39,8 @@ def diagram(pieces: dict[tuple[int, int], str], side: str) -> str:
 def online(db):
     # Classic (untimed) so no test depends on wall-clock speed.
     match = make_match(variant="quickfire24")[0]
-    b1, _ = battles.create_battles(match, mode=Battle.Mode.ONLINE)
-    return battles.start_battle(b1.pk)
+    b1, _ = create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
+    return start_battle(b1.pk, now=timezone.now())
 
 
 def login(client, battle: Battle, side: str):
@@ -168,8 +171,8 @@ def test_agreement_ends_battle_one_starts_battle_two_and_both_record_the_result(
     b1, b2 = Battle.objects.filter(match=match).order_by("number")
     assert (b1.status, b1.finished_reason, b2.status) == ("finished", "agreement", "running")
     assert b2.first_entry == match.player_b
-    battles.offer_end(b2.pk, side="troll")
-    battles.accept_end(b2.pk, side="dwarf")
+    offer_end(b2.pk, side="troll", now=timezone.now())
+    accept_end(b2.pk, side="dwarf", now=timezone.now())
     match = Match.objects.get(pk=match.pk)
     assert match.result_status == Match.ResultStatus.CONFIRMED
     assert match.confirmed_version.survivors.as_tuple() == (32, 8, 32, 8)
@@ -177,10 +180,10 @@ def test_agreement_ends_battle_one_starts_battle_two_and_both_record_the_result(
 
 
 def test_declined_offer_is_cleared_and_own_offer_cannot_be_accepted(client, online):
-    battles.offer_end(online.pk, side="dwarf")
-    with pytest.raises(battles.NotAllowed):
-        battles.accept_end(online.pk, side="dwarf")
-    battles.decline_end(online.pk, side="troll")
+    offer_end(online.pk, side="dwarf", now=timezone.now())
+    with pytest.raises(NotAllowed):
+        accept_end(online.pk, side="dwarf", now=timezone.now())
+    decline_end(online.pk, side="troll", now=timezone.now())
     assert Battle.objects.get(pk=online.pk).end_offered_by == ""
 
 
@@ -232,9 +235,9 @@ def test_referee_runs_the_otb_clock_with_touched_and_moved(referee_client, match
 
 def test_referee_ends_both_battles_and_enters_survivors(referee_client, match):
     c = referee_client
-    b1, b2 = battles.create_battles(match, mode=Battle.Mode.OTB)
+    b1, b2 = create_battles(match, mode=Battle.Mode.OTB, now=timezone.now())
     for b in (b1, b2):
-        battles.start_battle(b.pk)
+        start_battle(b.pk, now=timezone.now())
         data = {"reason": "done", "confirm": "1"}  # asked first: see test_pauses_http.py
         c.post(reverse("games:referee_action", args=[b.pk, "decide"]), data)
     page = c.get(reverse("games:referee_clock", args=[b2.pk])).content.decode()
@@ -254,7 +257,7 @@ def test_referee_ends_both_battles_and_enters_survivors(referee_client, match):
 
 
 def test_non_referee_cannot_open_the_referee_clock(client, match):
-    b1, _ = battles.create_battles(match, mode=Battle.Mode.OTB)
+    b1, _ = create_battles(match, mode=Battle.Mode.OTB, now=timezone.now())
     client.force_login(match.player_a.player.user)
     assert client.get(reverse("games:referee_clock", args=[b1.pk])).status_code == 403
     r = client.post(reverse("games:referee_action", args=[b1.pk, "start"]), {"version": 0})
@@ -263,8 +266,8 @@ def test_non_referee_cannot_open_the_referee_clock(client, match):
 
 
 def test_referee_pauses_a_whole_round(referee_client, match):
-    b1, _ = battles.create_battles(match, mode=Battle.Mode.OTB)
-    battles.start_battle(b1.pk)
+    b1, _ = create_battles(match, mode=Battle.Mode.OTB, now=timezone.now())
+    start_battle(b1.pk, now=timezone.now())
     t = match.round.tournament
     round_url = reverse("referee_round", args=[t.slug, match.round.number])
     page = referee_client.get(round_url).content.decode()
@@ -277,8 +280,8 @@ def test_referee_pauses_a_whole_round(referee_client, match):
 
 
 def test_pause_round_is_refused_to_players_and_changes_nothing(client, match):
-    b1, _ = battles.create_battles(match, mode=Battle.Mode.OTB)
-    battles.start_battle(b1.pk)
+    b1, _ = create_battles(match, mode=Battle.Mode.OTB, now=timezone.now())
+    start_battle(b1.pk, now=timezone.now())
     client.force_login(match.player_a.player.user)
     r = client.post(reverse("games:pause_round", args=[match.round_id]))
     assert r.status_code == 403
@@ -342,8 +345,8 @@ def test_clock_counts_moves_per_side_in_words(client, online):
 def test_clock_names_the_side_of_a_cavalli_battle_with_a_move_limit(client, side, name):
     """A Cavalli battle with a move limit: its side's name, not Thud's "(trolls)"."""
     match = make_match(variant="quickfire24", game="cavalli")[0]
-    b1, _ = battles.create_battles(match, mode=Battle.Mode.ONLINE)
-    b1 = battles.start_battle(b1.pk)
+    b1, _ = create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
+    b1 = start_battle(b1.pk, now=timezone.now())
     Battle.objects.filter(pk=b1.pk).update(ply=3, side_to_move=side)
     html = client.get(reverse("games:battle", args=[b1.pk])).content.decode()
     panel = html.split('id="clock-panel"')[1].split("</div>\n</div>")[0]
@@ -357,8 +360,8 @@ def test_a_moved_press_answers_the_fresh_panel_reading_only_the_row_again(
     """The hall's most frequent request: the gate runs once, then only the battle's row
     is read again for the panel, which shows the new state."""
     c = referee_client
-    b1, _ = battles.create_battles(match, mode=Battle.Mode.OTB)
-    battles.start_battle(b1.pk)
+    b1, _ = create_battles(match, mode=Battle.Mode.OTB, now=timezone.now())
+    start_battle(b1.pk, now=timezone.now())
     url = reverse("games:referee_action", args=[b1.pk, "moved"])
     c.post(url, {"version": 1}, **HX)  # warm: the session, the templates
     with (

@@ -9,14 +9,16 @@ from types import SimpleNamespace
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
-from games import battles, presenters_thud
-from games.models import Battle
+from games import presenters_thud
+from games.battles.play import submit_move
+from games.battles.starting import create_battles, start_battle
+from games.models.battle import Battle
 from games.thud import Move, Position, Side, parse_square
-from tournaments.models import Round
-
-from .conftest import make_match
-from .test_battles_http import HX, diagram, login, post_move
+from tests.games.conftest import make_match
+from tests.games.test_battles_http import HX, diagram, login, post_move
+from tournaments.models.rounds import Round
 
 FILES = list("ABCDEFGHJKLMNOP")
 
@@ -105,8 +107,8 @@ def test_last_move_skips_forfeits_and_ignores_a_move_the_board_does_not_show():
 @pytest.fixture
 def online(db):
     match = make_match(variant="quickfire24")[0]
-    b1, _ = battles.create_battles(match, mode=Battle.Mode.ONLINE)
-    return battles.start_battle(b1.pk)
+    b1, _ = create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
+    return start_battle(b1.pk, now=timezone.now())
 
 
 @pytest.mark.django_db
@@ -160,7 +162,9 @@ def test_the_last_move_and_its_captures_are_highlighted(client, online):
         second_count=1,
     )
     b = Battle.objects.get(pk=online.pk)
-    battles.submit_move(b.pk, side="troll", version=b.clock_version, notation="T F6-F5 xG4")
+    submit_move(
+        b.pk, side="troll", version=b.clock_version, notation="T F6-F5 xG4", now=timezone.now()
+    )
     html = client.get(reverse("games:battle", args=[b.pk])).content.decode()
     assert "Last move:" in html and "T F6-F5 xG4" in html
     board = board_html(html)
@@ -184,7 +188,13 @@ def test_a_move_through_htmx_comes_back_highlighted(client, online):
 
 @pytest.mark.django_db
 def test_diagram_is_the_same_board_read_only(client, online):
-    battles.submit_move(online.pk, side="dwarf", version=online.clock_version, notation="d F1-F3")
+    submit_move(
+        online.pk,
+        side="dwarf",
+        version=online.clock_version,
+        notation="d F1-F3",
+        now=timezone.now(),
+    )
     login(client, online, "troll")  # even the side to move gets nothing to press here
     r = client.get(reverse("games:diagram", args=[online.pk]))
     assert r.status_code == 200

@@ -6,9 +6,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
-from games import battles
-from games.models import Battle
+from games.battles.play import accept_end, offer_end, submit_move
+from games.battles.starting import create_casual_battle
+from games.models.battle import Battle
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -17,8 +19,13 @@ HX = {"HTTP_HX_REQUEST": "true"}
 
 def cavalli(seed: int = 7) -> Battle:
     white, black = UserFactory(username="white_player"), UserFactory(username="black_player")
-    return battles.create_casual_battle(
-        game="cavalli", first=white, second=black, timing="correspondence", board_seed=seed
+    return create_casual_battle(
+        game="cavalli",
+        first=white,
+        second=black,
+        timing="correspondence",
+        board_seed=seed,
+        now=timezone.now(),
     )
 
 
@@ -77,7 +84,7 @@ def test_a_stranger_may_watch_but_not_move(client):
 
 def test_casual_thud_battle_page_and_diagram_work(client):
     a, c = UserFactory(username="ann"), UserFactory(username="cid")
-    b = battles.create_casual_battle(game="thud", first=a, second=c, timing="quickfire")
+    b = create_casual_battle(game="thud", first=a, second=c, timing="quickfire", now=timezone.now())
     assert client.get(reverse("games:battle", args=[b.pk])).status_code == 200
     r = client.get(reverse("games:diagram", args=[b.pk]))
     assert r.status_code == 200 and "ann" in r.content.decode()
@@ -88,14 +95,18 @@ def _play(b: Battle, plies: int) -> None:
     for _ in range(plies):
         b.refresh_from_db()
         move = game.legal_moves(game.deserialise(b.board))[-1]
-        battles.submit_move(b.pk, side=b.side_to_move, version=b.clock_version, notation=move)
+        submit_move(
+            b.pk, side=b.side_to_move, version=b.clock_version, notation=move, now=timezone.now()
+        )
 
 
 @pytest.mark.parametrize("game", ["cavalli", "thud"])
 def test_page_queries_do_not_grow_with_the_moves(client, game):
     counts = []
     for plies in (2, 8):
-        b = battles.create_casual_battle(game=game, first=UserFactory(), second=UserFactory())
+        b = create_casual_battle(
+            game=game, first=UserFactory(), second=UserFactory(), now=timezone.now()
+        )
         _play(b, plies)
         with CaptureQueriesContext(connection) as ctx:
             assert client.get(reverse("games:battle", args=[b.pk])).status_code == 200
@@ -121,20 +132,26 @@ def test_a_casual_game_has_no_tournament_record_replay_or_api_entry(client):
 
 def test_a_finished_battle_says_who_won_or_that_it_was_a_draw(client):
     def cavalli():
-        return battles.create_casual_battle(
-            game="cavalli", first=UserFactory(), second=UserFactory(), board_seed=7
+        return create_casual_battle(
+            game="cavalli",
+            first=UserFactory(),
+            second=UserFactory(),
+            board_seed=7,
+            now=timezone.now(),
         )
 
     drawn = cavalli()
-    battles.offer_end(drawn.pk, side="white")
-    battles.accept_end(drawn.pk, side="black")  # 0 - 0 by agreement
+    offer_end(drawn.pk, side="white", now=timezone.now())
+    accept_end(drawn.pk, side="black", now=timezone.now())  # 0 - 0 by agreement
     page = client.get(reverse("games:battle", args=[drawn.pk])).content.decode()
     assert '<p class="result" id="battle-result"><strong>Draw</strong></p>' in page
 
     won = cavalli()
-    won = battles.submit_move(won.pk, side="white", version=won.clock_version, notation="D1")
-    battles.offer_end(won.pk, side="white")
-    battles.accept_end(won.pk, side="black")
+    won = submit_move(
+        won.pk, side="white", version=won.clock_version, notation="D1", now=timezone.now()
+    )
+    offer_end(won.pk, side="white", now=timezone.now())
+    accept_end(won.pk, side="black", now=timezone.now())
     page = client.get(reverse("games:battle", args=[won.pk])).content.decode()
     assert '<p class="result" id="battle-result"><strong>White won</strong></p>' in page
     clock_panel = page.split('id="clock-panel"')[1].split("</div>\n</div>")[0]

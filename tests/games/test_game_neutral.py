@@ -63,8 +63,8 @@ def test_file_names_no_pieces_of_any_game(path):
 def test_the_scan_covers_the_site_and_each_games_own_files_exist():
     files = source_files()
     for expected in [
-        "games/battles.py",
-        "games/models.py",
+        "games/battles/play.py",
+        "games/models/battle.py",
         "games/archive.py",
         "games/records.py",
         "games/otb_moves.py",

@@ -13,13 +13,20 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from django.utils import timezone
 
-from games import battles
-from games.models import Battle
-from tournaments.models import Entry, Match, Player, ResultVersion, Round
-from tournaments.rounds.adapter import RoundError, publish_round, swap_players, unpublish_round
-
-from .conftest import make_match
+from games.battles.errors import NotAllowed
+from games.battles.finishing import record_online_result
+from games.battles.starting import create_battles, start_battle
+from games.models.battle import Battle
+from tests.games.conftest import make_match
+from tournaments.models.people import Player
+from tournaments.models.results import ResultVersion
+from tournaments.models.rounds import Match, Round
+from tournaments.models.tournament import Entry
+from tournaments.rounds.edits import swap_players
+from tournaments.rounds.locks import RoundError
+from tournaments.rounds.play import publish_round, unpublish_round
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,8 +51,8 @@ def referee_of(match: Match):
 
 def test_no_battle_can_be_created_in_a_draft_round():
     match = draft_match()
-    with pytest.raises(battles.NotAllowed, match="not published"):
-        battles.create_battles(match, mode=Battle.Mode.ONLINE)
+    with pytest.raises(NotAllowed, match="not published"):
+        create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
     assert not Battle.objects.filter(match=match).exists()
     assert Match.objects.get(pk=match.pk).play_started_at is None
 
@@ -68,7 +75,7 @@ def test_referee_starting_the_clock_in_a_draft_round_is_told_why(client):
 
 def test_unpublish_is_refused_once_a_battle_was_started():
     match = make_match(variant="quickfire24")[0]
-    battles.create_battles(match, mode=Battle.Mode.ONLINE)
+    create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
     with pytest.raises(RoundError, match="pairings are frozen"):
         unpublish_round(match.round)
     assert Round.objects.get(pk=match.round_id).status == Round.Status.PUBLISHED
@@ -77,49 +84,49 @@ def test_unpublish_is_refused_once_a_battle_was_started():
 def test_unpublish_swap_republish_cannot_move_a_running_battle_to_other_players():
     """The reported sequence: unpublish while battles run, swap, republish."""
     m1, m2 = make_match(variant="quickfire24", tables=2)
-    b1, _ = battles.create_battles(m1, mode=Battle.Mode.ONLINE)
-    battles.start_battle(b1.pk)
+    b1, _ = create_battles(m1, mode=Battle.Mode.ONLINE, now=timezone.now())
+    start_battle(b1.pk, now=timezone.now())
     with pytest.raises(RoundError):
         unpublish_round(m1.round)
     with pytest.raises(RoundError, match="already published"):
         swap_players(m1.round, m1.player_b, m2.player_b)
     with pytest.raises(RoundError, match="Only a draft"):
-        publish_round(m1.round)
+        publish_round(m1.round, now=timezone.now())
     assert Match.objects.get(pk=m1.pk).player_b_id == m1.player_b_id
 
 
 def test_result_is_not_recorded_for_players_who_did_not_play_it():
     """A battle keeps its players; the match's pairing changed under it (old data)."""
     match = make_match(variant="quickfire24")[0]
-    b1, b2 = battles.create_battles(match, mode=Battle.Mode.ONLINE)
+    b1, b2 = create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
     stranger = Entry.objects.create(
         tournament=match.round.tournament, player=Player.objects.create(name="Stranger")
     )
     Match.objects.filter(pk=match.pk).update(player_b=stranger)
-    battles.record_online_result(Match.objects.get(pk=match.pk), b1, b2)
+    record_online_result(Match.objects.get(pk=match.pk), b1, b2, now=timezone.now())
     assert not ResultVersion.objects.filter(match=match).exists()
     assert Match.objects.get(pk=match.pk).confirmed_version is None
 
 
 def test_existing_battles_of_other_players_are_not_handed_to_the_new_pairing():
     match = make_match(variant="quickfire24")[0]
-    battles.create_battles(match, mode=Battle.Mode.ONLINE)
+    create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
     stranger = Entry.objects.create(
         tournament=match.round.tournament, player=Player.objects.create(name="Stranger")
     )
     Match.objects.filter(pk=match.pk).update(player_b=stranger)
-    with pytest.raises(battles.NotAllowed):
-        battles.create_battles(Match.objects.get(pk=match.pk), mode=Battle.Mode.ONLINE)
+    with pytest.raises(NotAllowed):
+        create_battles(Match.objects.get(pk=match.pk), mode=Battle.Mode.ONLINE, now=timezone.now())
 
 
 def test_engine_result_is_recorded_for_the_players_who_played():
     match = make_match(variant="quickfire24")[0]
-    b1, b2 = battles.create_battles(match, mode=Battle.Mode.ONLINE)
+    b1, b2 = create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
     Battle.objects.filter(pk=b1.pk).update(first_count=20, second_count=3)
     Battle.objects.filter(pk=b2.pk).update(first_count=11, second_count=6)
     b1.refresh_from_db()
     b2.refresh_from_db()
-    battles.record_online_result(match, b1, b2)
+    record_online_result(match, b1, b2, now=timezone.now())
     version = Match.objects.get(pk=match.pk).confirmed_version
     assert version.source == ResultVersion.Source.ENGINE
     assert version.survivors.as_tuple() == (20, 3, 11, 6)
@@ -140,7 +147,7 @@ def test_draft_match_page_is_not_public(client):
 
 def test_battles_of_a_draft_round_are_not_public(client):
     match = make_match(variant="quickfire24")[0]
-    b1, _ = battles.create_battles(match, mode=Battle.Mode.ONLINE)
+    b1, _ = create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
     Round.objects.filter(pk=match.round_id).update(status=Round.Status.DRAFT)  # old data
     assert client.get(reverse("games:battle", args=[b1.pk])).status_code == 404
     assert client.get(reverse("games:events", args=[b1.pk])).status_code == 404

@@ -5,24 +5,29 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
-from games import battles
-from games.models import Battle, Move
+from games.battles.play import submit_move
+from games.battles.referee import referee_decision
+from games.battles.starting import create_battles, start_battle
+from games.models.battle import Battle
+from games.models.history import Move
 from games.thud.records import build_record, parse_record
-
-from .conftest import make_match
-from .records_helpers import greedy_game
+from tests.games.conftest import make_match
+from tests.games.records_helpers import greedy_game
 
 pytestmark = pytest.mark.django_db
 
 
 def finished_otb(record_otb_moves: bool = True) -> Battle:
     match = make_match(variant="classic", record_otb_moves=record_otb_moves)[0]
-    b1, _ = battles.create_battles(match, mode=Battle.Mode.OTB)
-    battles.start_battle(b1.pk)
+    b1, _ = create_battles(match, mode=Battle.Mode.OTB, now=timezone.now())
+    start_battle(b1.pk, now=timezone.now())
     b1 = Battle.objects.get(pk=b1.pk)
-    battles.submit_move(b1.pk, side="dwarf", version=b1.clock_version)  # a "moved" press
-    return battles.referee_decision(b1.pk, reason="over")
+    submit_move(
+        b1.pk, side="dwarf", version=b1.clock_version, now=timezone.now()
+    )  # a "moved" press
+    return referee_decision(b1.pk, reason="over", now=timezone.now())
 
 
 def as_referee(client, battle: Battle):
@@ -96,11 +101,11 @@ def test_only_referees_and_only_when_the_tournament_records_otb_moves(client):
 def test_a_game_without_a_movetext_reader_takes_no_typed_moves(client):
     """Cavalli has no ``parse_movetext``: its over-the-board battles keep the presses."""
     match = make_match(variant="classic", game="cavalli", record_otb_moves=True)[0]
-    b1, _ = battles.create_battles(match, mode=Battle.Mode.OTB)
-    battles.start_battle(b1.pk)
+    b1, _ = create_battles(match, mode=Battle.Mode.OTB, now=timezone.now())
+    start_battle(b1.pk, now=timezone.now())
     b1 = Battle.objects.get(pk=b1.pk)
-    battles.submit_move(b1.pk, side="white", version=b1.clock_version)
-    battle = battles.referee_decision(b1.pk, reason="over")
+    submit_move(b1.pk, side="white", version=b1.clock_version, now=timezone.now())
+    battle = referee_decision(b1.pk, reason="over", now=timezone.now())
     as_referee(client, battle)
     assert client.get(url(battle)).status_code == 404
     assert client.post(url(battle), {"moves": "C1"}).status_code == 404
@@ -109,7 +114,7 @@ def test_a_game_without_a_movetext_reader_takes_no_typed_moves(client):
 
 def test_a_running_otb_battle_takes_no_typed_moves(client):
     match = make_match(variant="classic", record_otb_moves=True)[0]
-    b1, _ = battles.create_battles(match, mode=Battle.Mode.OTB)
+    b1, _ = create_battles(match, mode=Battle.Mode.OTB, now=timezone.now())
     as_referee(client, b1)
     assert client.get(url(b1)).status_code == 404
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.utils import timezone
 
-from games import battles, permissions
-from games.models import Battle
-
-from .conftest import make_match
+from games import permissions
+from games.battles.starting import create_battles
+from games.models.battle import Battle
+from tests.games.conftest import make_match
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +19,7 @@ def test_a_battle_comes_with_its_tournament_seats_and_match_sides_in_one_query(
     number, django_assert_num_queries
 ):
     (match,) = make_match()
-    created = battles.create_battles(match, mode=Battle.Mode.OTB)
+    created = create_battles(match, mode=Battle.Mode.OTB, now=timezone.now())
     referee = match.round.tournament.referees.get()
     with django_assert_num_queries(1):
         battle = permissions._battle(created[number - 1].pk)
@@ -39,6 +40,6 @@ def test_a_battle_comes_with_its_tournament_seats_and_match_sides_in_one_query(
 
 def test_a_player_of_the_match_is_no_referee():
     (match,) = make_match()
-    b1, _ = battles.create_battles(match, mode=Battle.Mode.OTB)
+    b1, _ = create_battles(match, mode=Battle.Mode.OTB, now=timezone.now())
     with pytest.raises(PermissionDenied):
         permissions.access_battle_for_referee(match.player_a.player.user, b1.pk)

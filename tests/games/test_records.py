@@ -12,9 +12,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
-from games import battles
-from games.models import Battle
+from games.battles.play import accept_end, offer_end
+from games.battles.settle import settle
+from games.battles.starting import create_battles, start_battle
+from games.models.battle import Battle
 from games.thud.records import (
     RecordError,
     ReplayError,
@@ -23,11 +26,11 @@ from games.thud.records import (
     parse_records,
     replay,
 )
-from tournaments.models import Round, Tournament
-from tournaments.results.workflow import confirm_result, enter_result
-
-from .conftest import make_match
-from .records_helpers import greedy_game, play_through_site
+from tests.games.conftest import make_match
+from tests.games.records_helpers import greedy_game, play_through_site
+from tournaments.models.rounds import Round
+from tournaments.models.tournament import Tournament
+from tournaments.results.entry import confirm_result, enter_result
 
 ROOT = Path(__file__).resolve().parents[2]
 VARIANTS = [v.value for v in Tournament.Variant]
@@ -143,15 +146,17 @@ def run_replay(path: Path) -> subprocess.CompletedProcess[str]:
 @pytest.fixture
 def online(db):
     match = make_match(variant="quickfire24", capture_policy="subset")[0]
-    b1, _ = battles.create_battles(match, mode=Battle.Mode.ONLINE)
-    return battles.start_battle(b1.pk)
+    b1, _ = create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
+    return start_battle(b1.pk, now=timezone.now())
 
 
 @pytest.mark.django_db
 def test_battle_played_on_the_site_replays_to_its_stored_result(client, online, tmp_path):
     played = play_through_site(client, online, 16)
-    battles.offer_end(played.pk, side=played.side_to_move)
-    battles.accept_end(played.pk, side="troll" if played.side_to_move == "dwarf" else "dwarf")
+    offer_end(played.pk, side=played.side_to_move, now=timezone.now())
+    accept_end(
+        played.pk, side="troll" if played.side_to_move == "dwarf" else "dwarf", now=timezone.now()
+    )
     played = Battle.objects.get(pk=played.pk)
     assert played.first_count < 32 and played.second_count < 8  # captures on both sides
 
@@ -176,9 +181,9 @@ def test_battle_played_on_the_site_replays_to_its_stored_result(client, online, 
 def test_forfeited_turn_is_written_as_two_dashes_and_replays(client, tmp_path):
     # Long phases: the trolls' turn, started by the expiry, cannot run out during the test.
     match = make_match(variant="timed24", think_ms=600_000, move_ms=600_000)[0]
-    b1, _ = battles.create_battles(match, mode=Battle.Mode.ONLINE)
-    b1 = battles.start_battle(b1.pk)
-    battles.settle(b1.pk, via="sweep", now=b1.deadline + timedelta(milliseconds=100))
+    b1, _ = create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
+    b1 = start_battle(b1.pk, now=timezone.now())
+    settle(b1.pk, via="sweep", now=b1.deadline + timedelta(milliseconds=100))
     b1 = play_through_site(client, Battle.objects.get(pk=b1.pk), 2, forfeit_at=0)
     text = client.get(reverse("games:record", args=[b1.pk])).content.decode()
     assert "1. -- T " in text
@@ -191,13 +196,19 @@ def test_forfeited_turn_is_written_as_two_dashes_and_replays(client, tmp_path):
 @pytest.mark.django_db
 def test_otb_battle_without_moves_has_tags_and_the_confirmed_result(client, django_user_model):
     match = make_match(variant="classic")[0]
-    b1, b2 = battles.create_battles(match, mode=Battle.Mode.OTB)
+    b1, b2 = create_battles(match, mode=Battle.Mode.OTB, now=timezone.now())
     tournament = match.round.tournament
     referee = tournament.referees.get()
     version = enter_result(
-        match, survivors=[20, 3, 25, 6], by=tournament.owner, expected_lock_version=None
+        match,
+        survivors=[20, 3, 25, 6],
+        by=tournament.owner,
+        expected_lock_version=None,
+        now=timezone.now(),
     )
-    confirm_result(match, version_id=version.pk, by=referee, expected_lock_version=None)
+    confirm_result(
+        match, version_id=version.pk, by=referee, expected_lock_version=None, now=timezone.now()
+    )
     text = client.get(reverse("games:record", args=[b2.pk])).content.decode()
     record = parse_record(text)
     assert record.moves == () and record.tags["Result"] == "25-6"
@@ -218,8 +229,8 @@ def test_tournament_records_file_holds_every_public_battle_in_constant_queries(c
     def setup(tables: int, plies: int) -> str:
         matches = make_match(variant="quickfire24", tables=tables)
         for m in matches:
-            b1, _ = battles.create_battles(m, mode=Battle.Mode.ONLINE)
-            play_through_site(client, battles.start_battle(b1.pk), plies)
+            b1, _ = create_battles(m, mode=Battle.Mode.ONLINE, now=timezone.now())
+            play_through_site(client, start_battle(b1.pk, now=timezone.now()), plies)
         client.logout()
         return matches[0].round.tournament.slug
 

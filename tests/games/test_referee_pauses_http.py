@@ -9,13 +9,16 @@ from html import unescape
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
-from games import battles, clock
-from games.models import Battle, ClockEvent
+from games import clock
+from games.battles.referee import pause
+from games.battles.starting import create_battles, create_casual_battle, start_battle
+from games.models.battle import Battle
+from games.models.history import ClockEvent
 from tests.factories import UserFactory
-
-from .conftest import make_match
-from .test_battles_http import diagram
+from tests.games.conftest import make_match
+from tests.games.test_battles_http import diagram
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -23,21 +26,24 @@ HX = {"HTTP_HX_REQUEST": "true"}
 
 def outage(battle: Battle) -> Battle:
     """``battle`` paused as a late expiry pauses it."""
-    return battles.pause(battle.pk, reason=clock.REASON_OUTAGE)
+    return pause(battle.pk, reason=clock.REASON_OUTAGE, now=timezone.now())
 
 
 @pytest.fixture
 def tournament_battle(db) -> Battle:
     match = make_match(variant="quickfire24")[0]
-    b1, _ = battles.create_battles(match, mode=Battle.Mode.ONLINE)
-    battles.start_battle(b1.pk)
+    b1, _ = create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
+    start_battle(b1.pk, now=timezone.now())
     return outage(b1)
 
 
 @pytest.fixture
 def casual(db) -> Battle:
-    b = battles.create_casual_battle(
-        game="thud", first=UserFactory(username="ann"), second=UserFactory(username="cid")
+    b = create_casual_battle(
+        game="thud",
+        first=UserFactory(username="ann"),
+        second=UserFactory(username="cid"),
+        now=timezone.now(),
     )
     return outage(b)
 

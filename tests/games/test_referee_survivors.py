@@ -15,11 +15,14 @@ import re
 import pytest
 from django.test.html import Element, parse_html
 from django.urls import reverse
+from django.utils import timezone
 
-from games import battles
-from games.models import Battle
+from games.battles.referee import referee_decision
+from games.battles.starting import create_battles, start_battle
+from games.models.battle import Battle
 from tests.games.conftest import make_match
-from tournaments.models import Match, ResultVersion
+from tournaments.models.results import ResultVersion
+from tournaments.models.rounds import Match
 
 pytestmark = pytest.mark.django_db
 
@@ -36,10 +39,10 @@ HX = {"HTTP_HX_REQUEST": "true"}
 
 def finish_otb(client, match) -> tuple[Battle, Battle]:
     """Both over-the-board battles of ``match`` ended by a referee's decision."""
-    b1, b2 = battles.create_battles(match, mode=Battle.Mode.OTB)
+    b1, b2 = create_battles(match, mode=Battle.Mode.OTB, now=timezone.now())
     for b in (b1, b2):
-        battles.start_battle(b.pk)
-        battles.referee_decision(b.pk, reason="time")
+        start_battle(b.pk, now=timezone.now())
+        referee_decision(b.pk, reason="time", now=timezone.now())
     client.force_login(match.round.tournament.referees.get())
     return b1, b2
 

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from games.thud.records import build_record
-
-from .records_helpers import greedy_game
+from tests.games.records_helpers import greedy_game
 
 ROOT = Path(__file__).resolve().parents[2]
 

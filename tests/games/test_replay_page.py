@@ -9,15 +9,15 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
-from games import battles
-from games.models import Battle
+from games.battles.starting import create_battles, start_battle
+from games.models.battle import Battle
 from games.thud import Position
 from games.thud.records import replay
-from tournaments.models import Round
-
-from .conftest import make_match
-from .records_helpers import greedy_game, play_through_site
+from tests.games.conftest import make_match
+from tests.games.records_helpers import greedy_game, play_through_site
+from tournaments.models.rounds import Round
 
 pytestmark = pytest.mark.django_db
 PLIES = 14
@@ -26,8 +26,8 @@ PLIES = 14
 @pytest.fixture
 def played(client):
     match = make_match(variant="quickfire24")[0]
-    b1, _ = battles.create_battles(match, mode=Battle.Mode.ONLINE)
-    battle = play_through_site(client, battles.start_battle(b1.pk), PLIES)
+    b1, _ = create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
+    battle = play_through_site(client, start_battle(b1.pk, now=timezone.now()), PLIES)
     client.logout()
     return battle
 
@@ -97,8 +97,8 @@ def test_replay_of_a_draft_round_is_hidden(client, played):
 
 def test_battle_and_match_pages_link_the_replay_once_there_are_moves(client):
     match = make_match(variant="quickfire24")[0]
-    b1, b2 = battles.create_battles(match, mode=Battle.Mode.ONLINE)
-    battles.start_battle(b1.pk)
+    b1, b2 = create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
+    start_battle(b1.pk, now=timezone.now())
     match_url = reverse("games:match", args=[match.pk])
     assert replay_url(b1) not in client.get(match_url).content.decode()
     assert replay_url(b1) not in client.get(reverse("games:battle", args=[b1.pk])).content.decode()
@@ -113,8 +113,8 @@ def test_battle_and_match_pages_link_the_replay_once_there_are_moves(client):
 def test_replay_query_count_does_not_grow_with_moves(client):
     def battle_with(plies: int) -> Battle:
         match = make_match(variant="quickfire24")[0]
-        b1, _ = battles.create_battles(match, mode=Battle.Mode.ONLINE)
-        battle = play_through_site(client, battles.start_battle(b1.pk), plies)
+        b1, _ = create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
+        battle = play_through_site(client, start_battle(b1.pk, now=timezone.now()), plies)
         client.logout()
         return battle
 

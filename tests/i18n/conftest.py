@@ -7,13 +7,16 @@ from types import SimpleNamespace
 import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
+from django.utils import timezone
 
-from games import battles
-from games.models import Battle
+from games.battles.starting import create_battles
+from games.models.battle import Battle
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, UserFactory
-from tournaments.permissions import ORGANISERS_GROUP
-from tournaments.results.workflow import enter_result, record_final_result
-from tournaments.rounds.adapter import pair_next_round, publish_round
+from tournaments.permissions.roles import ORGANISERS_GROUP
+from tournaments.results.entry import enter_result
+from tournaments.results.final import record_final_result
+from tournaments.rounds.draw import pair_next_round
+from tournaments.rounds.play import publish_round
 
 # Discworld names: none of them is an English UI word the page tests look for.
 NAMES = ["Rincewind", "Vimes", "Angua", "Detritus"]
@@ -34,23 +37,33 @@ def world(db, settings):
         EntryFactory(tournament=t, seed=i + 1, player=PlayerFactory(name=name, user=user))
         for i, (name, user) in enumerate(zip(NAMES, users, strict=True))
     ]
-    round_ = publish_round(pair_next_round(t, by=organiser))
+    round_ = publish_round(pair_next_round(t, by=organiser), now=timezone.now())
     drawn, played = round_.matches.order_by("table")
     # A drawn match (Sonneborn–Berger halves in the standings) ...
-    record_final_result(drawn, survivors=(10, 1, 10, 1), by=organiser, source="import")
+    record_final_result(
+        drawn, survivors=(10, 1, 10, 1), by=organiser, source="import", now=timezone.now()
+    )
     # ... and one with its battles started and a result awaiting confirmation.
-    battle1, _battle2 = battles.create_battles(played, mode=Battle.Mode.OTB)
+    battle1, _battle2 = create_battles(played, mode=Battle.Mode.OTB, now=timezone.now())
     played.refresh_from_db()
     enter_result(
-        played, survivors=(20, 2, 15, 3), by=referees[0], expected_lock_version=played.lock_version
+        played,
+        survivors=(20, 2, 15, 3),
+        by=referees[0],
+        expected_lock_version=played.lock_version,
+        now=timezone.now(),
     )
     # A Swiss top 2 whose final was drawn: the bracket page with a playoff to come.
     cup = TournamentFactory(name="Lancre Cup", slug="lancre", owner=organiser, rounds=1, top_cut=2)
     for i, name in enumerate(("Magrat", "Nanny Ogg", "Granny", "Agnes"), start=1):
         EntryFactory(tournament=cup, seed=i, player=PlayerFactory(name=name))
     for _stage in ("swiss", "final"):
-        for m in publish_round(pair_next_round(cup, by=organiser)).matches.all():
-            record_final_result(m, survivors=(8, 2, 8, 2), by=organiser, source="import")
+        for m in publish_round(
+            pair_next_round(cup, by=organiser), now=timezone.now()
+        ).matches.all():
+            record_final_result(
+                m, survivors=(8, 2, 8, 2), by=organiser, source="import", now=timezone.now()
+            )
     slug = t.slug
     player_user = played.player_a.player.user
     pages = {

@@ -38,9 +38,11 @@ def test_norwegian_may_has_no_abbreviation_dot():
 
 def sonneborn_berger_cells(html: str) -> list[str]:
     """The Sonneborn–Berger column (the 8th) of the standings table."""
-    table = html[html.index('<table class="standings">') :]
+    table = html[html.index('<table class="standings"') :]
     rows = re.findall(r"<tr[^>]*>\s*<td>.*?</tr>", table, flags=re.S)
-    return [visible_text(re.findall(r"<td[^>]*>.*?</td>", row, flags=re.S)[7]) for row in rows]
+    return [
+        visible_text(re.findall(r"<t[dh][^>]*>.*?</t[dh]>", row, flags=re.S)[7]) for row in rows
+    ]
 
 
 @pytest.mark.parametrize(("language", "half"), [("en", "0.5"), ("it", "0,5"), ("nb", "0,5")])

@@ -47,7 +47,7 @@ def test_first_visit_follows_the_browsers_accept_language(client, accept, expect
 
 def test_every_page_has_the_switcher_and_the_rules_link(client):
     html = client.get("/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
-    nav = html[html.index('<nav class="site-nav">') : html.index("</nav>")]
+    nav = html[html.index('<nav class="site-nav"') : html.index("</nav>")]
     assert f'action="{reverse("set_language")}"' in nav
     assert 'href="/rules/"' in nav
     buttons = re.findall(r'<button type="submit" class="link" name="language" value="(\w+)"', nav)

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from games.presenters_thud import rules_context
-from tournaments.models import Tournament
+from tournaments.models.tournament import Tournament
 
 from .support import visible_text
 
@@ -76,5 +76,5 @@ def test_rules_are_linked_from_the_navigation_of_every_page(client, world):
         if user is not None:
             client.force_login(user)
         html = client.get(url).content.decode()
-        nav = html[html.index('<nav class="site-nav">') : html.index("</nav>")]
+        nav = html[html.index('<nav class="site-nav"') : html.index("</nav>")]
         assert f'href="{reverse("rules")}"' in nav, name

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.models import Battle
+from games.models.battle import Battle
 from play import challenges
 from play.challenges import ChallengeError
 from play.models import Challenge

@@ -7,13 +7,13 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games.models import Battle
+from games.models.battle import Battle
 from outbox.models import OutboundEmail
 from play import challenges, notify
 from play.challenges import ChallengeError
 from play.models import Challenge
 from tests.factories import UserFactory
-from tests.tournaments.test_results_concurrency import race
+from tests.tournaments.results.test_workflow_concurrency import race
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import UserProfile
-from games import battles
-from games.battles import after_commit
+from games.battles.play import submit_move
+from games.battles.store import after_commit
 from outbox.models import OutboundEmail
 from outbox.tasks import send_email
 from play import challenges
@@ -93,13 +93,17 @@ def test_each_turn_of_a_correspondence_game_mails_the_player_to_move_once(
     assert f"/battles/{battle.pk}/" in mail.outbox[0].body
     notation = battle.rules.legal_moves(battle.rules.deserialise(battle.board))[0]
     with django_capture_on_commit_callbacks(execute=True):
-        battle = battles.submit_move(
-            battle.pk, side="white", version=battle.clock_version, notation=notation
+        battle = submit_move(
+            battle.pk,
+            side="white",
+            version=battle.clock_version,
+            notation=notation,
+            now=timezone.now(),
         )
     assert [m.to for m in delivered()] == [["alice@example.org"], ["bob@example.org"]]
     # The same state published again (an end offer, a redelivered signal): no second email.
-    after_commit(battle.pk, battle.clock_version, battle.clock_state)
-    after_commit(battle.pk, battle.clock_version, battle.clock_state)
+    after_commit(battle.pk, battle.clock_version, battle.clock_state, now=timezone.now())
+    after_commit(battle.pk, battle.clock_version, battle.clock_state, now=timezone.now())
     assert len(delivered()) == 2 and OutboundEmail.objects.filter(kind="turn").count() == 2
 
 

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Battle
+from games.models.battle import Battle
 from outbox.models import OutboundEmail
 from play import challenges
 from play.challenges import MAX_LIVE_OFFERS

@@ -3,7 +3,7 @@ cache call answers (a miss, or the local fallback) and every page still renders.
 
 "Redis down" here is a real refused connection: the caches point at a port on which
 nothing listens. The real-process outage (a redis-server killed for 30 s during timed
-battles) is ``tests/games/test_outages.py``.
+battles) is ``tests/games/live/test_outages.py``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import caches
 from django.core.management import call_command
+from django.utils import timezone
 
+from games.live import publish
 from tests.thud_site.test_crawl import crawl
 from thud_site import limits
 
@@ -37,11 +39,10 @@ def redis_down(settings):
         for name, fallback in (("default", "miss"), ("limits", "local"))
     }
     settings.REDIS_URL = location
-    from games import events
 
-    events._publisher = None  # the next publish connects to the dead address
+    publish._publisher = None  # the next publish connects to the dead address
     yield location
-    events._publisher = None
+    publish._publisher = None
 
 
 def test_without_redis_the_default_cache_misses_and_drops_writes(redis_down):
@@ -101,14 +102,18 @@ def test_every_reachable_page_renders_without_redis(client, redis_down, username
 def test_moves_and_results_are_accepted_without_redis(
     client, redis_down, django_capture_on_commit_callbacks
 ):
-    from games import battles
-    from games.models import Battle
+    from games.battles.starting import create_casual_battle
+    from games.models.battle import Battle
     from tests.factories import MatchFactory, UserFactory
-    from tournaments.models import ResultVersion
+    from tournaments.models.results import ResultVersion
 
     first, second = UserFactory(), UserFactory()
-    battle = battles.create_casual_battle(
-        game="thud", first=first, second=second, timing=Battle.Timing.CORRESPONDENCE
+    battle = create_casual_battle(
+        game="thud",
+        first=first,
+        second=second,
+        timing=Battle.Timing.CORRESPONDENCE,
+        now=timezone.now(),
     )
     client.force_login(first)
     with django_capture_on_commit_callbacks(execute=True) as after_commit:

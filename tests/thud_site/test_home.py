@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
-from games import battles
-from games.models import Battle
+from games.battles.referee import pause
+from games.battles.starting import create_battles, start_battle
+from games.models.battle import Battle
 from tests.factories import MatchFactory, RoundFactory, TournamentFactory, UserFactory
-from tournaments.models import Match, Round, Tournament
+from tournaments.models.rounds import Match, Round
+from tournaments.models.tournament import Tournament
 from tournaments.reports.dashboards import TournamentFacts, next_action
-from tournaments.results.workflow import enter_result
+from tournaments.results.entry import enter_result
 
 HOME = "/"
 
@@ -73,7 +76,13 @@ def test_organiser_sees_results_to_confirm_linked_to_the_round(client):
     match = MatchFactory()
     t = match.round.tournament
     Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.RUNNING)
-    enter_result(match, survivors=(20, 2, 15, 3), by=UserFactory(), expected_lock_version=0)
+    enter_result(
+        match,
+        survivors=(20, 2, 15, 3),
+        by=UserFactory(),
+        expected_lock_version=0,
+        now=timezone.now(),
+    )
     client.force_login(t.owner)
     html = client.get(HOME).content.decode()
     assert "1 result to confirm in round 1" in html
@@ -88,10 +97,16 @@ def test_referee_sees_counts_and_battles_waiting_one_tap_away(client):
     referee = UserFactory()
     t.referees.add(referee)
     MatchFactory(round=match.round)  # a second table, awaiting
-    enter_result(match, survivors=(20, 2, 15, 3), by=UserFactory(), expected_lock_version=0)
-    b1, _ = battles.create_battles(match, mode=Battle.Mode.OTB)
-    battles.start_battle(b1.pk)
-    battles.pause(b1.pk)
+    enter_result(
+        match,
+        survivors=(20, 2, 15, 3),
+        by=UserFactory(),
+        expected_lock_version=0,
+        now=timezone.now(),
+    )
+    b1, _ = create_battles(match, mode=Battle.Mode.OTB, now=timezone.now())
+    start_battle(b1.pk, now=timezone.now())
+    pause(b1.pk, now=timezone.now())
     client.force_login(referee)
     html = client.get(HOME).content.decode()
     assert reverse("games:referee_clock", args=[b1.pk]) in html

@@ -9,10 +9,11 @@ from django.core.cache import cache
 from django.db import connection
 from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from tests.factories import EntryFactory, TournamentFactory, UserFactory
 from thud_site.context_processors import navigation
-from tournaments.models import Player, PlayerClaim
+from tournaments.models.people import Player, PlayerClaim
 
 pytestmark = pytest.mark.django_db
 
@@ -88,10 +89,10 @@ def test_a_logged_in_session_survives_a_cache_flush(client):
 
 
 def test_the_navigation_statement_agrees_with_the_querysets_it_stands_for():
-    from games import battles
+    from games.battles.starting import create_casual_battle
     from play.queries import your_move_count
     from thud_site.context_processors import _facts
-    from tournaments import permissions
+    from tournaments.permissions.listings import tournaments_organised_by
 
     owner, helper, root, player_user, stranger = (UserFactory() for _ in range(5))
     root.is_superuser = True
@@ -105,12 +106,12 @@ def test_the_navigation_statement_agrees_with_the_querysets_it_stands_for():
         (owner, player_user, "thud"),
         (helper, stranger, "thud"),
     ]:
-        battles.create_casual_battle(game=game, first=first, second=second)
+        create_casual_battle(game=game, first=first, second=second, now=timezone.now())
     for user in (owner, helper, root, player_user, stranger):
         facts = _facts(user)
         expected = {
             "has_player": Player.objects.filter(user=user).exists(),
-            "organises": permissions.tournaments_organised_by(user).exists(),
+            "organises": tournaments_organised_by(user).exists(),
             "your_move": your_move_count(user),
         }
         assert {key: facts[key] for key in expected} == expected, user.username

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from django.utils import timezone
+
 from tests.factories import (
     EntryFactory,
     MatchFactory,
@@ -33,8 +35,9 @@ from tests.factories import (
     TournamentFactory,
     UserFactory,
 )
-from tournaments.models import ResultVersion
-from tournaments.results.workflow import enter_result, record_final_result
+from tournaments.models.results import ResultVersion
+from tournaments.results.entry import enter_result
+from tournaments.results.final import record_final_result
 
 IMPORT = ResultVersion.Source.IMPORT
 
@@ -54,14 +57,20 @@ def build_event() -> SimpleNamespace:
     MatchFactory(round=r3, table=2, player_a=bo, player_b=None)
     m4 = MatchFactory(round=r4, table=1, player_a=ann, player_b=bo)
     for match, survivors in ((m1, (20, 3, 10, 4)), (m2, (8, 2, 12, 3)), (m3, (5, 6, 30, 1))):
-        record_final_result(match, survivors=survivors, by=None, source=IMPORT)
-    enter_result(m4, survivors=(32, 0, 0, 8), by=UserFactory(), expected_lock_version=None)
+        record_final_result(match, survivors=survivors, by=None, source=IMPORT, now=timezone.now())
+    enter_result(
+        m4,
+        survivors=(32, 0, 0, 8),
+        by=UserFactory(),
+        expected_lock_version=None,
+        now=timezone.now(),
+    )
 
     other = TournamentFactory(name="Other Cup", slug="other-cup")
     dee = EntryFactory(tournament=other, player=PlayerFactory(name="Dee"), seed=1)
     ann2 = EntryFactory(tournament=other, player=ann.player, seed=2)
     m5 = MatchFactory(round=RoundFactory(tournament=other, number=1), player_a=dee, player_b=ann2)
-    record_final_result(m5, survivors=(0, 8, 32, 0), by=None, source=IMPORT)
+    record_final_result(m5, survivors=(0, 8, 32, 0), by=None, source=IMPORT, now=timezone.now())
     return SimpleNamespace(t=t, other=other, ann=ann, bo=bo, cy=cy, m1=m1, m4=m4)
 
 
@@ -77,5 +86,7 @@ def grow_event(players: int, rounds: int = 2) -> object:
         shifted = entries[number - 1 :] + entries[: number - 1]
         for table, (a, b) in enumerate(zip(shifted[::2], shifted[1::2], strict=False), 1):
             m = MatchFactory(round=round_, table=table, player_a=a, player_b=b)
-            record_final_result(m, survivors=(table % 30, 2, 7, 3), by=None, source=IMPORT)
+            record_final_result(
+                m, survivors=(table % 30, 2, 7, 3), by=None, source=IMPORT, now=timezone.now()
+            )
     return t

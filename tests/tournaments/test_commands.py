@@ -7,12 +7,17 @@ import pytest
 from django.core.management import ManagementUtility, call_command
 from django.core.management.base import CommandError
 from django.db import connections
+from django.utils import timezone
 
 from tests.factories import TournamentFactory, UserFactory, tournament_with_players
-from tournaments.models import Entry, Player, ResultVersion, Round, Tournament
+from tournaments.models.people import Player
+from tournaments.models.results import ResultVersion
+from tournaments.models.rounds import Round
+from tournaments.models.tournament import Entry, Tournament
 from tournaments.organising.imports import MAX_FILE_BYTES, MAX_ROWS
-from tournaments.results.workflow import record_final_result
-from tournaments.rounds.adapter import pair_next_round, publish_round
+from tournaments.results.final import record_final_result
+from tournaments.rounds.draw import pair_next_round
+from tournaments.rounds.play import publish_round
 
 pytestmark = pytest.mark.django_db
 
@@ -182,7 +187,7 @@ HEADER = "round,table,battle1_dwarfs,battle1_trolls,battle2_dwarfs,battle2_troll
 @pytest.fixture
 def round_one():
     t = tournament_with_players(4)
-    return publish_round(pair_next_round(t, by=None))
+    return publish_round(pair_next_round(t, by=None), now=timezone.now())
 
 
 def test_import_results_records_confirmed_import_versions(tmp_path, round_one):
@@ -218,7 +223,7 @@ def test_import_results_bad_file_names_the_line_and_changes_nothing(
 
 def test_import_results_refuses_a_bye_and_a_draft_round_and_changes_nothing(tmp_path):
     t = tournament_with_players(5)
-    round_one = publish_round(pair_next_round(t, by=None))
+    round_one = publish_round(pair_next_round(t, by=None), now=timezone.now())
     bye = round_one.matches.get(player_b=None).table
     played = round_one.matches.exclude(player_b=None).first().table
     path = write(tmp_path, HEADER + f"1,{played},3,1,5,2\n1,{bye},3,1,5,2\n")
@@ -226,7 +231,7 @@ def test_import_results_refuses_a_bye_and_a_draft_round_and_changes_nothing(tmp_
         run("import_results", t.slug, path)
     for m in round_one.matches.exclude(player_b=None):
         m.versions.all().delete()
-        record_final_result(m, survivors=(1, 1, 1, 1), by=None, source="import")
+        record_final_result(m, survivors=(1, 1, 1, 1), by=None, source="import", now=timezone.now())
     pair_next_round(t, by=None)  # round 2, still a draft
     path = write(tmp_path, HEADER + "2,1,3,1,5,2\n")
     with pytest.raises(CommandError, match="Line 2: there is no table 1 in published round 2"):
@@ -239,7 +244,7 @@ CAVALLI_HEADER = "round,table,battle1_white,battle1_black,battle2_white,battle2_
 
 def test_import_results_of_a_cavalli_tournament_follows_its_scale(tmp_path):
     t = tournament_with_players(2, game="cavalli")
-    round_one = publish_round(pair_next_round(t, by=None))
+    round_one = publish_round(pair_next_round(t, by=None), now=timezone.now())
     with pytest.raises(CommandError, match="Line 2: battle1_white must be between 0 and 4950"):
         run("import_results", t.slug, write(tmp_path, CAVALLI_HEADER + "1,1,4951,0,0,0\n"))
     # Thud's columns are not Cavalli's: the file names the game's sides.

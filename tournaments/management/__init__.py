@@ -1,0 +1,1 @@
+"""The tournaments app's management commands."""

@@ -10,12 +10,12 @@ changed behind their back.
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from tournaments.models import Tournament
+from tournaments.models.tournament import Tournament
 
 # Each retry follows a creation that won, so parallel posts of one name need at most
 # one try each beyond the first; the bound only stops a loop that cannot end.
@@ -35,6 +35,7 @@ def slug_taken_message(slug: str) -> str:
 def free_slug(base: str) -> str:
     """``base`` cut to the field's length, with -2, -3, … added when it is taken."""
     max_length = Tournament._meta.get_field("slug").max_length
+    assert max_length is not None  # the slug field declares one
     base = base[:max_length].strip("-")
     if not base:
         return ""
@@ -51,9 +52,7 @@ def free_slug(base: str) -> str:
     return slug
 
 
-def create_tournament(
-    tournament: Tournament, *, owner: AbstractBaseUser, slug_from_name: bool
-) -> Tournament:
+def create_tournament(tournament: Tournament, *, owner: User, slug_from_name: bool) -> Tournament:
     """Insert the unsaved ``tournament`` owned by ``owner``; raises ``SlugTaken``."""
     tournament.owner = owner
     for _attempt in range(MAX_ATTEMPTS):

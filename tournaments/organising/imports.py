@@ -28,16 +28,21 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from typing import BinaryIO
 
 from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from tournaments.models import Entry, Match, Player, ResultVersion, Round, Tournament
+from tournaments.models.people import Player
+from tournaments.models.results import ResultVersion
+from tournaments.models.rounds import Match, Round
+from tournaments.models.tournament import Entry, Tournament
+from tournaments.results.final import record_final_results
 from tournaments.results.scales import FIELDS, columns, limit_of, scale_of
-from tournaments.results.value import THUD, Survivors
-from tournaments.results.workflow import ResultError, record_final_results
+from tournaments.results.value import MatchResult
+from tournaments.results.writing import ResultError
 
 PLAYER_COLUMNS = ("name", "club", "country", "rating")
 
@@ -55,8 +60,9 @@ MAX_ROWS = 5_000
 # A sensible Elo range, well inside the IntegerField.
 RATING_MIN, RATING_MAX = 0, 4000
 INITIAL_POINTS_MAX = 1000
-TEXT_MAX_LENGTH = {
-    field: Player._meta.get_field(field).max_length for field in ("name", "club", "country")
+TEXT_MAX_LENGTH: dict[str, int] = {
+    name: Player._meta.get_field(name).max_length  # type: ignore[union-attr,misc]  # CharFields
+    for name in ("name", "club", "country")
 }
 
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
@@ -263,7 +269,7 @@ def import_players(tournament: Tournament, rows: list[PlayerRow]) -> list[Entry]
         return Entry.objects.bulk_create(entries, batch_size=1000)
 
 
-def parse_results(text: str, game: str = THUD) -> list[ResultRow]:
+def parse_results(text: str, *, game: str) -> list[ResultRow]:
     """The rows of a results CSV; the four numbers checked against ``game``'s limits."""
     rows: list[ResultRow] = []
     seen: dict[tuple[int, int], int] = {}
@@ -286,7 +292,7 @@ def parse_results(text: str, game: str = THUD) -> list[ResultRow]:
     return rows
 
 
-def import_results(tournament: Tournament, rows: list[ResultRow]) -> int:
+def import_results(tournament: Tournament, rows: list[ResultRow], *, now: datetime) -> int:
     """Record every row as a final result; returns the number recorded.
 
     The matches are read in one query and the results written by
@@ -312,9 +318,9 @@ def import_results(tournament: Tournament, rows: list[ResultRow]) -> int:
             )
         if player_b_id is None:
             raise _line_error(row.line, _("table %(table)d is a bye") % {"table": row.table})
-        todo.append((pk, Survivors.parse(row.survivors, game=tournament.game)))
+        todo.append((pk, MatchResult.parse(row.survivors, game=tournament.game)))
     try:
-        record_final_results(todo, source=ResultVersion.Source.IMPORT)
+        record_final_results(todo, source=ResultVersion.Source.IMPORT, now=now)
     except ResultError as exc:
         raise CsvImportError(str(exc)) from None
     return len(todo)

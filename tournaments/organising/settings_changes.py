@@ -30,8 +30,8 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from tournaments.pairing.knockout import TOP_CUTS
-from tournaments.standings.table import TIEBREAK_KEYS
+from tournaments.pairing.elimination import TOP_CUTS
+from tournaments.standings.tiebreaks import KEYS
 
 ROUND_ROBIN = "round_robin"  # Tournament.Format.ROUND_ROBIN, without importing the models
 SWISS = "swiss"
@@ -163,7 +163,7 @@ def check_tiebreak_order(keys: Sequence[str]) -> list[str]:
     keys = list(keys)
     if not keys:
         raise SettingsError(_("Choose at least one tiebreak."))
-    unknown = [k for k in keys if k not in TIEBREAK_KEYS]
+    unknown = [k for k in keys if k not in KEYS]
     if unknown:
         raise SettingsError(
             _("Unknown tiebreak: %(keys)s.") % {"keys": ", ".join(sorted(set(unknown)))}

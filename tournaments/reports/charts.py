@@ -1,28 +1,121 @@
 """Small charts drawn on the server as inline SVG (no JavaScript chart library).
 
 Pure functions: numbers and already-translated labels in, an SVG string out. Every piece of
-text is escaped here, so the caller may mark the result safe. The SVGs scale to their
-container (``viewBox`` with ``width: 100%`` in the CSS), so they never widen a phone page.
+text is escaped here, so the caller may mark the result safe.
+
+Invariants:
+- Nothing is cut: the label columns are as wide as the longest label, measured with
+  ``text_width`` (advance widths rounded up from DejaVu Sans and Liberation Sans, the widest
+  fonts ``sans-serif`` resolves to), and a name longer than ``MAX_LABEL_CHARS`` is shortened
+  with "…" while its full text stays in the ``<title>`` and in the chart's data table.
+- Colours are classes (``palette.series_class``) styled by ``static/css/charts.css``; the
+  light colour is also a presentation attribute, which the CSS overrides on screen and
+  WeasyPrint draws in the PDFs. The chart paints its own background, so its contrast holds
+  whatever the page behind it.
+- The SVG has a ``viewBox`` and its natural ``width``/``height``: CSS shrinks it to its box
+  (``max-width: 100%; height: auto``), never stretches it.
+- The SVG is ``role="img"``, named by ``aria-labelledby`` (the figure's caption); the data
+  are in a table beside it (``Figure``), because a screen reader cannot read a chart.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
+from tournaments.reports.palette import LIGHT, series_class, series_colour
+
 FONT_SIZE = 14
-# Colour-blind-safe palette (Okabe–Ito), cycled for the rank lines.
-PALETTE = (
-    "#0072b2",
-    "#e69f00",
-    "#009e73",
-    "#cc79a7",
-    "#56b4e9",
-    "#d55e00",
-    "#f0e442",
-    "#000000",
-)
+LINE_HEIGHT = 18  # the least vertical room one label needs
+MAX_LABEL_CHARS = 28
+
+# Advance widths in em, rounded up to 0.05 em over DejaVu Sans and Liberation Sans.
+_WIDTHS = {
+    0.30: "'Iijl",
+    0.35: " ,./:;\\|",
+    0.40: "()-[]ft",
+    0.45: "!r",
+    0.50: '"*J`',
+    0.55: "csz",
+    0.60: "?L_kvxy",
+    0.65: "$0123456789FTabdeghnopqu{}",
+    0.70: "ABEKPSVXYZ",
+    0.75: "CNRU",
+    0.80: "&DGHOQ",
+    0.85: "#+<=>^w~",
+    0.90: "M",
+    1.00: "%Wm",
+    1.05: "@",
+}
+_EM = {char: width for width, chars in _WIDTHS.items() for char in chars}
+
+
+def _char_width(char: str) -> float:
+    if char in _EM:
+        return _EM[char]
+    if unicodedata.east_asian_width(char) in "WF":
+        return 1.05
+    base = unicodedata.normalize("NFD", char)[:1]  # "Ü" is as wide as "U"
+    return _EM.get(base, 0.8)  # other scripts: wider than most Latin letters
+
+
+def text_width(text: str, size: float = FONT_SIZE) -> float:
+    """A width ``text`` will not exceed in a sans-serif font of ``size`` units.
+
+    >>> text_width("Ill") < text_width("MWm")
+    True
+    >>> text_width("Überwald") == text_width("Uberwald")
+    True
+    """
+    return sum(_char_width(c) for c in text) * size
+
+
+def shorten(text: str, limit: int = MAX_LABEL_CHARS) -> str:
+    """``text``, cut to ``limit`` characters with "…" if longer.
+
+    >>> shorten("Carrot Ironfoundersson", 10)
+    'Carrot Ir…'
+    >>> shorten("Nobby")
+    'Nobby'
+    """
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _svg_open(css_class: str, width: float, height: float, labelled_by: str, title: str) -> str:
+    w, h = round(width), round(height)
+    return (
+        f'<svg class="chart {css_class}" viewBox="0 0 {w} {h}" width="{w}" height="{h}" '
+        f'role="img" aria-labelledby="{escape(labelled_by)}" font-family="sans-serif" '
+        f'font-size="{FONT_SIZE}" fill="{LIGHT.text}" xmlns="http://www.w3.org/2000/svg">'
+        f"<title>{escape(title)}</title>"
+        f'<rect class="chart-bg" width="{w}" height="{h}" fill="{LIGHT.background}"/>'
+    )
+
+
+def caption_id(figure_id: str) -> str:
+    """The id of the figure's caption, which names its SVG (``aria-labelledby``)."""
+    return f"{figure_id}-caption"
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A chart and its data as a table: what ``_side_stats.html#chart-figure`` renders.
+
+    ``columns`` head the table (the first heads the row labels); each row is a label (a
+    ``<th scope="row">``) and one cell per other column.
+    """
+
+    id: str  # unique on the page
+    caption: str
+    svg: str  # safe HTML (the caller marks it so)
+    columns: Sequence[str]
+    rows: Sequence[tuple[str, Sequence[str]]]
+
+    @property
+    def caption_id(self) -> str:
+        return caption_id(self.id)
 
 
 @dataclass(frozen=True)
@@ -30,34 +123,35 @@ class Bar:
     label: str  # shown left of the bar, already translated
     value: float  # a percentage, 0..100
     text: str  # shown right of the bar, e.g. "59.92 % (151)"
-    colour: str
 
 
-def bar_chart(bars: Sequence[Bar], *, title: str) -> str:
-    """Horizontal bars of percentages, one row each.
+BAR_WIDTH = 200
 
-    >>> svg = bar_chart([Bar("First", 50.0, "50 %", "#333")], title="Sides")
+
+def bar_chart(bars: Sequence[Bar], *, title: str, labelled_by: str) -> str:
+    """Horizontal bars of percentages, one row each, coloured as series 1, 2, ...
+
+    >>> svg = bar_chart([Bar("First", 50.0, "50 %")], title="Sides", labelled_by="c")
     >>> 'width="100.0"' in svg and "<title>Sides</title>" in svg
     True
     """
-    row, label_w, bar_w, text_w = 26, 120, 200, 110
-    width = label_w + bar_w + text_w
+    row, gap = 28, 8
+    label_w = gap + max((text_width(b.label) for b in bars), default=0) + gap
+    text_w = gap + max((text_width(b.text) for b in bars), default=0) + gap
+    width = label_w + BAR_WIDTH + text_w
     height = row * len(bars) + 8
-    parts = [
-        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="{escape(title)}" font-family="sans-serif" font-size="{FONT_SIZE}" '
-        'xmlns="http://www.w3.org/2000/svg">',
-        f"<title>{escape(title)}</title>",
-    ]
+    parts = [_svg_open("bar-chart", width, height, labelled_by, title)]
     for i, bar in enumerate(bars):
         y = 4 + i * row
-        length = round(bar_w * max(0.0, min(100.0, bar.value)) / 100, 1)
+        length = round(BAR_WIDTH * max(0.0, min(100.0, bar.value)) / 100, 1)
         parts.append(
-            f'<text x="{label_w - 6}" y="{y + 18}" text-anchor="end">{escape(bar.label)}</text>'
-            f'<rect x="{label_w}" y="{y + 3}" width="{bar_w}" height="{row - 6}" fill="#eee"/>'
-            f'<rect x="{label_w}" y="{y + 3}" width="{length}" height="{row - 6}" '
-            f'fill="{escape(bar.colour)}"/>'
-            f'<text x="{label_w + bar_w + 6}" y="{y + 18}">{escape(bar.text)}</text>'
+            f'<text x="{label_w - gap:.0f}" y="{y + 19}" text-anchor="end">{escape(bar.label)}'
+            "</text>"
+            f'<rect class="chart-grid" x="{label_w:.0f}" y="{y + 4}" width="{BAR_WIDTH}" '
+            f'height="{row - 8}" fill="none" stroke="{LIGHT.grid}"/>'
+            f'<rect class="chart-bar {series_class(i)}" x="{label_w:.0f}" y="{y + 4}" '
+            f'width="{length}" height="{row - 8}" fill="{series_colour(i)}"/>'
+            f'<text x="{label_w + BAR_WIDTH + gap:.0f}" y="{y + 19}">{escape(bar.text)}</text>'
         )
     parts.append("</svg>")
     return "".join(parts)
@@ -69,56 +163,128 @@ class Line:
     ranks: Sequence[int]  # rank after round 1, 2, ...
 
 
+# A second cue besides colour: series n has marker n % 8 and a dash pattern that differs
+# from the series that share its colour and marker (n and n + 8).
+MARKERS = ("circle", "square", "triangle", "diamond", "down", "ring", "box", "rhombus")
+DASHES = ("", "7 4", "2 3", "9 3 2 3")
+
+
+def dash(index: int) -> str:
+    return DASHES[(index + index // len(MARKERS)) % len(DASHES)]
+
+
+def marker(index: int, cx: float, cy: float) -> str:
+    """The ``index``-th series' marker centred on (cx, cy); the hollow ones are outlined."""
+    kind = MARKERS[index % len(MARKERS)]
+    css, colour = series_class(index), series_colour(index)
+    solid = f'class="chart-mark {css}" fill="{colour}"'
+    hollow = (
+        f'class="chart-mark chart-hollow {css}" fill="{LIGHT.background}" stroke="{colour}" '
+        'stroke-width="2"'
+    )
+
+    def path(points: Sequence[tuple[float, float]], style: str) -> str:
+        d = " ".join(f"{cx + dx:g},{cy + dy:g}" for dx, dy in points)
+        return f'<polygon points="{d}" {style}/>'
+
+    if kind == "circle":
+        return f'<circle cx="{cx}" cy="{cy}" r="4.5" {solid}/>'
+    if kind == "ring":
+        return f'<circle cx="{cx}" cy="{cy}" r="4" {hollow}/>'
+    if kind in ("square", "box"):
+        side = 8 if kind == "square" else 7
+        style = solid if kind == "square" else hollow
+        return f'<rect x="{cx - side / 2:g}" y="{cy - side / 2:g}" width="{side}" height="{side}" {style}/>'
+    if kind == "triangle":
+        return path(((0, -5.5), (5, 4), (-5, 4)), solid)
+    if kind == "down":
+        return path(((0, 5.5), (5, -4), (-5, -4)), solid)
+    style = solid if kind == "diamond" else hollow
+    return path(((0, -5.5), (5.5, 0), (0, 5.5), (-5.5, 0)), style)
+
+
+def _ticks(worst: int, step_y: float) -> list[int]:
+    """The ranks labelled on the y axis: 1, the worst, and multiples that leave room."""
+    every = next(k for k in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 10**9) if k * step_y >= 20)
+    ticks = {1, worst} | set(range(every, worst, every))
+    return sorted(t for t in ticks if t in (1, worst) or (worst - t) * step_y >= LINE_HEIGHT)
+
+
+def _label_positions(ends: Sequence[float]) -> list[float]:
+    """Label heights for line ends at ``ends``: in order, each at least a line below the last."""
+    placed: list[float] = [0.0] * len(ends)
+    last = float("-inf")
+    for i in sorted(range(len(ends)), key=lambda i: ends[i]):
+        last = max(ends[i], last + LINE_HEIGHT)
+        placed[i] = last
+    return placed
+
+
 def rank_chart(
-    lines: Sequence[Line], *, players: int, round_labels: Sequence[str], title: str
+    lines: Sequence[Line], *, round_labels: Sequence[str], title: str, labelled_by: str
 ) -> str:
-    """One polyline per player: rank (1 on top) after each round.
+    """One polyline per player: rank (1 on top) after each round, labelled at its end.
 
-    ``players`` sets the vertical scale (the worst possible rank); ``round_labels`` label the
-    x axis. Each line carries its name in a ``<title>`` (shown on hover) and at its end.
+    The y axis runs from 1 to the worst rank any line reaches. Each line has the marker and
+    dash of its series and its name at its end (names that would overlap are spread apart
+    and joined to their line's end); its full name is its ``<title>``.
 
-    >>> svg = rank_chart([Line("Ann", [2, 1])], players=2, round_labels=["R1", "R2"], title="t")
-    >>> "<polyline" in svg and "Ann" in svg
+    >>> svg = rank_chart([Line("Ann", [2, 1])], round_labels=["R1", "R2"], title="t",
+    ...                  labelled_by="c")
+    >>> "<polyline" in svg and ">Ann</text>" in svg
     True
     """
     rounds = max(len(round_labels), 1)
-    left, top, right, bottom = 34, 12, 130, 26
-    step_x = 60 if rounds > 1 else 0
+    worst = max((r for line in lines for r in line.ranks), default=1)
+    left = 12 + text_width(str(worst))
+    top, bottom = 14, 30
+    step_x = max(40, min(60, 360 // rounds)) if rounds > 1 else 0
     # A big field shares about 320 units of height, so the chart stays a chart on a phone.
-    step_y = max(1, min(24, 320 // max(players, 1)))
-    width = left + step_x * (rounds - 1) + right
-    height = top + step_y * (max(players, 1) - 1) + bottom
+    step_y = max(2, min(26, 320 // max(worst, 1)))
 
-    def x(i: int) -> int:
+    def x(i: int) -> float:
         return left + step_x * i
 
-    def y(rank: int) -> int:
+    def y(rank: int) -> float:
         return top + step_y * (rank - 1)
 
-    parts = [
-        f'<svg class="chart rank-chart" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="{escape(title)}" font-family="sans-serif" font-size="{FONT_SIZE}" '
-        'xmlns="http://www.w3.org/2000/svg">',
-        f"<title>{escape(title)}</title>",
-    ]
+    drawn = [(n, line) for n, line in enumerate(lines) if line.ranks]
+    names = [shorten(line.label) for _, line in drawn]
+    ends = [y(line.ranks[-1]) for _, line in drawn]
+    label_ys = _label_positions(ends)
+    label_x = x(rounds - 1) + 28
+    width = label_x + max((text_width(name) for name in names), default=0) + 8
+    plot_bottom = y(worst)
+    height = max(plot_bottom, max(label_ys, default=0) + 6) + bottom
+
+    parts = [_svg_open("rank-chart", width, height, labelled_by, title)]
     for i, label in enumerate(round_labels):
         parts.append(
-            f'<line x1="{x(i)}" y1="{top}" x2="{x(i)}" y2="{y(max(players, 1))}" stroke="#ddd"/>'
-            f'<text x="{x(i)}" y="{height - 6}" text-anchor="middle">{escape(label)}</text>'
+            f'<line class="chart-grid" x1="{x(i):g}" y1="{top}" x2="{x(i):g}" '
+            f'y2="{plot_bottom:g}" stroke="{LIGHT.grid}"/>'
+            f'<text x="{x(i):g}" y="{height - 8:g}" text-anchor="middle">{escape(label)}</text>'
         )
-    for rank in sorted({1, max(players, 1)}):
-        parts.append(f'<text x="{left - 8}" y="{y(rank) + 4}" text-anchor="end">{rank}</text>')
-    for n, line in enumerate(lines):
-        if not line.ranks:
-            continue
-        colour = PALETTE[n % len(PALETTE)]
-        points = " ".join(f"{x(i)},{y(r)}" for i, r in enumerate(line.ranks))
-        end_x, end_y = x(len(line.ranks) - 1), y(line.ranks[-1])
+    for rank in _ticks(worst, step_y):
+        parts.append(f'<text x="{left - 8:g}" y="{y(rank) + 5:g}" text-anchor="end">{rank}</text>')
+    for (n, line), name, end_y, label_y in zip(drawn, names, ends, label_ys, strict=True):
+        points = " ".join(f"{x(i):g},{y(r):g}" for i, r in enumerate(line.ranks))
+        end_x = x(len(line.ranks) - 1)
+        pattern = dash(n)
+        dashed = f' stroke-dasharray="{pattern}"' if pattern else ""
         parts.append(
-            f"<g><title>{escape(line.label)}</title>"
-            f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"/>'
-            f'<circle cx="{end_x}" cy="{end_y}" r="3" fill="{colour}"/>'
-            f'<text x="{end_x + 6}" y="{end_y + 4}" fill="{colour}">{escape(line.label)}</text></g>'
+            f'<g class="chart-series"><title>{escape(line.label)}</title>'
+            f'<polyline class="chart-line {series_class(n)}" points="{points}" fill="none" '
+            f'stroke="{series_colour(n)}" stroke-width="2.5"{dashed}/>'
+        )
+        parts.extend(marker(n, x(i), y(r)) for i, r in enumerate(line.ranks))
+        if abs(label_y - end_y) > 1:  # spread apart: a leader from the end to the label
+            parts.append(
+                f'<line class="chart-leader {series_class(n)}" x1="{end_x + 6:g}" y1="{end_y:g}" '
+                f'x2="{label_x - 4:g}" y2="{label_y:g}" stroke="{series_colour(n)}"/>'
+            )
+        parts.append(
+            f'<text class="chart-label" x="{label_x:g}" y="{label_y + 5:g}">{escape(name)}</text>'
+            "</g>"
         )
     parts.append("</svg>")
     return "".join(parts)

@@ -3,7 +3,7 @@
 Terminology
 -----------
 - A **pairing** (``CrossMatch``) is one match of a public round: ``a`` had the first side in
-  battle 1, ``b is None`` marks a bye, ``survivors is None`` a result not yet confirmed.
+  battle 1, ``b is None`` marks a bye, ``result is None`` a result not yet confirmed.
 - A **cell** is one player's match in one round, from that player's point of view: the
   opponent, the opponent's rank in the final (current) standings, the side the player had
   in battle 1, and once confirmed the result (``"W"``, ``"D"``, ``"L"``) with the match
@@ -23,15 +23,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tournaments.results.value import Survivors
+from tournaments.results.value import MatchResult
 from tournaments.standings.scoring import PointsScheme, score
 from tournaments.standings.table import (
-    TIEBREAK_KEYS,
     EntrantRecord,
     MatchRecord,
     StandingRow,
     compute_standings,
 )
+from tournaments.standings.tiebreaks import KEYS
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class CrossMatch:
     round: int
     a: int
     b: int | None  # None = bye
-    survivors: Survivors | None = None  # None = not confirmed (or a bye)
+    result: MatchResult | None = None  # None = not confirmed (or a bye)
 
 
 @dataclass(frozen=True)
@@ -70,8 +70,8 @@ def _cell(match: CrossMatch, me: int, ranks: dict[int, int]) -> Cell:
     is_a = match.a == me
     opponent = match.b if is_a else match.a
     result = differential = None
-    if match.survivors is not None:
-        s = score(match.survivors)
+    if match.result is not None:
+        s = score(match.result)
         differential = s.differential if is_a else -s.differential
         result = "W" if differential > 0 else "L" if differential < 0 else "D"
     return Cell(
@@ -89,9 +89,10 @@ def crosstable(
     """One row per standings row, one cell per round 1..``rounds``.
 
     >>> from tournaments.standings.table import EntrantRecord, MatchRecord, compute_standings
+    >>> result = MatchResult(10, 1, 5, 2, game="thud")
     >>> rows = compute_standings([EntrantRecord(1, "Ann", 1), EntrantRecord(2, "Bo", 2)],
-    ...                          [MatchRecord(1, 1, 2, 10, 1, 5, 2)])
-    >>> table = crosstable(rows, [CrossMatch(1, 1, 2, Survivors(10, 1, 5, 2))], 1)
+    ...                          [MatchRecord(1, 1, 2, result)])
+    >>> table = crosstable(rows, [CrossMatch(1, 1, 2, result)], 1)
     >>> [(r.name, r.cells[0].opponent_rank, r.cells[0].side, r.cells[0].result) for r in table]
     [('Ann', 2, 'first', 'W'), ('Bo', 1, 'second', 'L')]
     """
@@ -126,14 +127,15 @@ def ranks_by_round(
     rounds: int,
     *,
     points: PointsScheme = PointsScheme(),  # noqa: B008 - frozen, so a shared default is safe
-    order: Sequence[str] = TIEBREAK_KEYS,
+    order: Sequence[str] = KEYS,
 ) -> dict[int, list[int]]:
     """Each entrant's rank after rounds 1..k for k = 1..``rounds``.
 
     ``matches`` are the finished matches (as for ``compute_standings``).
 
     >>> e = [EntrantRecord(1, "Ann", 1), EntrantRecord(2, "Bo", 2)]
-    >>> ranks_by_round(e, [MatchRecord(1, 1, 2, 10, 1, 5, 2), MatchRecord(2, 2, 1, 30, 0, 0, 0)], 2)
+    >>> r1, r2 = MatchResult(10, 1, 5, 2, game="thud"), MatchResult(30, 0, 0, 0, game="thud")
+    >>> ranks_by_round(e, [MatchRecord(1, 1, 2, r1), MatchRecord(2, 2, 1, r2)], 2)
     {1: [1, 2], 2: [2, 1]}
     """
     history: dict[int, list[int]] = {e.id: [] for e in entrants}

@@ -21,8 +21,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournaments import permissions
-from tournaments.models import Match, Round, Tournament
+from tournaments.models.rounds import Match, Round
+from tournaments.models.tournament import Tournament
+from tournaments.permissions.claims import claims_for_organiser
+from tournaments.permissions.listings import (
+    matches_of_player,
+    tournaments_organised_by,
+    tournaments_refereed_by,
+)
 from tournaments.rounds import lifecycle
 
 
@@ -139,7 +145,7 @@ def _action_url(t: Tournament, action: Action) -> str:
 
 def organiser_overview(user) -> list[Overview]:
     """The tournaments ``user`` organises, each with its state and next action."""
-    tournaments = list(permissions.tournaments_organised_by(user))
+    tournaments = list(tournaments_organised_by(user))
     last = _last_rounds(tournaments, public_only=False)
     counts = _counts(list(last.values()))
     players = dict(
@@ -169,9 +175,7 @@ def organiser_overview(user) -> list[Overview]:
 def referee_overview(user) -> list[Overview]:
     """The running tournaments ``user`` referees, with the current round's counts."""
     tournaments = [
-        t
-        for t in permissions.tournaments_refereed_by(user)
-        if t.status != Tournament.Status.FINISHED
+        t for t in tournaments_refereed_by(user) if t.status != Tournament.Status.FINISHED
     ]
     last = _last_rounds(tournaments, public_only=True)
     counts = _counts(list(last.values()))
@@ -197,7 +201,7 @@ def player_overview(user) -> PlayerHome | None:
     if not user.is_authenticated or not hasattr(user, "player"):
         return None
     matches = list(
-        permissions.matches_of_player(user).filter(
+        matches_of_player(user).filter(
             round__tournament__status__in=[Tournament.Status.SETUP, Tournament.Status.RUNNING]
         )
     )
@@ -220,13 +224,13 @@ def player_overview(user) -> PlayerHome | None:
 
 
 def pending_claims_count(user) -> int:
-    return permissions.claims_for_organiser(user).count() if user.is_authenticated else 0
+    return claims_for_organiser(user).count() if user.is_authenticated else 0
 
 
 def public_tournaments() -> dict[str, list[Tournament]]:
     """Live events first, then upcoming, then finished (home page for everyone)."""
     groups: dict[str, list[Tournament]] = {"live": [], "upcoming": [], "finished": []}
-    key = {
+    key: dict[str, str] = {
         Tournament.Status.RUNNING: "live",
         Tournament.Status.SETUP: "upcoming",
         Tournament.Status.FINISHED: "finished",

@@ -13,12 +13,15 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from tournaments.models import Match, ResultVersion, Tournament
+from tournaments.models.results import ResultVersion
+from tournaments.models.rounds import Match
+from tournaments.models.tournament import Tournament
 from tournaments.reports import csv_safe
 from tournaments.results import scales
 from tournaments.results.scales import FIELDS, scale_of
-from tournaments.rounds.adapter import COUNTED, STANDINGS_FIELDS, load_standings, standings_json
-from tournaments.standings.scoring import score_match
+from tournaments.results.value import MatchResult
+from tournaments.rounds.reads import STANDINGS_FIELDS, load_standings, standings_json
+from tournaments.standings.scoring import score
 
 
 def results_fields(game: str) -> tuple[str, ...]:
@@ -45,7 +48,8 @@ def write_standings_csv(stream: TextIO, tournament: Tournament, *, lineterminato
 def results_rows(tournament: Tournament) -> list[dict]:
     """Every confirmed result and bye of the public rounds, by round and table (one query)."""
     matches = (
-        Match.objects.filter(round__tournament=tournament, round__status__in=COUNTED)
+        Match.objects.counted()
+        .filter(round__tournament=tournament)
         .exclude(player_b__isnull=False, confirmed_version__isnull=True)
         .order_by("round__number", "table")
         .values_list(
@@ -61,17 +65,17 @@ def results_rows(tournament: Tournament) -> list[dict]:
     columns = scales.columns(scale_of(game))
     rows = []
     for number, table, name_a, name_b, *numbers, kind in matches:
-        row = dict.fromkeys(results_fields(game), "")
+        row: dict[str, object] = dict.fromkeys(results_fields(game), "")
         row.update(round=number, table=table, player_a=name_a)
         if name_b is None:
             row["status"] = "bye"
         else:
-            score = score_match(*numbers, game=game)
+            match_score = score(MatchResult(*numbers, game=game))
             row.update(zip(columns, numbers, strict=True))
             row.update(
                 player_b=name_b,
-                score_a=sum(score.a_points),
-                score_b=sum(score.b_points),
+                score_a=sum(match_score.a_points),
+                score_b=sum(match_score.b_points),
                 status=RESULT_STATUS[kind],
             )
         rows.append(row)

@@ -8,48 +8,50 @@ Terminology and invariants:
   players, matches or tournaments: the side statistics one query, a tournament's event data
   (entries, matches, rounds) three.
 - ``report_context`` is everything ``templates/tournaments/report_body.html`` needs, so the
-  report's body can be rendered on its own (a PDF reuses it).
+  report's body can be rendered on its own (a PDF reuses it). Whether it shows a podium is
+  ``stage.report_stage``'s decision, and only its.
+- Each chart comes as a ``charts.Figure``: the SVG with its caption and its data as a table.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
 
 from django.db.models import Q
 from django.utils.formats import number_format
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from tournaments.models import Entry, Match, Player, Tournament
+from tournaments.models.people import Player
+from tournaments.models.rounds import Match
+from tournaments.models.tournament import Entry, Tournament
 from tournaments.reports import charts
 from tournaments.reports.crosstable import CrossMatch, CrossRow, crosstable, ranks_by_round
+from tournaments.reports.stage import Stage, report_stage
 from tournaments.reports.stats import SideStats, percentage, player_side_stats, side_stats
-from tournaments.results.value import FIELDS, THUD, Survivors
-from tournaments.rounds import lifecycle
-from tournaments.rounds.adapter import points_scheme
+from tournaments.results.value import FIELDS, MatchResult
+from tournaments.rounds.reads import points_scheme
 from tournaments.standings.table import EntrantRecord, MatchRecord, StandingRow, compute_standings
 
 SURVIVOR_COLUMNS = tuple(f"confirmed_version__{name}" for name in FIELDS)
 # The rank chart stays readable with this many lines; the rest are in the crosstable.
 RANK_CHART_LINES = 16
-FIRST_COLOUR, SECOND_COLOUR, LOST_COLOUR, DRAWN_COLOUR = "#8a5a00", "#2f6f3e", "#b3261e", "#777777"
+PODIUM = 3
 
 
-def _confirmed_matches(game: str = THUD):
+def _confirmed_matches(game: str):
     # Side statistics are of one game: two games' sides are not the same sides.
-    # The site's and a player's are of the default game; a tournament's are of its game.
-    return Match.objects.filter(
-        round__status__in=lifecycle.PUBLIC,
-        confirmed_version__isnull=False,
-        confirmed_version__game=game,
-    ).order_by()
+    return (
+        Match.objects.counted()
+        .filter(confirmed_version__isnull=False, confirmed_version__game=game)
+        .order_by()
+    )
 
 
-def site_stats() -> SideStats:
-    """Every confirmed battle of every tournament (one query)."""
-    rows = _confirmed_matches().values_list(*SURVIVOR_COLUMNS)
-    return side_stats(Survivors(*row) for row in rows)
+def site_stats(*, game: str) -> SideStats:
+    """Every confirmed battle of ``game`` in every tournament (one query)."""
+    rows = _confirmed_matches(game).values_list(*SURVIVOR_COLUMNS)
+    return side_stats((MatchResult(*row, game=game) for row in rows), game=game)
 
 
 def tournament_stats(tournament: Tournament) -> SideStats:
@@ -58,41 +60,53 @@ def tournament_stats(tournament: Tournament) -> SideStats:
     rows = (
         _confirmed_matches(game).filter(round__tournament=tournament).values_list(*SURVIVOR_COLUMNS)
     )
-    return side_stats((Survivors(*row, game=game) for row in rows), game=game)
+    return side_stats((MatchResult(*row, game=game) for row in rows), game=game)
 
 
-def player_stats(player: Player) -> SideStats:
-    """``player``'s confirmed battles in every tournament, from their point of view."""
+def player_stats(player: Player, *, game: str) -> SideStats:
+    """``player``'s confirmed battles of ``game`` in every tournament, from their point of view."""
     rows = (
-        _confirmed_matches()
+        _confirmed_matches(game)
         .filter(Q(player_a__player=player) | Q(player_b__player=player))
         .values_list("player_a__player_id", *SURVIVOR_COLUMNS)
     )
     return player_side_stats(
-        (Survivors(*survivors), "a" if a == player.pk else "b") for a, *survivors in rows
+        (
+            (MatchResult(*numbers, game=game), "a" if a == player.pk else "b")
+            for a, *numbers in rows
+        ),
+        game=game,
     )
 
 
-def side_chart(stats: SideStats, *, title: str) -> SafeString:
-    """The bar chart of who won the battles (labels translated here)."""
-
-    def bar(label: str, pct: Decimal, count: int, colour: str) -> charts.Bar:
-        return charts.Bar(label, float(pct), f"{number_format(pct, 2)} % ({count})", colour)
-
+def side_chart(stats: SideStats, *, title: str, figure_id: str = "side-chart") -> charts.Figure:
+    """The bar chart of who won the battles, and its table (labels translated here)."""
     words = stats.words
     if stats.lost is None:
         first, second = words["first_won"], words["second_won"]
     else:
         first, second = words["won_as_first"], words["won_as_second"]
-    bars = [
-        bar(first, stats.first_won_pct, stats.first_won, FIRST_COLOUR),
-        bar(second, stats.second_won_pct, stats.second_won, SECOND_COLOUR),
-    ]
+    outcomes = [(first, stats.first_won_pct, stats.first_won)]
+    outcomes.append((second, stats.second_won_pct, stats.second_won))
     if stats.lost is not None:
-        bars.append(bar(_("Lost"), percentage(stats.lost, stats.battles), stats.lost, LOST_COLOUR))
-    bars.append(bar(_("Drawn"), stats.drawn_pct, stats.drawn, DRAWN_COLOUR))
-    # charts.bar_chart escapes every label.
-    return mark_safe(charts.bar_chart(bars, title=title))  # noqa: S308
+        outcomes.append((_("Lost"), percentage(stats.lost, stats.battles), stats.lost))
+    outcomes.append((_("Drawn"), stats.drawn_pct, stats.drawn))
+    shares = [f"{number_format(pct, 2)} %" for _label, pct, _count in outcomes]
+    bars = [
+        charts.Bar(label, float(pct), f"{share} ({count})")
+        for (label, pct, count), share in zip(outcomes, shares, strict=True)
+    ]
+    svg = charts.bar_chart(bars, title=title, labelled_by=charts.caption_id(figure_id))
+    return charts.Figure(
+        figure_id,
+        title,
+        mark_safe(svg),  # noqa: S308 - charts.bar_chart escapes every label
+        columns=[_("Outcome"), _("Share of battles"), _("Battles")],
+        rows=[
+            (label, [share, str(count)])
+            for (label, _pct, count), share in zip(outcomes, shares, strict=True)
+        ],
+    )
 
 
 @dataclass(frozen=True)
@@ -107,11 +121,9 @@ class EventData:
     def finished(self) -> list[MatchRecord]:
         """Byes and confirmed matches, as the standings read them."""
         return [
-            MatchRecord(m.round, m.a, None)
-            if m.b is None
-            else MatchRecord(m.round, m.a, m.b, *m.survivors, game=m.survivors.game)
+            MatchRecord(m.round, m.a, m.b, m.result)
             for m in self.matches
-            if m.b is None or m.survivors is not None
+            if m.b is None or m.result is not None
         ]
 
 
@@ -123,13 +135,14 @@ def event_data(tournament: Tournament) -> EventData:
         .values_list("pk", "player__name", "seed", "initial_points")
     ]
     rows = (
-        Match.objects.filter(round__tournament=tournament, round__status__in=lifecycle.PUBLIC)
+        Match.objects.counted()
+        .filter(round__tournament=tournament)
         .order_by("round__number", "table")
         .values_list("round__number", "player_a_id", "player_b_id", *SURVIVOR_COLUMNS)
     )
     matches = [
         CrossMatch(
-            n, a, b, None if b is None or s[0] is None else Survivors(*s, game=tournament.game)
+            n, a, b, None if b is None or s[0] is None else MatchResult(*s, game=tournament.game)
         )
         for n, a, b, *s in rows
     ]
@@ -152,8 +165,10 @@ def event_crosstable(data: EventData, standings: list[StandingRow]) -> list[Cros
     return crosstable(standings, data.matches, max(data.rounds, default=0))
 
 
-def rank_chart(tournament: Tournament, data: EventData, standings: list[StandingRow]) -> SafeString:
-    """Rank after each public round for the leading players (standings order)."""
+def rank_chart(
+    tournament: Tournament, data: EventData, standings: list[StandingRow]
+) -> charts.Figure:
+    """Rank after each public round for the leading players (standings order), and its table."""
     count = max(data.rounds, default=0)
     history = ranks_by_round(
         data.entrants,
@@ -164,10 +179,32 @@ def rank_chart(tournament: Tournament, data: EventData, standings: list[Standing
     )
     lines = [charts.Line(row.name, history[row.entry_id]) for row in standings[:RANK_CHART_LINES]]
     labels = [_("R%(number)s") % {"number": n} for n in range(1, count + 1)]
+    title = _("Rank after each round")
+    figure_id = "rank-chart"
     svg = charts.rank_chart(
-        lines, players=len(data.entrants), round_labels=labels, title=_("Rank after each round")
+        lines, round_labels=labels, title=title, labelled_by=charts.caption_id(figure_id)
     )
-    return mark_safe(svg)  # noqa: S308 - charts.rank_chart escapes every label
+    return charts.Figure(
+        figure_id,
+        title,
+        mark_safe(svg),  # noqa: S308 - charts.rank_chart escapes every label
+        columns=[_("Name"), *labels],
+        rows=[(line.label, [str(r) for r in line.ranks]) for line in lines],
+    )
+
+
+def stage(tournament: Tournament, data: EventData) -> Stage:
+    """How far ``tournament`` has got (``stage.report_stage`` decides; no query)."""
+    complete = dict.fromkeys(data.rounds, True)
+    for m in data.matches:
+        if m.b is not None and m.result is None:
+            complete[m.round] = False
+    return report_stage(
+        closed=tournament.status == Tournament.Status.FINISHED,
+        knockout=tournament.has_knockout,
+        planned=tournament.rounds,
+        rounds=complete,
+    )
 
 
 def report_context(tournament: Tournament) -> dict:
@@ -175,11 +212,13 @@ def report_context(tournament: Tournament) -> dict:
     data = event_data(tournament)
     standings = event_standings(tournament, data)
     stats = side_stats(
-        (m.survivors for m in data.matches if m.survivors is not None), game=tournament.game
+        (m.result for m in data.matches if m.result is not None), game=tournament.game
     )
     return {
         "tournament": tournament,
-        "podium": [row for row in standings if row.rank <= 3 and row.played][:3],
+        "stage": stage(tournament, data),
+        # The podium when the stage is final, the leaders so far before (report_body.html).
+        "leaders": [row for row in standings if row.rank <= PODIUM and row.played][:PODIUM],
         "standings": standings,
         "crosstable": event_crosstable(data, standings),
         "round_numbers": list(range(1, max(data.rounds, default=0) + 1)),

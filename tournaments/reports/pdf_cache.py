@@ -27,8 +27,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import get_language
 
-from tournaments.models import Round, Tournament
-from tournaments.rounds.adapter import standings_fingerprint
+from tournaments.models.rounds import Round
+from tournaments.models.tournament import Tournament
+from tournaments.rounds.reads import standings_fingerprint
 
 PDF_CACHE_S = 300
 #: How long the render itself may take before another request may start one.
@@ -52,6 +53,13 @@ def round_fingerprint(round_: Round) -> str:
 
 def tournament_version(tournament: Tournament) -> str:
     return f"{tournament.pk}:{standings_fingerprint(tournament)}"
+
+
+def report_version(tournament: Tournament) -> str:
+    """The standings' version and what else decides podium or leaders (``stage.py``):
+    closing the tournament or changing its planned rounds gives a new report PDF."""
+    stage_inputs = f"{tournament.status}:{tournament.rounds}:{tournament.has_knockout}"
+    return f"{tournament_version(tournament)}:{stage_inputs}"
 
 
 def cached_pdf(

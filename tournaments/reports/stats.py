@@ -3,12 +3,12 @@ is drawn.
 
 Terminology
 -----------
-- A **battle** is one half of a confirmed match (``Survivors`` holds both). The *first
+- A **battle** is one half of a confirmed match (``MatchResult`` holds both). The *first
   side* moves first; each side scores its game's points (``GameScale.weights``). A
   battle is **won by the first side** when it scored more points than the second side,
   **won by the second side** when fewer, **drawn** when equal.
 - A bye is no battle and an unconfirmed result is no result: callers pass only the
-  ``Survivors`` of confirmed results, whatever their source (online, over the board,
+  ``MatchResult`` of confirmed results, whatever their source (online, over the board,
   imported).
 - **Aggregate** statistics (the site, a tournament) count every battle once. **Player**
   statistics count the battles of one player, from that player's point of view: won as
@@ -29,30 +29,16 @@ Pure: plain values in, a frozen ``SideStats`` out; no database.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
 from tournaments.reports.side_counts import HUNDREDTH, count_by_side, percentage
 from tournaments.results.scales import api_key, scale_of, words
-from tournaments.results.value import THUD, Survivors
+from tournaments.results.value import MatchResult
 
 FIRST, SECOND, DRAWN = "first", "second", "drawn"
 #: ``battle_winner`` as the side index of ``count_by_side``.
 WINNER_INDEX = {FIRST: 0, SECOND: 1, DRAWN: None}
-
-
-def json_keys(game: str) -> tuple[str, ...]:
-    """The stable JSON keys of ``game``'s statistics; ``as_json`` may add more."""
-    scale = scale_of(game)
-    return (
-        "battles",
-        api_key(scale, "{name}_won", 0),
-        api_key(scale, "{name}_won", 1),
-        "drawn",
-        api_key(scale, "{name}_won_pct", 0),
-        api_key(scale, "{name}_won_pct", 1),
-        "drawn_pct",
-    )
 
 
 def average(total: int, count: int) -> Decimal:
@@ -81,7 +67,7 @@ class SideStats:
     first_points: int = 0  # total points scored by the first side
     second_points: int = 0
     #: The game of every counted result (its side names: ``words``).
-    game: str = THUD
+    game: str = field(kw_only=True)
 
     @property
     def words(self) -> dict[str, str]:
@@ -157,16 +143,17 @@ def battle_winner(first_points: int, second_points: int) -> str:
     return DRAWN
 
 
-def _of_game(result: Survivors, game: str) -> Survivors:
+def _of_game(result: MatchResult, game: str) -> MatchResult:
     if result.game != game:
         raise ValueError(f"a {result.game} result among the statistics of {game}")
     return result
 
 
-def side_stats(results: Iterable[Survivors], *, game: str = THUD) -> SideStats:
+def side_stats(results: Iterable[MatchResult], *, game: str) -> SideStats:
     """Aggregate statistics over both battles of every confirmed result of ``game``.
 
-    >>> s = side_stats([Survivors(20, 3, 8, 2), Survivors(4, 1, 10, 5)])
+    >>> results = [MatchResult(20, 3, 8, 2, game="thud"), MatchResult(4, 1, 10, 5, game="thud")]
+    >>> s = side_stats(results, game="thud")
     >>> s.battles, s.first_won, s.second_won, s.drawn, s.first_won_pct
     (4, 1, 1, 2, Decimal('25.00'))
     """
@@ -193,12 +180,13 @@ def side_stats(results: Iterable[Survivors], *, game: str = THUD) -> SideStats:
     )
 
 
-def player_side_stats(results: Iterable[tuple[Survivors, str]], *, game: str = THUD) -> SideStats:
+def player_side_stats(results: Iterable[tuple[MatchResult, str]], *, game: str) -> SideStats:
     """One player's statistics; each item is a result and the player's letter in it.
 
     The letter is ``"a"`` (first side in battle 1, second side in battle 2) or ``"b"``.
 
-    >>> s = player_side_stats([(Survivors(20, 3, 8, 2), "a"), (Survivors(4, 1, 10, 5), "b")])
+    >>> a, b = MatchResult(20, 3, 8, 2, game="thud"), MatchResult(4, 1, 10, 5, game="thud")
+    >>> s = player_side_stats([(a, "a"), (b, "b")], game="thud")
     >>> s.battles, s.first_won, s.second_won, s.lost, s.drawn
     (4, 1, 0, 1, 2)
     """

@@ -7,9 +7,9 @@ Terminology and invariants:
   A has the first side in battle 1 and the second side in battle 2.
 - What the numbers count, their limits, how they become points and the words that name
   the sides are the game's scale (``tournaments.results.scales``).
-- A ``Survivors`` that exists is valid for its game; ``Survivors.parse`` is the one place
-  raw input becomes one. (The name is the first game's: its numbers are the pieces that
-  survive a battle.)
+- A ``MatchResult`` that exists is valid for its game; ``MatchResult.parse`` is the one place
+  raw input becomes one. In Thud the numbers are the pieces that survive each battle; in
+  Battaglia di Cavalli the captures (the game's scale says).
 - Battle points: each side scores ``weight`` points per unit of its number.
   ``points_of("a")`` / ``points_of("b")`` give each player's point of view; everything
   else (differential, outcome) is in ``tournaments.standings.scoring``.
@@ -29,11 +29,8 @@ from django.utils.translation import gettext as _
 from tournaments.results.scales import FIELDS, GameScale, label_of, scale_of, words
 from tournaments.results.scales import limit_of as scale_limit
 
-#: The game a tournament plays unless it says (a key of ``games.registry``).
-THUD = "thud"
 
-
-class SurvivorsError(ValueError):
+class MatchResultError(ValueError):
     """Numbers that cannot be a result; the message names the field."""
 
     def __init__(self, message: str, field: str | None = None) -> None:
@@ -42,10 +39,10 @@ class SurvivorsError(ValueError):
 
 
 @dataclass(frozen=True)
-class Survivors:
+class MatchResult:
     """Each side's number in battles 1 and 2 (A has the first side in battle 1).
 
-    >>> s = Survivors(20, 3, 11, 6, game="cavalli")
+    >>> s = MatchResult(20, 3, 11, 6, game="cavalli")
     >>> s.points_of("a"), s.points_of("b")
     ((20, 6), (3, 11))
     """
@@ -54,26 +51,26 @@ class Survivors:
     battle1_second: int
     battle2_first: int
     battle2_second: int
-    #: The game whose scale the numbers follow (``GameScale``); Thud unless said.
-    game: str = field(default=THUD, kw_only=True, repr=False)
+    #: The game whose scale the numbers follow (a key of the registered ``GameScale``s).
+    game: str = field(kw_only=True, repr=False)
 
     def __post_init__(self) -> None:
         try:
             scale = scale_of(self.game)
         except KeyError:
-            raise SurvivorsError(_("Unknown game %(game)r.") % {"game": self.game}) from None
+            raise MatchResultError(_("Unknown game %(game)r.") % {"game": self.game}) from None
         for name in FIELDS:
             value = getattr(self, name)
             # bool is an int subclass; a True survivor count is a caller bug.
             if isinstance(value, bool) or not isinstance(value, int):
-                raise SurvivorsError(
+                raise MatchResultError(
                     _("%(field)s must be a whole number, not %(value)r.")
                     % {"field": label_of(scale, name), "value": value},
                     name,
                 )
             limit = scale_limit(scale, name)
             if not 0 <= value <= limit:
-                raise SurvivorsError(
+                raise MatchResultError(
                     _("%(field)s must be between 0 and %(limit)d, not %(value)d.")
                     % {"field": label_of(scale, name), "limit": limit, "value": value},
                     name,
@@ -89,20 +86,20 @@ class Survivors:
         return words(self.scale)
 
     @classmethod
-    def parse(cls, values: Sequence[object] | Survivors, *, game: str = THUD) -> Survivors:
+    def parse(cls, values: Sequence[object] | MatchResult, *, game: str) -> MatchResult:
         """Build from four raw values (form strings, CSV cells, ints) of ``game``.
 
-        >>> Survivors.parse(["30", 2, " 12", "8"])
-        Survivors(battle1_first=30, battle1_second=2, battle2_first=12, battle2_second=8)
+        >>> MatchResult.parse(["30", 2, " 12", "8"], game="thud")
+        MatchResult(battle1_first=30, battle1_second=2, battle2_first=12, battle2_second=8)
         """
-        if isinstance(values, Survivors):
+        if isinstance(values, MatchResult):
             if values.game != game:
-                raise SurvivorsError(
+                raise MatchResultError(
                     _("This result is for another game (%(game)s).") % {"game": values.game}
                 )
             return values
         if len(values) != 4:
-            raise SurvivorsError(_("Four numbers are needed (two per battle)."))
+            raise MatchResultError(_("Four numbers are needed (two per battle)."))
         numbers = []
         for name, raw in zip(FIELDS, values, strict=True):
             if isinstance(raw, int) and not isinstance(raw, bool):
@@ -111,7 +108,7 @@ class Survivors:
             text = str(raw).strip()
             # int() accepts "1_000" and non-ASCII digits; a result number is plain 0-9.
             if not (text.isascii() and text.isdigit()) or len(text) > 4:
-                raise SurvivorsError(
+                raise MatchResultError(
                     _("%(field)s must be a whole number, not %(value)r.")
                     % {"field": label_of(scale_of(game), name), "value": raw},
                     name,
@@ -153,8 +150,8 @@ class Survivors:
 
     @classmethod
     def from_battles(
-        cls, battle1: tuple[int, int], battle2: tuple[int, int], *, game: str = THUD
-    ) -> Survivors:
+        cls, battle1: tuple[int, int], battle2: tuple[int, int], *, game: str
+    ) -> MatchResult:
         """From ``(first side, second side)`` numbers at the end of each battle (online
         play), as each game's ``result_numbers`` gives them."""
         return cls(battle1[0], battle1[1], battle2[0], battle2[1], game=game)

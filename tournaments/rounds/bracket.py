@@ -1,8 +1,8 @@
-"""The adapter between the database and the pure knockout stage (``tournaments.pairing.knockout``).
+"""The adapter between the database and the pure knockout stage (``tournaments.pairing.elimination``).
 
 Reads the knockout-stage rounds in a constant number of queries (the rounds, their
 matches with confirmed results, the seeded entries) and turns them into a
-``knockout.Bracket``. ``tournaments.rounds.adapter.pair_next_round`` writes the rounds it plans.
+``elimination.Bracket``. ``tournaments.rounds.draw.pair_next_round`` writes the rounds it plans.
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
-from tournaments.models import Entry, Match, Round, Tournament
-from tournaments.pairing import knockout
-from tournaments.rounds import lifecycle
+from tournaments.models.rounds import Match, Round
+from tournaments.models.tournament import Entry, Tournament
+from tournaments.pairing import elimination
 from tournaments.standings.scoring import score
 
-KNOCKOUT_STAGES = (knockout.KNOCKOUT, knockout.PLAYOFF)
+KNOCKOUT_STAGES = (elimination.KNOCKOUT, elimination.PLAYOFF)
 
 
 def knockout_phase(tournament: Tournament, main_rounds: int) -> bool:
@@ -35,7 +35,7 @@ def _differential(match: Match) -> int | None:
 
 @dataclass
 class LoadedBracket:
-    bracket: knockout.Bracket
+    bracket: elimination.Bracket
     seeds: dict[int, int]  # entry id -> knockout seed
     entries: dict[int, Entry]
     matches: dict[int, Match]
@@ -46,7 +46,7 @@ def load_bracket(tournament: Tournament, *, public_only: bool = True) -> LoadedB
     """The knockout bracket of ``tournament``: three queries whatever its size."""
     rounds_qs = tournament.round_set.filter(stage__in=KNOCKOUT_STAGES).order_by("number")
     if public_only:
-        rounds_qs = rounds_qs.filter(status__in=lifecycle.PUBLIC)
+        rounds_qs = rounds_qs.counted()
     rounds_ = list(rounds_qs)
     matches = list(
         Match.objects.filter(round__in=[r.pk for r in rounds_])
@@ -66,11 +66,15 @@ def load_bracket(tournament: Tournament, *, public_only: bool = True) -> LoadedB
         for pk, e in entries.items()
     }
     numbers = {r.pk: r.number for r in rounds_}
-    by_round: dict[int, list[knockout.Game]] = {r.pk: [] for r in rounds_}
+    by_round: dict[int, list[elimination.Game]] = {r.pk: [] for r in rounds_}
     for m in matches:
         by_round[m.round_id].append(
-            knockout.Game(numbers[m.round_id], m.player_a_id, m.player_b_id, _differential(m), m.pk)
+            elimination.Game(
+                numbers[m.round_id], m.player_a_id, m.player_b_id, _differential(m), m.pk
+            )
         )
-    stage_rounds = [knockout.StageRound(r.number, r.stage, tuple(by_round[r.pk])) for r in rounds_]
-    bracket = knockout.build_bracket(stage_rounds, seeds, tournament.knockout_draw_rule)
+    stage_rounds = [
+        elimination.StageRound(r.number, r.stage, tuple(by_round[r.pk])) for r in rounds_
+    ]
+    bracket = elimination.build_bracket(stage_rounds, seeds, tournament.knockout_draw_rule)
     return LoadedBracket(bracket, seeds, entries, {m.pk: m for m in matches}, rounds_)

@@ -13,9 +13,9 @@ Terminology and invariants (DESIGN.md §7a):
   closed. Corrections of its results are still allowed; new play is not started.
 
 Every transition is a pure function of ``RoundFacts`` that returns the new status or
-raises ``LifecycleError`` with a message for the organiser; the ORM adapter in
-``tournaments/rounds/adapter.py`` loads the facts under a row lock and writes the result, the
-same split as ``games/clock.py`` and ``games/battles.py``.
+raises ``LifecycleError`` with a message for the organiser; the ORM adapters
+(``tournaments/rounds/draw.py``, ``play.py``, ``edits.py``) load the facts under a row lock
+and write the result, the same split as ``games/clock.py`` and ``games/battles.py``.
 """
 
 from __future__ import annotations

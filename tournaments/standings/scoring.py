@@ -13,23 +13,22 @@ Terminology
 
 Invariants
 ----------
-- No database: plain values in, a ``MatchScore`` out. ``MatchScore`` is immutable and
+- No database: a ``MatchResult`` in, a ``MatchScore`` out. ``MatchScore`` is immutable and
   always seen from A's side: ``differential == sum(a_points) - sum(b_points)``.
-- The limits and weights live in the game's scale; out-of-range numbers raise
-  ``SurvivorsError`` (a ``ValueError``) naming the offending field.
+- The limits and weights live in the game's scale; a ``MatchResult`` that exists is
+  within them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tournaments.results.value import THUD, Survivors
+from tournaments.results.value import MatchResult
 
 __all__ = [
     "MatchScore",
     "PointsScheme",
     "score",
-    "score_match",
 ]
 
 
@@ -54,25 +53,15 @@ class PointsScheme:
     loss: int = 0
 
 
-def score_match(
-    b1_first: int, b1_second: int, b2_first: int, b2_second: int, *, game: str = THUD
-) -> MatchScore:
-    """Score a match from the four result numbers of ``game``.
+def score(result: MatchResult) -> MatchScore:
+    """Score a match: battle 1 A has the first side, battle 2 B has it.
 
-    Battle 1: A has the first side (A scores ``b1_first`` x its weight, B ``b1_second`` x
-    the second side's weight). Battle 2: B has the first side.
-
-    >>> s = score_match(5, 2, 10, 3, game="cavalli")
+    >>> s = score(MatchResult(5, 2, 10, 3, game="cavalli"))
     >>> s.a_points, s.b_points, s.differential, s.outcome
     ((5, 3), (2, 10), -4, 'b')
     """
-    return score(Survivors(b1_first, b1_second, b2_first, b2_second, game=game))
-
-
-def score(survivors: Survivors) -> MatchScore:
-    """Score a match from a ``Survivors`` value (see ``score_match``)."""
-    a_points = survivors.points_of("a")
-    b_points = survivors.points_of("b")
+    a_points = result.points_of("a")
+    b_points = result.points_of("b")
     differential = sum(a_points) - sum(b_points)
     won_a = sum(1 for x, y in zip(a_points, b_points, strict=True) if x > y)
     won_b = sum(1 for x, y in zip(a_points, b_points, strict=True) if y > x)

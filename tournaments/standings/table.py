@@ -30,18 +30,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from tournaments.results.value import THUD
-from tournaments.standings.scoring import PointsScheme, score_match
-
-TIEBREAK_KEYS = (
-    "match_points",
-    "differential",
-    "buchholz",
-    "sonneborn_berger",
-    "battles_won",
-    "seed",
-)
+from tournaments.results.value import MatchResult
+from tournaments.standings.scoring import PointsScheme, score
+from tournaments.standings.tiebreaks import KEYS
 
 
 @dataclass(frozen=True)
@@ -51,11 +44,11 @@ class MatchRecord:
     round: int
     a: int
     b: int | None  # None = bye
-    b1_first: int = 0
-    b1_second: int = 0
-    b2_first: int = 0
-    b2_second: int = 0
-    game: str = THUD  # whose scale the four numbers follow (tournaments.results.value)
+    result: MatchResult | None = None  # None for a bye; a match's always
+
+    def __post_init__(self) -> None:
+        if (self.b is None) != (self.result is None):
+            raise ValueError(f"round {self.round}: a match has a result, a bye none")
 
 
 @dataclass(frozen=True)
@@ -100,14 +93,14 @@ def compute_standings(
     matches: Sequence[MatchRecord],
     *,
     points: PointsScheme = PointsScheme(),  # noqa: B008 - frozen, so a shared default is safe
-    order: Sequence[str] = TIEBREAK_KEYS,
+    order: Sequence[str] = KEYS,
 ) -> list[StandingRow]:
     """Rank ``entrants`` by ``order`` after ``matches``.
 
     Raises ``ValueError`` for an unknown tiebreak key, a duplicate entrant id, a match naming
-    an unknown entrant, or out-of-range survivors.
+    an unknown entrant.
     """
-    unknown = [key for key in order if key not in TIEBREAK_KEYS]
+    unknown = [key for key in order if key not in KEYS]
     if unknown:
         raise ValueError(f"unknown tiebreak key(s): {', '.join(unknown)}")
     if len(set(order)) != len(order):
@@ -123,15 +116,13 @@ def compute_standings(
         ta = tallies.get(match.a)
         if ta is None:
             raise ValueError(f"match in round {match.round} names unknown entrant {match.a}")
-        if match.b is None:
+        if match.b is None or match.result is None:
             ta.byes += 1
             continue
         tb = tallies.get(match.b)
         if tb is None:
             raise ValueError(f"match in round {match.round} names unknown entrant {match.b}")
-        s = score_match(
-            match.b1_first, match.b1_second, match.b2_first, match.b2_second, game=match.game
-        )
+        s = score(match.result)
         ta.diff += s.differential
         tb.diff -= s.differential
         ta.battles += s.battles_won_a
@@ -160,7 +151,8 @@ def compute_standings(
         for e in entrants
     }
 
-    rows: list[dict[str, object]] = []
+    # One dict per entrant, keyed by StandingRow's field names (the tiebreak keys among them).
+    rows: list[dict[str, Any]] = []
     for e in entrants:
         t = tallies[e.id]
         buchholz = 0
@@ -188,15 +180,15 @@ def compute_standings(
         )
 
     # Seed ascends (lower seed first); every other key descends.
-    def sort_key(row: dict[str, object]) -> tuple[object, ...]:
-        parts: list[object] = [row[k] if k == "seed" else -row[k] for k in order]  # type: ignore[operator]
+    def sort_key(row: dict[str, Any]) -> tuple[object, ...]:
+        parts: list[object] = [row[k] if k == "seed" else -row[k] for k in order]
         parts.append(row["entry_id"])
         return tuple(parts)
 
     rows.sort(key=sort_key)
 
     result: list[StandingRow] = []
-    previous: dict[str, object] | None = None
+    previous: dict[str, Any] | None = None
     rank = 0
     for position, row in enumerate(rows, start=1):
         separated_by: str | None = None
@@ -207,6 +199,6 @@ def compute_standings(
             rank = position
         result.append(
             StandingRow(rank=rank, tied_with_previous=tied, separated_by=separated_by, **row)
-        )  # type: ignore[arg-type]
+        )
         previous = row
     return result

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import template
 
-from tournaments.models import Tournament
+from tournaments.models.tournament import Tournament
 from tournaments.rounds.bracket import load_bracket
 
 register = template.Library()

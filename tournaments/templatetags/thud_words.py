@@ -1,6 +1,6 @@
 """Words, not codes: template filters that say what a stored code means.
 
-Pairing flags are stable codes in the database (``tournaments.pairing.swiss.Pairing``); people
+Pairing flags are stable codes in the database (``tournaments.pairing.records.Pairing``); people
 read them as short phrases in their own language.
 """
 
@@ -11,20 +11,24 @@ from django.utils.translation import gettext_lazy as _
 
 register = template.Library()
 
+# Said from the row of a pairing: player A is listed first. "Sides" names the game's two
+# sides whatever they are (Thud's dwarfs and trolls, Cavalli's white and black).
 PAIRING_NOTES = {
-    "bye": _("bye"),
-    "rematch": _("rematch (no other pairing was possible)"),
-    "float_down": _("floated down to a lower score group"),
-    "float_up": _("floated up to a higher score group"),
-    "side_alternated": _("colours alternated"),
-    "side_coin": _("colours by coin toss"),
-    "bracket": _("knockout bracket"),
-    "playoff": _("playoff after a drawn knockout match"),
-    "manual": _("set by hand"),
+    "bye": _("bye: no opponent this round, scored as a win"),
+    "rematch": _("they have met before (no other pairing was possible)"),
+    "float_down": _("player A plays someone with fewer points (no one left on the same score)"),
+    "float_up": _("player A plays someone with more points (no one left on the same score)"),
+    "side_alternated": _("sides given so each player has both sides equally often"),
+    "side_coin": _("sides decided by a coin toss"),
+    "bracket": _("knockout match, from the bracket"),
+    "playoff": _("replay after a drawn knockout match"),
+    "manual": _("changed by hand by the organiser"),
 }
 
 
 @register.filter
 def pairing_notes(flags) -> str:
-    """``["float_down", "side_coin"]`` → "floated down to a lower score group, colours by coin toss"."""
+    """``["float_down", "side_coin"]`` → "player A plays someone with fewer points (no one
+    left on the same score), sides decided by a coin toss"; an unknown code is shown as it
+    is."""
     return ", ".join(str(PAIRING_NOTES.get(flag, flag)) for flag in flags or ())

@@ -1,7 +1,7 @@
 """Forms for entering, confirming and correcting match results.
 
 The forms only parse and range-check the numbers so that every error is shown beside
-its field; the workflow rules live in ``tournaments/results/workflow.py``.
+its field; the workflow rules live in ``tournaments/results/`` (entry, corrections, final).
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import ResultVersion
+from tournaments.models.results import ResultVersion
 from tournaments.results.scales import form_label_of, limit_of, scale_of
 from tournaments.results.value import FIELDS as SURVIVOR_FIELDS
-from tournaments.results.value import THUD, Survivors, SurvivorsError
+from tournaments.results.value import MatchResult, MatchResultError
 from tournaments.standings.scoring import score
 
 
@@ -27,11 +27,11 @@ def _survivor_field(label: str, limit: int) -> forms.IntegerField:
     )
 
 
-class SurvivorsForm(forms.Form):
+class MatchResultForm(forms.Form):
     """The four numbers of a match result in ``game``'s scale (Thud: survivor counts);
     A has the first side in battle 1, B in battle 2. Labels and limits are the game's."""
 
-    def __init__(self, *args, game: str = THUD, **kwargs) -> None:
+    def __init__(self, *args, game: str, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
         scale = scale_of(game)
@@ -46,13 +46,13 @@ class SurvivorsForm(forms.Form):
         cleaned = super().clean()
         if all(cleaned.get(name) is not None for name in SURVIVOR_FIELDS):
             try:
-                Survivors.parse([cleaned[name] for name in SURVIVOR_FIELDS], game=self.game)
-            except SurvivorsError as exc:
+                MatchResult.parse([cleaned[name] for name in SURVIVOR_FIELDS], game=self.game)
+            except MatchResultError as exc:
                 self.add_error(exc.field, str(exc))
         return cleaned
 
-    def survivors(self) -> Survivors:
-        return Survivors.parse(
+    def survivors(self) -> MatchResult:
+        return MatchResult.parse(
             [self.cleaned_data[name] for name in SURVIVOR_FIELDS], game=self.game
         )
 
@@ -77,19 +77,19 @@ class SurvivorsForm(forms.Form):
         if self.is_bound:
             return preview(self.survivors()) if self.is_valid() else None
         try:
-            values = Survivors.parse(
+            values = MatchResult.parse(
                 [self.initial[name] for name in SURVIVOR_FIELDS], game=self.game
             )
-        except (KeyError, SurvivorsError):
+        except (KeyError, MatchResultError):
             return None
         return preview(values)
 
 
-class ResultForm(SurvivorsForm):
+class ResultForm(MatchResultForm):
     lock_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
 
 
-class DecisionForm(SurvivorsForm):
+class DecisionForm(MatchResultForm):
     """The organiser's final decision: stands without a second person, so it needs a reason."""
 
     lock_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
@@ -103,7 +103,7 @@ class DecisionForm(SurvivorsForm):
         super().__init__(*args, **kwargs)
 
 
-class CorrectionForm(SurvivorsForm):
+class CorrectionForm(MatchResultForm):
     lock_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     reason = forms.CharField(
         label=_("Reason for the correction"), max_length=500, widget=forms.TextInput
@@ -137,7 +137,7 @@ class Preview:
     outcome: str
 
 
-def preview(survivors: Survivors) -> Preview:
+def preview(survivors: MatchResult) -> Preview:
     """Battle points, battle winners and A's differential, for the live preview."""
     result = score(survivors)
     battles = []

@@ -1,3 +1,6 @@
+"""Public pages and downloads: a tournament, its rounds, bracket, standings, players,
+statistics, crosstable and report, its CSV and PDF files (the score slips for referees)."""
+
 from __future__ import annotations
 
 from django.urls import path

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
 from django.views.decorators.http import require_GET
 
 from thud_site.http import HtmxHttpRequest, json_404
-from tournaments import permissions
-from tournaments.models import Match, Tournament
+from tournaments.models.rounds import Match
+from tournaments.models.tournament import DEFAULT_GAME, Tournament
+from tournaments.permissions.tournament_gates import access_player_public, access_tournament_public
 from tournaments.reports import loaders
 from tournaments.results.scales import api_key
-from tournaments.rounds.adapter import (
+from tournaments.rounds.reads import (
+    NoSuchRound,
     load_standings,
     match_score,
     points_scheme,
@@ -44,11 +46,9 @@ def tournament_list(request: HtmxHttpRequest) -> JsonResponse:
 @require_GET
 @json_404
 def tournament_detail(request: HtmxHttpRequest, slug: str) -> JsonResponse:
-    tournament = permissions.access_tournament_public(slug)
+    tournament = access_tournament_public(slug)
     data = tournament_json(tournament)
-    data["published_rounds"] = list(
-        tournament.round_set.exclude(status="draft").values_list("number", flat=True)
-    )
+    data["published_rounds"] = list(tournament.round_set.counted().values_list("number", flat=True))
     return JsonResponse(data)
 
 
@@ -66,6 +66,7 @@ def pairing_json(m: Match, scheme: PointsScheme) -> dict:
     }
     score = match_score(m) if m.player_b else None
     if score is not None:
+        assert m.confirmed_version is not None  # match_score scores the confirmed version
         survivors = m.confirmed_version.survivors
         scale = survivors.scale
         data["battles"] = [
@@ -99,8 +100,11 @@ def pairing_json(m: Match, scheme: PointsScheme) -> dict:
 @require_GET
 @json_404
 def round_pairings(request: HtmxHttpRequest, slug: str, number: int) -> JsonResponse:
-    tournament = permissions.access_tournament_public(slug)
-    _round, matches = public_matches(tournament, number)
+    tournament = access_tournament_public(slug)
+    try:
+        _round, matches = public_matches(tournament, number)
+    except NoSuchRound as exc:
+        raise Http404(str(exc)) from exc
     scheme = points_scheme(tournament)
     return JsonResponse([pairing_json(m, scheme) for m in matches], safe=False)
 
@@ -108,20 +112,20 @@ def round_pairings(request: HtmxHttpRequest, slug: str, number: int) -> JsonResp
 @require_GET
 @json_404
 def standings(request: HtmxHttpRequest, slug: str) -> JsonResponse:
-    tournament = permissions.access_tournament_public(slug)
+    tournament = access_tournament_public(slug)
     return JsonResponse(standings_json(load_standings(tournament)), safe=False)
 
 
 @require_GET
 def site_stats(request: HtmxHttpRequest) -> JsonResponse:
     """Battles won by each side over every confirmed result on the site."""
-    return JsonResponse(loaders.site_stats().as_json())
+    return JsonResponse(loaders.site_stats(game=DEFAULT_GAME).as_json())
 
 
 @require_GET
 @json_404
 def tournament_stats(request: HtmxHttpRequest, slug: str) -> JsonResponse:
-    tournament = permissions.access_tournament_public(slug)
+    tournament = access_tournament_public(slug)
     data = loaders.tournament_stats(tournament).as_json()
     return JsonResponse({"tournament": tournament.slug, **data})
 
@@ -130,6 +134,6 @@ def tournament_stats(request: HtmxHttpRequest, slug: str) -> JsonResponse:
 @json_404
 def player_stats(request: HtmxHttpRequest, player_id: int) -> JsonResponse:
     """One player's battles in every tournament, from their point of view."""
-    player = permissions.access_player_public(player_id)
-    data = loaders.player_stats(player).as_json()
+    player = access_player_public(player_id)
+    data = loaders.player_stats(player, game=DEFAULT_GAME).as_json()
     return JsonResponse({"player": player.pk, "name": player.name, **data})

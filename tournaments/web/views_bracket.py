@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from thud_site.http import HtmxHttpRequest
-from tournaments import permissions
-from tournaments.pairing.knockout import Tie
-from tournaments.rounds.adapter import match_score
+from tournaments.pairing.elimination import Tie
+from tournaments.permissions.tournament_gates import access_tournament_public
 from tournaments.rounds.bracket import LoadedBracket, load_bracket
+from tournaments.rounds.reads import match_score
 
 
 def column_title(ties: int) -> str:
@@ -29,9 +31,10 @@ def _games(tie: Tie, loaded: LoadedBracket) -> list[dict]:
     first = tie.slots[0]
     lines = []
     for i, game in enumerate(tie.games):
+        assert game.ident is not None  # load_bracket gives each game its match's id
         match = loaded.matches[game.ident]
         score = match_score(match)
-        line = {"round": game.round_number, "playoff": i > 0, "score": None}
+        line: dict[str, Any] = {"round": game.round_number, "playoff": i > 0, "score": None}
         if score is not None:
             mine, theirs = sum(score.a_points), sum(score.b_points)
             line["score"] = (mine, theirs) if game.a == first else (theirs, mine)
@@ -69,13 +72,13 @@ def bracket_columns(loaded: LoadedBracket) -> list[dict]:
 
 @require_GET
 def bracket(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    t = permissions.access_tournament_public(slug)
+    t = access_tournament_public(slug)
     loaded = load_bracket(t) if t.has_knockout else None
     champion = loaded.bracket.champion if loaded else None
     context = {
         "tournament": t,
         "rounds": list(t.round_set.counted().order_by("number")),
         "columns": bracket_columns(loaded) if loaded else [],
-        "champion": loaded.entries[champion] if champion is not None else None,
+        "champion": loaded.entries[champion] if loaded and champion is not None else None,
     }
     return render(request, "tournaments/bracket.html", context, status=200 if loaded else 404)

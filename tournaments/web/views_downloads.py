@@ -15,13 +15,23 @@ from django.http import HttpResponse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from thud_site.http import HtmxHttpRequest
-from tournaments import permissions
-from tournaments.models import Round, Tournament
+from thud_site.http import AuthedRequest, HtmxHttpRequest
+from tournaments.models.rounds import Round
+from tournaments.models.tournament import Tournament
+from tournaments.permissions.tournament_gates import (
+    access_round_for_referee,
+    access_round_public,
+    access_tournament_public,
+)
 from tournaments.reports import exports, loaders
 from tournaments.reports.pdf import render_pdf
-from tournaments.reports.pdf_cache import cached_pdf, round_fingerprint, tournament_version
-from tournaments.rounds.adapter import load_standings
+from tournaments.reports.pdf_cache import (
+    cached_pdf,
+    report_version,
+    round_fingerprint,
+    tournament_version,
+)
+from tournaments.rounds.reads import load_standings
 from tournaments.web.views_public import TIEBREAK_LABELS
 
 
@@ -35,19 +45,19 @@ def _csv_response(write, tournament: Tournament, filename: str) -> HttpResponse:
 
 @require_GET
 def standings_csv(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    t = permissions.access_tournament_public(slug)
+    t = access_tournament_public(slug)
     return _csv_response(exports.write_standings_csv, t, f"{t.slug}-standings.csv")
 
 
 @require_GET
 def results_csv(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    t = permissions.access_tournament_public(slug)
+    t = access_tournament_public(slug)
     return _csv_response(exports.write_results_csv, t, f"{t.slug}-results.csv")
 
 
 @require_GET
 def standings_pdf(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    t = permissions.access_tournament_public(slug)
+    t = access_tournament_public(slug)
 
     def render() -> bytes:
         context = {
@@ -70,8 +80,8 @@ def standings_pdf(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def report_pdf(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """The final report page (podium, standings, crosstable, statistics) as a PDF."""
-    t = permissions.access_tournament_public(slug)
+    """The report page (podium or leaders, standings, crosstable, statistics) as a PDF."""
+    t = access_tournament_public(slug)
 
     def render() -> bytes:
         context = loaders.report_context(t) | {"generated_at": timezone.now()}
@@ -80,7 +90,7 @@ def report_pdf(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return cached_pdf(
         request,
         document="report",
-        version=tournament_version(t),
+        version=report_version(t),
         render_pdf=render,
         filename=f"{t.slug}-report.pdf",
     )
@@ -107,14 +117,10 @@ def _round_pdf(request: HtmxHttpRequest, round_: Round, document: str) -> HttpRe
 
 @require_GET
 def pairings_pdf(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
-    return _round_pdf(
-        request, permissions.access_round_public(request.user, slug, number), "pairings"
-    )
+    return _round_pdf(request, access_round_public(request.user, slug, number), "pairings")
 
 
 @login_required
 @require_GET
-def slips_pdf(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
-    return _round_pdf(
-        request, permissions.access_round_for_referee(request.user, slug, number), "slips"
-    )
+def slips_pdf(request: AuthedRequest, slug: str, number: int) -> HttpResponse:
+    return _round_pdf(request, access_round_for_referee(request.user, slug, number), "slips")

@@ -17,46 +17,32 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from thud_site.http import HtmxHttpRequest
-from tournaments import permissions
-from tournaments.models import Round, Tournament
-from tournaments.rounds.adapter import (
-    COUNTED,
+from tournaments.models.rounds import Round
+from tournaments.models.tournament import Tournament
+from tournaments.permissions.roles import can_organise
+from tournaments.permissions.tournament_gates import access_tournament_public
+from tournaments.rounds.reads import (
     entry_matches,
     load_standings,
     match_score,
     standings_fingerprint,
 )
+from tournaments.standings import tiebreaks
 
 PAGE_SIZE = 100
 
-TIEBREAK_LABELS = {
-    "match_points": _("Match points"),
-    "differential": _("Differential"),
-    "buchholz": _("Buchholz"),
-    "sonneborn_berger": _("Sonneborn–Berger"),
-    "battles_won": _("Battles won"),
-    "seed": _("Seed"),
-}
-
-
-# One line each, shown on tap (a legend under the table) and on hover (header titles).
-TIEBREAK_HELP = {
-    "match_points": _("2 for a won match, 1 for a draw, 0 for a loss (a bye counts as a win)."),
-    "differential": _("Your points minus your opponents' points, summed over all battles."),
-    "buchholz": _("The sum of your opponents' match points: who had the harder draw."),
-    "sonneborn_berger": _("Opponents' match points, counted fully for a win and half for a draw."),
-    "battles_won": _("Battles in which you scored more than your opponent."),
-    "seed": _("The starting order: the last resort."),
-}
+# The tiebreak table's words, translated when shown (headers, hover titles, the legend).
+TIEBREAK_LABELS = {t.key: gettext_lazy(t.label) for t in tiebreaks.TIEBREAKS}
+TIEBREAK_HELP = {t.key: gettext_lazy(t.help) for t in tiebreaks.TIEBREAKS}
 
 
 def _published_rounds(tournament: Tournament) -> list[Round]:
-    return list(tournament.round_set.filter(status__in=COUNTED).order_by("number"))
+    return list(tournament.round_set.counted().order_by("number"))
 
 
 def _page_of(request: HtmxHttpRequest, rows) -> Page:
@@ -95,20 +81,20 @@ def _as_seen_by(entry_id: int, match) -> dict:
 
 @require_GET
 def tournament(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    t = permissions.access_tournament_public(slug)
+    t = access_tournament_public(slug)
     entries = t.entries.select_related("player").order_by("seed", "player__name", "pk")
     context = {
         "tournament": t,
         "rounds": _published_rounds(t),
         "page": _page_of(request, entries),
-        "can_organise": permissions.can_organise(request.user, t),
+        "can_organise": can_organise(request.user, t),
     }
     return render(request, "tournaments/tournament.html", context)
 
 
 @require_GET
 def round_pairings(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
-    t = permissions.access_tournament_public(slug)
+    t = access_tournament_public(slug)
     rounds = _published_rounds(t)
     # rounds.public_matches would load every match of the round; page in SQL instead.
     round_ = next((r for r in rounds if r.number == number), None)
@@ -180,13 +166,24 @@ def _standings_table(request: HtmxHttpRequest, t: Tournament) -> str:
         "tournament": t,
         "page": page,
         "rows": rows,
-        "labels": TIEBREAK_LABELS,
-        "help": TIEBREAK_HELP,
+        "columns": [(TIEBREAK_LABELS[key], TIEBREAK_HELP[key], key) for key in COLUMNS],
+        "kept": _compact_columns(t),
     }
     table = render_to_string("tournaments/standings.html#standings-table", context, request=request)
     cache.set_many({key: table, f"{scope}:latest": table}, STANDINGS_CACHE_S)
     cache.delete(f"{scope}:rendering")
     return table
+
+
+#: The standings' figure columns, in the table's order.
+COLUMNS = ("match_points", "differential", "buchholz", "sonneborn_berger", "battles_won", "seed")
+
+
+def _compact_columns(t: Tournament) -> set[str]:
+    """The columns the compact view keeps besides rank and name: the points and the
+    first tiebreak of this tournament's order."""
+    first = next((key for key in t.tiebreak_order if key != "match_points"), None)
+    return {"match_points", first} if first else {"match_points"}
 
 
 @require_GET
@@ -196,7 +193,7 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     Every phone in the hall polls this page, and rendering 200 rows costs far more
     than the three small queries of the fingerprint, which changes with any result.
     """
-    t = permissions.access_tournament_public(slug)
+    t = access_tournament_public(slug)
     table = _standings_table(request, t)
     if request.htmx:
         return HttpResponse(table)
@@ -213,7 +210,7 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def player(request: HtmxHttpRequest, slug: str, entry_id: int) -> HttpResponse:
-    t = permissions.access_tournament_public(slug)
+    t = access_tournament_public(slug)
     entry = t.entries.select_related("player").filter(pk=entry_id).first()
     if entry is None:
         raise Http404(_("No such player in this tournament"))

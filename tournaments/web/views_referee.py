@@ -1,7 +1,7 @@
 """Referee pages: the round overview and result entry, confirmation and correction.
 
 The two players of a match use the same match page for their own match (the gate in
-``permissions.access_match_for_result_entry`` decides the role), so a player reports
+``access_match_for_result_entry`` decides the role), so a player reports
 the result from their phone and the opponent, or a referee, confirms it.
 
 Every form works without JavaScript (a POST redirects back to the match page); with
@@ -16,28 +16,39 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
-from thud_site.http import HtmxHttpRequest
-from tournaments import permissions
-from tournaments.models import Match, ResultVersion
-from tournaments.permissions import Role
-from tournaments.results import workflow
+from thud_site.http import AuthedRequest, HtmxHttpRequest
+from tournaments.models.results import ResultVersion
+from tournaments.models.rounds import Match
+from tournaments.permissions.listings import matches_of_player
+from tournaments.permissions.match_gates import (
+    access_match_for_correction,
+    access_match_for_decision,
+    access_match_for_result_entry,
+    access_version_for_confirm,
+)
+from tournaments.permissions.roles import Role, can_confirm, can_correct, can_decide
+from tournaments.permissions.tournament_gates import access_round_for_referee
+from tournaments.results.corrections import correct_result, decide_result
+from tournaments.results.entry import confirm_result, enter_result
+from tournaments.results.writing import ResultError, StaleResultError
 from tournaments.rounds import lifecycle
 from tournaments.web.forms_results import (
     ConfirmForm,
     CorrectionForm,
     DecisionForm,
+    MatchResultForm,
     ResultForm,
-    SurvivorsForm,
     initial_from,
     preview,
 )
 
 MATCH_PAGE = "tournaments/referee_match.html"
-# What a result write can change on the Match row (see tournaments/results/workflow.py); the round and
+# What a result write can change on the Match row (see tournaments/results/writing.py); the round and
 # the entries it points at stay as loaded by the gate.
 _RESULT_FIELDS = [
     f.name
@@ -53,8 +64,8 @@ SOURCE_BY_ROLE = {
 
 @login_required
 @require_GET
-def round_view(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
-    round_ = permissions.access_round_for_referee(request.user, slug, number)
+def round_view(request: AuthedRequest, slug: str, number: int) -> HttpResponse:
+    round_ = access_round_for_referee(request.user, slug, number)
     status = request.GET.get("status", "")
     matches = round_.matches.select_related("player_a__player", "player_b__player")
     if status in Match.ResultStatus.values:
@@ -74,45 +85,46 @@ def round_view(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse
 
 @login_required
 @require_GET
-def my_matches(request: HtmxHttpRequest) -> HttpResponse:
-    matches = permissions.matches_of_player(request.user)
+def my_matches(request: AuthedRequest) -> HttpResponse:
+    matches = matches_of_player(request.user)
     return render(request, "tournaments/referee_my_matches.html", {"matches": matches})
 
 
 @login_required
 @require_GET
-def match_view(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpResponse:
-    match, role = permissions.access_match_for_result_entry(request.user, slug, match_id)
+def match_view(request: AuthedRequest, slug: str, match_id: int) -> HttpResponse:
+    match, role = access_match_for_result_entry(request.user, slug, match_id)
     return _panel(request, match, role)
 
 
 @login_required
 @require_POST
-def result_preview(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpResponse:
-    match, role = permissions.access_match_for_result_entry(request.user, slug, match_id)
-    form = SurvivorsForm(request.POST, game=match.round.tournament.game)
+def result_preview(request: AuthedRequest, slug: str, match_id: int) -> HttpResponse:
+    match, role = access_match_for_result_entry(request.user, slug, match_id)
+    form = MatchResultForm(request.POST, game=match.round.tournament.game)
     context = {"match": match, "preview": preview(form.survivors()) if form.is_valid() else None}
     return render(request, f"{MATCH_PAGE}#result-preview", context)
 
 
 @login_required
 @require_POST
-def result_enter(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpResponse:
-    match, role = permissions.access_match_for_result_entry(request.user, slug, match_id)
+def result_enter(request: AuthedRequest, slug: str, match_id: int) -> HttpResponse:
+    match, role = access_match_for_result_entry(request.user, slug, match_id)
     form = ResultForm(request.POST, game=match.round.tournament.game)
     if not form.is_valid():
         return _panel(request, match, role, entry_form=form, status=422)
     try:
-        workflow.enter_result(
+        enter_result(
             match,
             survivors=form.survivors(),
             by=request.user,
             expected_lock_version=form.cleaned_data["lock_version"],
             source=SOURCE_BY_ROLE[role],
+            now=timezone.now(),
         )
-    except workflow.StaleResultError as stale:
+    except StaleResultError as stale:
         return _panel(request, stale.match, role, conflict=True, status=409)
-    except workflow.ResultError as error:
+    except ResultError as error:
         form.add_error(None, str(error))
         return _panel(request, match, role, entry_form=form, status=422)
     return _done(request, match, role, _("Result entered."))
@@ -120,45 +132,47 @@ def result_enter(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpResp
 
 @login_required
 @require_POST
-def result_confirm(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpResponse:
+def result_confirm(request: AuthedRequest, slug: str, match_id: int) -> HttpResponse:
     form = ConfirmForm(request.POST)
     if not form.is_valid():
         return HttpResponseBadRequest(_("Which result should be confirmed?"))
-    match, version, role = permissions.access_version_for_confirm(
+    match, version, role = access_version_for_confirm(
         request.user, slug, match_id, form.cleaned_data["version_id"]
     )
     try:
-        workflow.confirm_result(
+        confirm_result(
             match,
             version_id=version.pk,
             by=request.user,
             expected_lock_version=form.cleaned_data["lock_version"],
+            now=timezone.now(),
         )
-    except workflow.StaleResultError as stale:
+    except StaleResultError as stale:
         return _panel(request, stale.match, role, conflict=True, status=409)
-    except workflow.ResultError as error:
+    except ResultError as error:
         return _panel(request, match, role, error=str(error), status=422)
     return _done(request, match, role, _("Result confirmed."))
 
 
 @login_required
 @require_POST
-def result_correct(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpResponse:
-    match, role = permissions.access_match_for_correction(request.user, slug, match_id)
+def result_correct(request: AuthedRequest, slug: str, match_id: int) -> HttpResponse:
+    match, role = access_match_for_correction(request.user, slug, match_id)
     form = CorrectionForm(request.POST, game=match.round.tournament.game)
     if not form.is_valid():
         return _panel(request, match, role, correction_form=form, status=422)
     try:
-        workflow.correct_result(
+        correct_result(
             match,
             survivors=form.survivors(),
             by=request.user,
             reason=form.cleaned_data["reason"],
             expected_lock_version=form.cleaned_data["lock_version"],
+            now=timezone.now(),
         )
-    except workflow.StaleResultError as stale:
+    except StaleResultError as stale:
         return _panel(request, stale.match, role, conflict=True, status=409)
-    except workflow.ResultError as error:
+    except ResultError as error:
         form.add_error(None, str(error))
         return _panel(request, match, role, correction_form=form, status=422)
     return _done(request, match, role, _("Correction saved; another referee must confirm it."))
@@ -166,22 +180,23 @@ def result_correct(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpRe
 
 @login_required
 @require_POST
-def result_decide(request: HtmxHttpRequest, slug: str, match_id: int) -> HttpResponse:
-    match, role = permissions.access_match_for_decision(request.user, slug, match_id)
+def result_decide(request: AuthedRequest, slug: str, match_id: int) -> HttpResponse:
+    match, role = access_match_for_decision(request.user, slug, match_id)
     form = DecisionForm(request.POST, game=match.round.tournament.game)
     if not form.is_valid():
         return _panel(request, match, role, decision_form=form, status=422)
     try:
-        workflow.decide_result(
+        decide_result(
             match,
             survivors=form.survivors(),
             by=request.user,
             reason=form.cleaned_data["reason"],
             expected_lock_version=form.cleaned_data["lock_version"],
+            now=timezone.now(),
         )
-    except workflow.StaleResultError as stale:
+    except StaleResultError as stale:
         return _panel(request, stale.match, role, conflict=True, status=409)
-    except workflow.ResultError as error:
+    except ResultError as error:
         form.add_error(None, str(error))
         return _panel(request, match, role, decision_form=form, status=422)
     return _done(request, match, role, _("Final decision recorded."))
@@ -230,12 +245,12 @@ def _panel(
     game = match.round.tournament.game
     if writable and entry_form is None and not confirmed and correction_form is None:
         entry_form = ResultForm(initial=initial_from(shown, match.lock_version), game=game)
-    if writable and correction_form is None and confirmed and permissions.can_correct(role):
+    if writable and correction_form is None and confirmed and can_correct(role):
         current = match.confirmed_version
         correction_form = CorrectionForm(
             initial=initial_from(current, match.lock_version), game=game
         )
-    if writable and decision_form is None and permissions.can_decide(role):
+    if writable and decision_form is None and can_decide(role):
         decision_form = DecisionForm(initial=initial_from(latest, match.lock_version), game=game)
     preview_url = reverse("referee_result_preview", args=[match.round.tournament.slug, match.pk])
     for form in (entry_form, correction_form):
@@ -255,7 +270,7 @@ def _panel(
             {
                 "v": v,
                 "score": preview(v.survivors),
-                "can_confirm": permissions.can_confirm(request.user, role, v),
+                "can_confirm": can_confirm(request.user, role, v),
             }
             for v in reversed(versions)
         ],

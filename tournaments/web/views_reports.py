@@ -12,20 +12,21 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from thud_site.http import HtmxHttpRequest
-from tournaments import permissions
+from tournaments.models.tournament import DEFAULT_GAME
+from tournaments.permissions.tournament_gates import access_player_public, access_tournament_public
 from tournaments.reports import loaders
 
 
 @require_GET
 def site_stats(request: HtmxHttpRequest) -> HttpResponse:
-    stats = loaders.site_stats()
+    stats = loaders.site_stats(game=DEFAULT_GAME)
     context = {"stats": stats, "chart": loaders.side_chart(stats, title=_("Battles won by side"))}
     return render(request, "tournaments/stats.html", context)
 
 
 @require_GET
 def tournament_stats(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    t = permissions.access_tournament_public(slug)
+    t = access_tournament_public(slug)
     stats = loaders.tournament_stats(t)
     context = {
         "tournament": t,
@@ -38,8 +39,8 @@ def tournament_stats(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def player_stats(request: HtmxHttpRequest, player_id: int) -> HttpResponse:
-    player = permissions.access_player_public(player_id)
-    stats = loaders.player_stats(player)
+    player = access_player_public(player_id)
+    stats = loaders.player_stats(player, game=DEFAULT_GAME)
     entries = player.entries.select_related("tournament").order_by("-tournament__start_date", "pk")
     context = {
         "player": player,
@@ -52,7 +53,7 @@ def player_stats(request: HtmxHttpRequest, player_id: int) -> HttpResponse:
 
 @require_GET
 def crosstable(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    t = permissions.access_tournament_public(slug)
+    t = access_tournament_public(slug)
     data = loaders.event_data(t)
     standings = loaders.event_standings(t, data)
     context = {
@@ -66,7 +67,7 @@ def crosstable(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def report(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    t = permissions.access_tournament_public(slug)
+    t = access_tournament_public(slug)
     context = loaders.report_context(t)
     context["rounds"] = t.round_set.counted().order_by("number")
     return render(request, "tournaments/report.html", context)

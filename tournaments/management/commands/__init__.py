@@ -1,0 +1,1 @@
+"""manage.py commands: create, import, pair, export, load the demo."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.models import Tournament
+from tournaments.models.tournament import Tournament
 
 VARIANT_ALIASES = {"timed": Tournament.Variant.TIMED_24}
 

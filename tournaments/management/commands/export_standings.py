@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand
 
 from tournaments.management.commands.import_players import get_tournament
 from tournaments.reports.exports import write_standings_csv
-from tournaments.rounds.adapter import load_standings, standings_json
+from tournaments.rounds.reads import load_standings, standings_json
 
 
 class Command(BaseCommand):
@@ -27,4 +27,5 @@ class Command(BaseCommand):
             rows = standings_json(load_standings(tournament))
             self.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2))
             return
-        write_standings_csv(self.stdout, tournament, lineterminator="\n")
+        # OutputWrapper is a text stream; django-stubs types it as TextIOBase, not TextIO.
+        write_standings_csv(self.stdout, tournament, lineterminator="\n")  # type: ignore[arg-type]

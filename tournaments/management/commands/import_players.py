@@ -11,7 +11,7 @@ from collections.abc import Callable
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
 
-from tournaments.models import Tournament
+from tournaments.models.tournament import Tournament
 from tournaments.organising.imports import (
     MAX_FILE_BYTES,
     MAX_ROWS,

@@ -8,6 +8,7 @@ bad input ends with a message on stderr and a non-zero exit, never a traceback.
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand
+from django.utils import timezone
 
 from tournaments.management.commands.import_players import get_tournament, run_import
 from tournaments.organising.imports import MAX_FILE_BYTES, MAX_ROWS, import_results, parse_results
@@ -27,6 +28,8 @@ class Command(BaseCommand):
         tournament = get_tournament(options["slug"])
         count = run_import(
             options["file"],
-            lambda text: import_results(tournament, parse_results(text, tournament.game)),
+            lambda text: import_results(
+                tournament, parse_results(text, game=tournament.game), now=timezone.now()
+            ),
         )
         self.stdout.write(f"Recorded {count} results in {tournament.slug!r}.")

@@ -5,14 +5,17 @@ from __future__ import annotations
 import datetime
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 
-from tournaments.models import Entry, Player, Tournament
-from tournaments.permissions import ORGANISERS_GROUP
-from tournaments.results.workflow import confirm_result, enter_result
-from tournaments.rounds.adapter import pair_next_round, publish_round
+from tournaments.models.people import Player
+from tournaments.models.tournament import Entry, Tournament
+from tournaments.permissions.roles import ORGANISERS_GROUP
+from tournaments.results.entry import confirm_result, enter_result
+from tournaments.rounds.draw import pair_next_round
+from tournaments.rounds.play import publish_round
 
 DEMO_PASSWORD = "thud-demo"  # noqa: S105 - a published demo login, never used in production
 DEMO_PLAYERS = [
@@ -32,10 +35,10 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def handle(self, *args, **options) -> None:
-        User = get_user_model()
+        UserModel = get_user_model()
 
-        def user(username: str, **extra) -> object:
-            u, created = User.objects.get_or_create(username=username, defaults=extra)
+        def user(username: str, **extra: object) -> User:
+            u, created = UserModel.objects.get_or_create(username=username, defaults=extra)
             if created:
                 u.set_password(DEMO_PASSWORD)
                 u.save()
@@ -69,17 +72,25 @@ class Command(BaseCommand):
             )
         if not tournament.round_set.exists():
             # Round 1 paired and published, half its results confirmed: the demo has standings.
-            round_ = publish_round(pair_next_round(tournament, by=organiser))
+            round_ = publish_round(pair_next_round(tournament, by=organiser), now=timezone.now())
             demo_results = [(20, 2, 14, 3), (8, 5, 25, 1)]
             for match, survivors in zip(
                 round_.matches.filter(player_b__isnull=False), demo_results, strict=False
             ):
                 # Two people for every result: one referee enters, the other confirms.
                 version = enter_result(
-                    match, survivors=survivors, by=referees[0], expected_lock_version=None
+                    match,
+                    survivors=survivors,
+                    by=referees[0],
+                    expected_lock_version=None,
+                    now=timezone.now(),
                 )
                 confirm_result(
-                    match, version_id=version.pk, by=referees[1], expected_lock_version=None
+                    match,
+                    version_id=version.pk,
+                    by=referees[1],
+                    expected_lock_version=None,
+                    now=timezone.now(),
                 )
         self._quickfire_demo(organiser, referees)
         verb = "Created" if created else "Kept"
@@ -112,5 +123,5 @@ class Command(BaseCommand):
                 tournament=tournament, player=player, defaults={"seed": seed, "checked_in": True}
             )
         if created and not tournament.round_set.exists():
-            publish_round(pair_next_round(tournament, by=organiser))
+            publish_round(pair_next_round(tournament, by=organiser), now=timezone.now())
         self.stdout.write(f"Demo quickfire tournament '{tournament.slug}': round 1 ready to play.")

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.utils import timezone
 
 from tournaments.management.commands.import_players import get_tournament
-from tournaments.rounds.adapter import RoundError, pair_next_round, publish_round
+from tournaments.rounds.draw import pair_next_round
+from tournaments.rounds.locks import RoundError
+from tournaments.rounds.play import publish_round
 
 
 class Command(BaseCommand):
@@ -19,7 +22,7 @@ class Command(BaseCommand):
         tournament = get_tournament(options["slug"])
         try:
             with transaction.atomic():
-                round_ = publish_round(pair_next_round(tournament, by=None))
+                round_ = publish_round(pair_next_round(tournament, by=None), now=timezone.now())
         except RoundError as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(f"Round {round_.number} of {tournament.slug!r}:")

@@ -1,0 +1,76 @@
+"""Finishing a battle: when the game ends play, the final scores, battle 2 of a match,
+and the hand-off of a finished match to its tournament (``tournaments.for_games``).
+
+A casual battle just ends and keeps its scores; an over-the-board battle's result is
+entered by the referee, so nothing here touches it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from games import clock
+from games.interface import other_side
+from games.models.battle import Battle
+from games.models.history import ClockEvent
+from tournaments.for_games import record_engine_result
+
+from .starting import start
+
+
+def check_end(battle: Battle, state: clock.ClockState, position) -> clock.ClockState:
+    """Finish the clock when the game says play is over (e.g. no legal move)."""
+    if state.status == clock.RUNNING:
+        outcome = battle.rules.outcome(position)
+        if outcome is not None:
+            return clock.finish(state, outcome.reason)
+    return state
+
+
+def _final_scores(battle: Battle) -> dict:
+    """The finished battle's scores and winner by side key (online battles only).
+
+    Lost on time: the side that was to move loses, whatever the scores say.
+    """
+    game = battle.rules
+    position = game.deserialise(battle.board) if battle.board else game.initial_state()
+    scores = game.scores(position)
+    if battle.finished_reason == clock.REASON_TIME:
+        winner = other_side(game, battle.side_to_move)
+    else:
+        first, second = (scores[info.key] for info in game.sides)
+        winner = "" if first == second else game.sides[0 if first > second else 1].key
+    return {"scores": scores, "winner": winner}
+
+
+def finished(battle: Battle, *, now: datetime) -> None:
+    """Store the scores; battle 1 of an online match starts battle 2; both done
+    records the match result. A casual battle just ends."""
+    if battle.mode != Battle.Mode.ONLINE:
+        return
+    result = _final_scores(battle)
+    Battle.objects.filter(pk=battle.pk).update(**result)
+    for name, value in result.items():
+        setattr(battle, name, value)
+    match_id = battle.match_id
+    if match_id is None:  # a casual battle
+        return
+    battles = {b.number: b for b in Battle.objects.filter(match_id=match_id)}
+    if battle.number == 1 and 2 in battles and battles[2].status == Battle.Status.PENDING:
+        start(battles[2], now=now, via=ClockEvent.Via.PLAYER)
+        return
+    if all(b.status == Battle.Status.FINISHED for b in battles.values()) and len(battles) == 2:
+        record_online_result(battle.match, battles[1], battles[2], now=now)
+
+
+def record_online_result(match, b1: Battle, b2: Battle, *, now: datetime) -> None:
+    """Hand the engine-verified result to the tournament, for the players who played it
+    (a refusal is logged there and leaves the result to the referees)."""
+    record_engine_result(
+        match,
+        battle_1=b1.result_numbers,
+        battle_2=b2.result_numbers,
+        game=b1.game,
+        players=b1.match_players,
+        now=now,
+    )

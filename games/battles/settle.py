@@ -1,0 +1,56 @@
+"""Settle: the one place a due expiry of a single battle is applied, exactly once.
+
+Every request that touches a battle settles it first (``via="read"``), so the clock is
+enforced even while Celery or Redis is down; the clock timer and the beat sweep settle
+the online battles one by one here too (``games.live.sweep`` does the others in bulk,
+with the same pure ``clock.resolve_timeout``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+
+from games import clock
+from games.live import outages
+from games.models.battle import Battle
+from games.models.history import Move
+
+from . import finishing, store
+
+
+def settle(battle_id: int, *, via: str, now: datetime) -> Battle:
+    """Apply a due expiry of the current turn, once. Safe to call any number of times."""
+    with transaction.atomic():
+        battle = store.load(battle_id)
+        state = battle.clock_state
+        if not clock.expiry_due(state, now):
+            return battle
+        due = clock.due_at(state)
+        new, kind = clock.resolve_timeout(state, now, outages.site_seen_at())
+        if kind == clock.EXPIRY_WAITS:
+            return battle  # nobody has seen the site up since the deadline: not yet
+        extra: dict[str, Any] = {}
+        if kind == clock.TURN_EXPIRED and battle.mode == Battle.Mode.ONLINE and battle.board:
+            game = battle.rules
+            position = game.pass_turn(game.deserialise(battle.board))
+            extra["board"] = game.serialise(position)
+            new = finishing.check_end(battle, new, position)
+        forfeited_ply, side = battle.ply, battle.side_to_move
+        if not store.write(battle, new, now=now, **extra):
+            return store.load(battle_id)  # someone else settled (or moved) first
+        store.event(battle, kind, now=now, via=via, ply=forfeited_ply, due=due)
+        if kind == clock.TURN_EXPIRED:
+            Move.objects.create(
+                battle=battle,
+                ply=forfeited_ply,
+                side=side,
+                kind=Move.Kind.FORFEIT,
+                submitted_at=now,
+                clock_version_before=battle.clock_version - 1,
+            )
+        if new.status == clock.FINISHED:
+            finishing.finished(battle, now=now)
+    return battle

@@ -1,0 +1,156 @@
+"""Starting battles: both battles of a tournament match, a casual battle, the clock's start.
+
+A tournament match is played as two battles, seats swapped; the tournament is told first
+(``tournaments.for_games.begin_play``), which refuses a round that may not be played and
+freezes the pairing. A casual battle is created and started at once.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from games import clock, registry
+from games.models.battle import DAY_MS, MAX_CORRESPONDENCE_DAYS, Battle
+from games.models.history import ClockEvent
+from tournaments.for_games import RoundError, begin_play
+
+from . import store
+from .errors import NotAllowed, StaleVersion
+
+
+def create_battles(match, *, mode: str = Battle.Mode.ONLINE, now: datetime) -> list[Battle]:
+    """Create both battles of ``match`` (pending), copying the tournament's clock settings.
+
+    The tournament is told first (``begin_play``): it refuses a round that may not be
+    played and freezes the pairing, so the battles' players stay the match's players.
+    Existing battles are returned as they are (a second click, a second player).
+    """
+    with transaction.atomic():
+        try:
+            match = begin_play(match, players=(match.player_a_id, match.player_b_id), now=now)
+        except RoundError as exc:
+            raise NotAllowed(str(exc)) from None
+        return _create_battles(match, mode=mode)
+
+
+def _create_battles(match, *, mode: str) -> list[Battle]:
+    """Both battles of ``match`` in the tournament's game, seats swapped: player A has the
+    first side in battle 1, player B in battle 2. A game with a drawn board (Cavalli)
+    plays both battles on the same board: one seed, drawn once, stored on both."""
+    t = match.round.tournament
+    rules = registry.get(t.game)
+    seed = None
+    if rules.key != registry.DEFAULT:
+        existing = [b.board_seed for b in match.battles.all() if b.board_seed is not None]
+        seed = existing[0] if existing else secrets.randbelow(1_000_000)
+    common = {
+        "match": match,
+        "game": rules.key,
+        "side_to_move": rules.sides[0].key,
+        "board_seed": seed,
+        "mode": mode,
+        "max_plies": t.max_plies,
+        "timed": t.is_timed,
+        "think_ms": t.think_ms,
+        "move_ms": t.move_ms,
+        "grace_ms": t.grace_ms,
+        "commit_rule": t.commit_rule,
+        "max_consecutive_forfeits": t.max_consecutive_forfeits,
+        "outage_threshold_ms": t.outage_threshold_ms,
+        "capture_policy": t.capture_policy,
+    }
+    pair = [
+        Battle.objects.get_or_create(
+            match=match,
+            number=1,
+            defaults=common | {"first_entry": match.player_a, "second_entry": match.player_b},
+        )[0],
+        Battle.objects.get_or_create(
+            match=match,
+            number=2,
+            defaults=common | {"first_entry": match.player_b, "second_entry": match.player_a},
+        )[0],
+    ]
+    if any(b.match_players != (match.player_a_id, match.player_b_id) for b in pair):
+        raise NotAllowed(_("These battles were started for other players."))
+    return pair
+
+
+def create_casual_battle(
+    *,
+    game: str,
+    first,
+    second,
+    timing: str = Battle.Timing.QUICKFIRE,
+    days: int = 3,
+    board_seed: int | None = None,
+    now: datetime,
+) -> Battle:
+    """Create and start a battle between two users outside any tournament.
+
+    ``first`` plays the game's first side (the one that moves first). Quickfire uses the default clock (an expiry
+    forfeits the turn; with no referee, too many in a row lose the game);
+    correspondence gives ``days`` (1..14) per move and an expiry loses the game.
+    Raises ``NotAllowed`` (nothing created) for an unknown game, bad timing or days, or
+    a user playing themself.
+    """
+    try:
+        rules = registry.get(game)
+    except registry.UnknownGame:
+        raise NotAllowed(_("Unknown game.")) from None
+    if first is None or second is None or first.pk == second.pk:
+        raise NotAllowed(_("A battle needs two different players."))
+    timing_fields = {}
+    if timing == Battle.Timing.CORRESPONDENCE:
+        if not 1 <= days <= MAX_CORRESPONDENCE_DAYS:
+            raise NotAllowed(
+                _("Days per move must be between 1 and %(max)d.") % {"max": MAX_CORRESPONDENCE_DAYS}
+            )
+        timing_fields = {
+            "think_ms": days * DAY_MS,
+            "move_ms": 0,
+            "commit_rule": "none",
+            "timeout_rule": Battle.TimeoutRule.LOSE_GAME,
+        }
+    elif timing != Battle.Timing.QUICKFIRE:
+        raise NotAllowed(_("Unknown timing."))
+    if board_seed is None and rules.key != registry.DEFAULT:
+        board_seed = secrets.randbelow(1_000_000)
+    with transaction.atomic():
+        battle = Battle.objects.create(
+            game=rules.key,
+            match=None,
+            number=1,
+            first_user=first,
+            second_user=second,
+            side_to_move=rules.sides[0].key,
+            timing=timing,
+            board_seed=board_seed,
+            **timing_fields,
+        )
+        start(battle, now=now, via=ClockEvent.Via.PLAYER)
+    return battle
+
+
+def start_battle(battle_id: int, *, now: datetime, via: str = ClockEvent.Via.REFEREE) -> Battle:
+    with transaction.atomic():
+        battle = store.load(battle_id)
+        start(battle, now=now, via=via)
+    return battle
+
+
+def start(battle: Battle, *, now: datetime, via: str) -> None:
+    if battle.status != Battle.Status.PENDING:
+        raise NotAllowed(_("This battle has already started."))
+    extra = {}
+    if battle.mode == Battle.Mode.ONLINE:
+        game = battle.rules
+        position = game.initial_state({"board_seed": battle.board_seed})
+        extra = {"board": game.serialise(position), **game.row_fields(position)}
+    if not store.write(battle, clock.start(battle.clock_state, now), now=now, **extra):
+        raise StaleVersion(_("The battle changed meanwhile; please try again."))
+    store.event(battle, ClockEvent.Kind.STARTED, now=now, via=via)

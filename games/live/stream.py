@@ -1,0 +1,215 @@
+"""Live battle state over Server-Sent Events, fed by Redis pub/sub.
+
+- Each server process holds ONE ``PSUBSCRIBE battle:*`` (``_Hub``) and fans the
+  messages out to a bounded ``asyncio.Queue`` per SSE connection. A slow client
+  whose queue overflows gets a fresh snapshot instead of the backlog.
+- Every connection starts with a snapshot read from the database (settled on read);
+  the states arrive as ``games.live.publish`` publishes them on commit.
+- The stream sends ``event: state`` messages and ``: keepalive`` comments. While the
+  subscription is down (Redis unreachable), each stream reads its battle every
+  ``POLL_S`` and sends what changed: the clients see every move without Redis.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+import redis.asyncio as aioredis
+from asgiref.sync import sync_to_async
+from django import db
+from django.conf import settings
+
+from games.battles.settle import settle
+from games.models.history import ClockEvent
+
+from . import publish
+
+log = logging.getLogger(__name__)
+
+QUEUE_SIZE = 16
+KEEPALIVE_S = 15.0
+#: While Redis is down (no published states), how often a stream reads the battle.
+POLL_S = 2.0
+SNAPSHOT_CONCURRENCY = 4
+SUBSCRIBE_WAIT_S = 2.0
+RESYNC = object()  # queue marker: send a fresh snapshot
+
+
+def snapshot(battle_id: int, *, now: datetime) -> dict[str, Any]:
+    """Settle on read, then the battle's current state as an event payload."""
+    battle = settle(battle_id, via=ClockEvent.Via.READ, now=now)
+    data = publish.payload(
+        battle.pk, battle.clock_version, battle.clock_state, now=now, offer=battle.end_offered_by
+    )
+    return data | {"snapshot": True}
+
+
+def snapshot_and_close(battle_id: int, read_clock: Callable[[], datetime]) -> dict[str, Any]:
+    """``snapshot`` for a streaming response, as of the time ``read_clock`` gives when it is
+    taken: don't hold a database connection while the stream stays open (one per
+    connection would exhaust the server's slots)."""
+    try:
+        return snapshot(battle_id, now=read_clock())
+    finally:
+        db.connection.close()
+
+
+def check_and_close(check, *args):
+    try:
+        return check(*args)
+    finally:
+        db.connection.close()
+
+
+_snapshot_slots: asyncio.Semaphore | None = None
+
+
+async def _snapshot(battle_id: int, read_clock: Callable[[], datetime]) -> dict[str, Any]:
+    # Bound the concurrent snapshot reads of this process (a reconnect storm after a
+    # restart would otherwise open one database connection per client at once).
+    global _snapshot_slots
+    if _snapshot_slots is None:
+        _snapshot_slots = asyncio.Semaphore(SNAPSHOT_CONCURRENCY)
+    async with _snapshot_slots:
+        return await sync_to_async(snapshot_and_close, thread_sensitive=False)(
+            battle_id, read_clock
+        )
+
+
+def format_sse(data: dict, event: str = "state") -> bytes:
+    return f"event: {event}\ndata: {json.dumps(data)}\n\n".encode()
+
+
+class _Hub:
+    """One pattern subscription per process, fanned out to per-connection queues."""
+
+    def __init__(self) -> None:
+        self.queues: dict[int, set[asyncio.Queue]] = {}
+        self.task: asyncio.Task | None = None
+        self.ready: asyncio.Event | None = None  # set while the subscription is live
+
+    @property
+    def live(self) -> bool:
+        """True while the Redis subscription is confirmed (states arrive as published)."""
+        return self.ready is not None and self.ready.is_set()
+
+    def register(self, battle_id: int) -> asyncio.Queue:
+        if self.task is None or self.task.done():
+            self.ready = asyncio.Event()
+            self.task = asyncio.get_running_loop().create_task(self._run())
+        queue: asyncio.Queue = asyncio.Queue(maxsize=QUEUE_SIZE)
+        self.queues.setdefault(battle_id, set()).add(queue)
+        return queue
+
+    def unregister(self, battle_id: int, queue: asyncio.Queue) -> None:
+        queues = self.queues.get(battle_id)
+        if queues is not None:
+            queues.discard(queue)
+            if not queues:
+                del self.queues[battle_id]
+
+    async def wait_ready(self, timeout: float = SUBSCRIBE_WAIT_S) -> None:
+        """Wait until Redis has confirmed the subscription, so that a snapshot read
+        afterwards misses no later event. If Redis is down, go on after ``timeout``:
+        the snapshot is still right, and the resync after reconnecting covers the gap."""
+        if self.ready is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.ready.wait(), timeout)
+
+    def _deliver(self, queue: asyncio.Queue, item) -> None:
+        try:
+            queue.put_nowait(item)
+        except asyncio.QueueFull:
+            # Drop the backlog; the connection sends a fresh snapshot instead.
+            while not queue.empty():
+                queue.get_nowait()
+            queue.put_nowait(RESYNC)
+
+    def _broadcast_resync(self) -> None:
+        for queues in self.queues.values():
+            for queue in queues:
+                self._deliver(queue, RESYNC)
+
+    async def _run(self) -> None:
+        ready = self.ready
+        assert ready is not None  # register() makes it before it starts this task
+        pattern = f"{settings.THUD_EVENTS_PREFIX}battle:*"
+        prefix_len = len(pattern) - 1
+        backoff = 0.2
+        first = True
+        while True:
+            client = aioredis.Redis.from_url(settings.REDIS_URL)
+            try:
+                async with client.pubsub() as pubsub:
+                    await pubsub.psubscribe(pattern)
+                    async for message in pubsub.listen():
+                        if message.get("type") == "psubscribe":  # Redis confirmed it
+                            if not first:
+                                self._broadcast_resync()  # we may have missed messages
+                            first, backoff = False, 0.2
+                            ready.set()
+                            continue
+                        if message.get("type") != "pmessage":
+                            continue
+                        try:
+                            battle_id = int(message["channel"][prefix_len:])
+                            queues = tuple(self.queues.get(battle_id, ()))
+                            # Every battle's states arrive here: read only the watched.
+                            data = json.loads(message["data"]) if queues else None
+                        except (ValueError, TypeError):
+                            continue
+                        for queue in queues:
+                            self._deliver(queue, data)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                ready.clear()
+                log.warning("battle event subscription lost; reconnecting", exc_info=True)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 2.0)
+            finally:
+                with contextlib.suppress(Exception):
+                    await client.aclose()
+
+
+hub = _Hub()
+
+
+async def stream(battle_id: int, *, read_clock: Callable[[], datetime]):
+    """The SSE body: a snapshot, then every published state, with keepalives. The view
+    hands in the wall clock (``read_clock``) each snapshot is taken at."""
+    queue = hub.register(battle_id)
+    try:
+        await hub.wait_ready()  # a snapshot read before the subscription could miss an event
+        version = -1
+        item = RESYNC
+        while True:
+            if item is RESYNC:
+                data = await _snapshot(battle_id, read_clock)
+                version = data["version"]
+                yield format_sse(data)
+            elif isinstance(item, dict) and item.get("version", 0) >= version:
+                version = item["version"]
+                yield format_sse(item)
+            live = hub.live
+            try:
+                item = await asyncio.wait_for(queue.get(), timeout=KEEPALIVE_S if live else POLL_S)
+            except TimeoutError:
+                if live:
+                    item = None
+                    yield b": keepalive\n\n"
+                    continue
+                # No Redis: nobody publishes, so the stream polls the database itself
+                # and sends what changed; the resync after reconnecting covers the rest.
+                data = await _snapshot(battle_id, read_clock)
+                item = data if data["version"] > version else None
+                if item is None:
+                    yield b": polling\n\n"
+    finally:
+        hub.unregister(battle_id, queue)

@@ -1,0 +1,199 @@
+// The few behaviours every page shares (issue 22). Each works without this file too:
+// the menu is then always open, a confirmation is the browser's own, tables just scroll.
+(function () {
+  "use strict";
+
+  // The menu button (phones): one line of header, the links behind it.
+  function menu() {
+    var button = document.querySelector(".menu-button");
+    var nav = document.getElementById("site-nav");
+    if (!button || !nav) return;
+    function set(open) {
+      button.setAttribute("aria-expanded", open ? "true" : "false");
+      nav.classList.toggle("open", open);
+    }
+    // Wider screens: collapse only when the links would not fit on the header's one line.
+    var header = button.closest(".site-header");
+    function fit() {
+      header.classList.remove("collapsed");
+      if (window.matchMedia("(max-width: 47.99rem)").matches) return;
+      var links = nav.querySelectorAll(":scope > a, .nav-end");
+      var top = links.length ? links[0].getBoundingClientRect().top : 0;
+      var wraps = Array.prototype.some.call(links, function (link) {
+        return Math.abs(link.getBoundingClientRect().top - top) > 4;
+      }) || nav.getBoundingClientRect().top - header.getBoundingClientRect().top > 16;
+      header.classList.toggle("collapsed", wraps);
+    }
+    fit();
+    window.addEventListener("resize", fit);
+    button.addEventListener("click", function () {
+      set(button.getAttribute("aria-expanded") !== "true");
+    });
+    document.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && button.getAttribute("aria-expanded") === "true") {
+        set(false);
+        button.focus();
+      }
+    });
+  }
+
+  // Tables wider than their box say so: the box gets a class and the hint after it shows.
+  // A box that scrolls is a named region in the tab order, so the keyboard can scroll it.
+  function overflowing(root) {
+    (root || document).querySelectorAll(".table-wrap, .bracket-wrap").forEach(function (box) {
+      var over = box.scrollWidth > box.clientWidth + 1;
+      box.classList.toggle("overflowing", over);
+      var hint = box.nextElementSibling;
+      if (over && !(hint && hint.classList.contains("scroll-hint")) && document.body.dataset.scrollHint) {
+        hint = document.createElement("p");
+        hint.className = "scroll-hint";
+        hint.setAttribute("aria-hidden", "true");
+        hint.textContent = document.body.dataset.scrollHint;
+        box.after(hint);
+      }
+      if (over && !box.hasAttribute("tabindex")) {
+        box.setAttribute("tabindex", "0");
+        box.setAttribute("role", "region");
+        if (!box.hasAttribute("aria-label")) box.setAttribute("aria-label", regionName(box));
+        box.dataset.madeFocusable = "1";
+      } else if (!over && box.dataset.madeFocusable) {
+        box.removeAttribute("tabindex");
+        box.removeAttribute("role");
+        delete box.dataset.madeFocusable;
+      }
+    });
+  }
+  function regionName(box) {
+    var caption = box.querySelector("caption");
+    if (caption && caption.textContent.trim()) return caption.textContent.trim();
+    for (var node = box; node && node !== document.body; node = node.parentElement) {
+      for (var prev = node.previousElementSibling; prev; prev = prev.previousElementSibling) {
+        if (/^H[1-6]$/.test(prev.tagName)) return prev.textContent.replace(/\s+/g, " ").trim();
+      }
+    }
+    return document.title;
+  }
+
+  // The compact view of a table (standings): a pressed/unpressed button, remembered.
+  function compact(root) {
+    (root || document).querySelectorAll("[data-compact-for]").forEach(function (button) {
+      var table = document.getElementById(button.getAttribute("data-compact-for"));
+      if (!table) return;
+      var stored = window.localStorage && localStorage.getItem("compact-tables");
+      var on = stored === null ? window.matchMedia("(max-width: 37.5rem)").matches : stored === "1";
+      table.classList.toggle("compact", on);
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+      button.hidden = false;
+      if (button.dataset.bound) return;
+      button.dataset.bound = "1";
+      // Wider screens: collapse only when the links would not fit on the header's one line.
+    var header = button.closest(".site-header");
+    function fit() {
+      header.classList.remove("collapsed");
+      if (window.matchMedia("(max-width: 47.99rem)").matches) return;
+      var links = nav.querySelectorAll(":scope > a, .nav-end");
+      var top = links.length ? links[0].getBoundingClientRect().top : 0;
+      var wraps = Array.prototype.some.call(links, function (link) {
+        return Math.abs(link.getBoundingClientRect().top - top) > 4;
+      }) || nav.getBoundingClientRect().top - header.getBoundingClientRect().top > 16;
+      header.classList.toggle("collapsed", wraps);
+    }
+    fit();
+    window.addEventListener("resize", fit);
+    button.addEventListener("click", function () {
+        var now = button.getAttribute("aria-pressed") !== "true";
+        if (window.localStorage) localStorage.setItem("compact-tables", now ? "1" : "0");
+        compact();
+        overflowing();
+      });
+    });
+  }
+
+  // Destructive actions ask first, in a dialog that says what will happen:
+  // <button data-confirm="Pause every running battle of this round?">.
+  function confirmations() {
+    var dialog = document.getElementById("confirm-dialog");
+    document.addEventListener("click", function (event) {
+      var button = event.target.closest("[data-confirm]");
+      if (!button || button.dataset.confirmed === "1") return;
+      event.preventDefault();
+      if (!dialog || typeof dialog.showModal !== "function") {
+        if (window.confirm(button.dataset.confirm)) submit(button);
+        return;
+      }
+      document.getElementById("confirm-dialog-text").textContent = button.dataset.confirm;
+      var ok = document.getElementById("confirm-dialog-ok");
+      ok.textContent = button.dataset.confirmYes || button.textContent.trim();
+      dialog.returnValue = "";
+      dialog.onclose = function () {
+        if (dialog.returnValue === "confirm") submit(button);
+        else button.focus();
+      };
+      dialog.showModal();
+    });
+    function submit(button) {
+      button.dataset.confirmed = "1";
+      button.click();
+      delete button.dataset.confirmed;
+    }
+  }
+
+  // Filters that swap only the list below them mark the chosen one themselves.
+  function filters() {
+    document.addEventListener("click", function (event) {
+      var link = event.target.closest(".filters a");
+      if (!link) return;
+      link.parentElement.querySelectorAll("a").forEach(function (a) { a.removeAttribute("aria-current"); });
+      link.setAttribute("aria-current", "true");
+    });
+  }
+
+  // Messages that arrive with an htmx swap are read out by the page's live regions.
+  function announce(target) {
+    var alert = target.querySelector(".errorlist, .error-box, .conflict, [role=alert]");
+    var status = target.querySelector("[role=status], .notice, .messages li");
+    if (alert && alert.textContent.trim()) say("announcer-alert", alert.textContent);
+    else if (status && status.textContent.trim()) say("announcer", status.textContent);
+  }
+  function say(id, text) {
+    var region = document.getElementById(id);
+    if (!region) return;
+    region.textContent = "";
+    window.setTimeout(function () { region.textContent = text.replace(/\s+/g, " ").trim(); }, 50);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    menu();
+    compact();
+    overflowing();
+    confirmations();
+    filters();
+    window.addEventListener("resize", function () { overflowing(); });
+    if (window.ResizeObserver) {
+      var watcher = new ResizeObserver(function () { overflowing(); });
+      document.querySelectorAll(".table-wrap, .bracket-wrap").forEach(function (box) { watcher.observe(box); });
+    }
+  });
+  // After a form's htmx answer: read out what it says, and if the swap took away the
+  // element that had the focus, put the focus on the answer (not back at the top).
+  var sent = null;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var config = event.detail && event.detail.requestConfig;
+    if (!config || config.verb === "get") return;
+    sent = { id: event.detail.target && event.detail.target.id, focused: document.activeElement };
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    compact();
+    overflowing();
+    if (!sent) return;
+    var done = sent;
+    sent = null;
+    var answer = done.id && document.getElementById(done.id);
+    if (!answer) return;
+    announce(answer);
+    if (document.contains(done.focused) && document.activeElement !== document.body) return;
+    var to = answer.querySelector("[role=alert], [role=status], .notice, .errorlist, h2") || answer;
+    if (!to.hasAttribute("tabindex")) to.setAttribute("tabindex", "-1");
+    to.focus();
+  });
+})();

@@ -1,0 +1,1 @@
+"""Tests of games/battles/: the workflows with explicit times, in the database."""

@@ -1,0 +1,48 @@
+"""The live stream's URL (``games.views.battle_events``) as each server serves it: uvicorn
+(ASGI) streams, gunicorn (WSGI, through the same URLconf) refuses at once with 503 and
+names the events process instead of buffering an endless stream in a sync worker.
+The stream itself, against a real uvicorn and Redis, is ``test_events.py``'s."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from django.test import AsyncClient
+from django.urls import reverse
+from django.utils import timezone
+
+from games.battles.starting import create_casual_battle
+from tests.factories import UserFactory
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.django_db(transaction=True)  # the gate reads the battle in its own thread
+def test_the_stream_under_wsgi_is_refused_at_once_naming_the_events_process(client):
+    b = create_casual_battle(
+        game="cavalli", first=UserFactory(), second=UserFactory(), now=timezone.now()
+    )
+    url = reverse("games:events", args=[b.pk])
+    started = time.monotonic()
+    r = client.get(url)  # Django's test client is WSGI, as gunicorn is
+    assert r.status_code == 503 and not r.streaming
+    assert time.monotonic() - started < 5
+    text = r.content.decode()
+    assert "events process" in text and "uvicorn" in text and "Procfile" in text
+    assert client.get(reverse("games:events", args=[999999])).status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_stream_under_asgi_still_streams(client):
+    b = create_casual_battle(
+        game="cavalli", first=UserFactory(), second=UserFactory(), now=timezone.now()
+    )
+
+    async def opened():
+        # Not read: the stream itself needs Redis (the uvicorn tests above read it).
+        return await AsyncClient().get(reverse("games:events", args=[b.pk]))
+
+    response = asyncio.run(opened())
+    assert response.status_code == 200 and response.streaming
+    assert response["Content-Type"] == "text/event-stream"

@@ -1,0 +1,171 @@
+"""The organiser's players: entering them by hand or by CSV, check-in, withdrawal,
+forbidden pairs."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from tests.factories import EntryFactory
+from tests.tournaments.web.organiser.pages import HTMX, url
+from tournaments.models.people import Player
+from tournaments.models.tournament import ForbiddenPair
+
+pytestmark = pytest.mark.django_db
+
+
+# ---------------------------------------------------------------- players
+
+
+def test_dashboard_lists_players(organiser, tournament):
+    body = organiser.get(url(tournament)).content.decode()
+    assert all(e.player.name in body for e in tournament.entries.select_related("player"))
+    assert 'id="players-table"' in body
+
+
+def test_add_player_and_late_entry(organiser, tournament):
+    data = {"name": "Nobby", "club": "Watch", "late_from_round": 2, "initial_points": 1}
+    response = organiser.post(url(tournament, "players/add/"), data)
+    assert response.status_code == 302
+    entry = tournament.entries.get(player__name="Nobby")
+    assert (entry.seed, entry.late_from_round, entry.initial_points) == (5, 2, 1)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [{"name": ""}, {"name": "Nobby", "rating": "high"}, {"name": "Nobby", "initial_points": 2}],
+)
+def test_add_player_bad_input_changes_nothing(organiser, tournament, data):
+    response = organiser.post(url(tournament, "players/add/"), data, follow=True)
+    assert response.status_code == 200
+    assert "error" in response.content.decode()
+    assert tournament.entries.count() == 4 and not Player.objects.filter(name="Nobby").exists()
+
+
+def test_add_player_via_htmx_returns_the_players_fragment(organiser, tournament):
+    response = organiser.post(url(tournament, "players/add/"), {"name": "Nobby"}, **HTMX)
+    body = response.content.decode()
+    assert "<html" not in body and body.strip().startswith('<div id="players-table"')
+    assert "Nobby" in body
+
+
+def test_csv_upload(organiser, tournament):
+    csv = b"name,club,country,rating\nVimes,Watch,AM,1500\nAngua,Watch,UB,\n"
+    file = SimpleUploadedFile("players.csv", csv, content_type="text/csv")
+    organiser.post(url(tournament, "players/upload/"), {"file": file})
+    assert tournament.entries.count() == 6
+
+
+def test_csv_upload_bad_file_names_the_line_and_changes_nothing(organiser, tournament):
+    file = SimpleUploadedFile("players.csv", b"name,club,country,rating\nVimes,W,AM,x\n")
+    response = organiser.post(url(tournament, "players/upload/"), {"file": file}, follow=True)
+    assert "Line 2: rating must be a whole number" in response.content.decode()
+    assert tournament.entries.count() == 4
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"name": "Nobby", "rating": "1" + "0" * 30}, "A rating is a whole number from 0 to 4000."),
+        ({"name": "Nobby", "rating": "-1"}, "A rating is a whole number from 0 to 4000."),
+        ({"name": "No\x07bby"}, "name contains a control character (U+0007)"),
+        ({"name": "Nobby", "club": "Wa\ttch"}, "club contains a control character"),
+    ],
+)
+def test_add_player_out_of_range_shows_the_error_and_changes_nothing(
+    organiser, tournament, data, message
+):
+    response = organiser.post(url(tournament, "players/add/"), data, **HTMX)
+    assert response.status_code == 200 and message in response.content.decode()
+    assert tournament.entries.count() == 4 and Player.objects.count() == 4
+
+
+@pytest.mark.parametrize(
+    ("late", "points", "message"),
+    [
+        (4, 0, "The tournament has 3 rounds"),
+        (3, 1001, "Match points on entry are a whole number from 0 to 1000."),
+    ],
+)
+def test_add_player_late_entry_joins_by_the_last_round_with_1000_points_at_most(
+    organiser, tournament, late, points, message
+):
+    data = {"name": "Nobby", "late_from_round": late, "initial_points": points}
+    refused = organiser.post(url(tournament, "players/add/"), data, **HTMX)
+    assert message in refused.content.decode()
+    assert not tournament.entries.filter(player__name="Nobby").exists()
+    data = {"name": "Nobby", "late_from_round": 3, "initial_points": 1000}
+    organiser.post(url(tournament, "players/add/"), data)
+    assert tournament.entries.get(player__name="Nobby").initial_points == 1000
+
+
+def test_add_player_reuses_only_the_organisers_own_players(organiser, tournament):
+    owner = tournament.owner
+    own = EntryFactory(tournament__owner=owner, player__name="Vimes", player__club="Watch")
+    theirs = EntryFactory(player__name="Angua", player__club="Watch")
+    add = url(tournament, "players/add/")
+    reused = organiser.post(add, {"name": "Vimes", "club": "Watch"}, **HTMX).content.decode()
+    assert tournament.entries.get(player__name="Vimes").player_id == own.player_id
+    assert "another organiser" not in reused
+    new = organiser.post(add, {"name": "Angua", "club": "Watch"}, **HTMX).content.decode()
+    assert tournament.entries.get(player__name="Angua").player_id != theirs.player_id
+    assert "already exists in another organiser&#x27;s tournament" in new
+    assert "a new player was created" in new
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"name,club,country,rating\n" + b"x" * 2_000_001, "too large: at most 2,000,000"),
+        (
+            b'name,club,country,rating\nVimes,W,AM,1\n"Lord Vetinari,Palace,GB,2000\n',
+            "Line 3: a quote opened here is never closed",
+        ),
+        (b"name,club,country,rating\nVimes,W,AM," + b"9" * 30 + b"\n", "between 0 and 4000"),
+        (b"name,club,country,rating\nVi\x00mes,W,AM,\n", "control character (U+0000)"),
+    ],
+)
+def test_csv_upload_refused_shows_the_error_and_changes_nothing(
+    organiser, tournament, content, message
+):
+    file = SimpleUploadedFile("players.csv", content, content_type="text/csv")
+    response = organiser.post(url(tournament, "players/upload/"), {"file": file}, **HTMX)
+    assert response.status_code == 200 and message in response.content.decode()
+    assert tournament.entries.count() == 4 and Player.objects.count() == 4
+
+
+def test_check_in_htmx_and_plain(organiser, tournament):
+    entry = tournament.entries.first()
+    fragment = organiser.post(url(tournament, f"players/{entry.pk}/check-in/"), **HTMX)
+    assert fragment.content.decode().strip().startswith('<div id="players-table"')
+    entry.refresh_from_db()
+    assert entry.checked_in
+    plain = organiser.post(url(tournament, f"players/{entry.pk}/check-in/"))
+    assert plain.status_code == 302
+    entry.refresh_from_db()
+    assert not entry.checked_in
+
+
+def test_withdraw_and_reinstate(organiser, tournament):
+    entry = tournament.entries.first()
+    organiser.post(url(tournament, f"players/{entry.pk}/withdraw/"))
+    entry.refresh_from_db()
+    assert entry.withdrawn_from_round == 1
+    organiser.post(url(tournament, f"players/{entry.pk}/withdraw/"))
+    entry.refresh_from_db()
+    assert entry.withdrawn_from_round is None
+
+
+def test_cannot_touch_an_entry_of_another_tournament(organiser, tournament):
+    other = EntryFactory()
+    response = organiser.post(url(tournament, f"players/{other.pk}/withdraw/"))
+    assert response.status_code == 404
+
+
+def test_forbid_pair(organiser, tournament):
+    a, b = tournament.entries.all()[:2]
+    organiser.post(url(tournament, "forbidden/"), {"first": a.pk, "second": b.pk})
+    assert ForbiddenPair.objects.filter(tournament=tournament).count() == 1
+    response = organiser.post(url(tournament, "forbidden/"), {"first": a.pk, "second": a.pk})
+    assert response.status_code == 302
+    assert ForbiddenPair.objects.count() == 1

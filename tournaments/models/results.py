@@ -1,0 +1,108 @@
+"""Result versions: each one immutable statement of a match's result.
+
+A version records the four numbers of both battles (``MatchResult``, on the scale of the
+tournament's game). Versions are never edited or deleted: a correction is a new version.
+The match points at the latest confirmed version (``Match.confirmed_version``).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models.rounds import Match
+from tournaments.models.tournament import DEFAULT_GAME
+from tournaments.results.scales import MAX_RESULT_NUMBER, range_check
+from tournaments.results.value import MatchResult
+
+
+class ResultVersion(models.Model):
+    """One immutable statement of a match result (the numbers of both battles)."""
+
+    class Source(models.TextChoices):
+        REFEREE = "referee", _("Referee")
+        PLAYER = "player", _("Player")
+        ORGANISER = "organiser", _("Organiser")
+        IMPORT = "import", _("Import")
+        ENGINE = "engine", _("Engine-verified online play")
+
+    class Kind(models.TextChoices):
+        ENTRY = "entry", _("Entry")
+        CORRECTION = "correction", _("Correction")
+        DECISION = "decision", _("Organiser's final decision")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Awaiting confirmation")
+        CONFIRMED = "confirmed", _("Confirmed")
+        DISPUTED = "disputed", _("Disputed")
+        SUPERSEDED = "superseded", _("Superseded")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField(_("version"))
+    # The game of the match's tournament, copied so that a version knows its scale
+    # (``MatchResult``) without a join; the four numbers follow that game's scale.
+    game = models.CharField(_("game"), max_length=16, default=DEFAULT_GAME)
+    battle1_first = models.PositiveSmallIntegerField(
+        _("battle 1, first side"), validators=[MaxValueValidator(MAX_RESULT_NUMBER)]
+    )
+    battle1_second = models.PositiveSmallIntegerField(
+        _("battle 1, second side"), validators=[MaxValueValidator(MAX_RESULT_NUMBER)]
+    )
+    battle2_first = models.PositiveSmallIntegerField(
+        _("battle 2, first side"), validators=[MaxValueValidator(MAX_RESULT_NUMBER)]
+    )
+    battle2_second = models.PositiveSmallIntegerField(
+        _("battle 2, second side"), validators=[MaxValueValidator(MAX_RESULT_NUMBER)]
+    )
+    source = models.CharField(_("source"), max_length=16, choices=Source.choices)
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices, default=Kind.ENTRY)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
+    )
+    reason = models.TextField(_("reason"), blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    entered_at = models.DateTimeField(_("entered at"), auto_now_add=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="unique_version_number"),
+            # Each game's limits (Thud's survivors, Cavalli's points), from the scales.
+            range_check("survivors_in_range"),
+        ]
+        verbose_name = _("result version")
+        verbose_name_plural = _("result versions")
+
+    def __str__(self) -> str:
+        return f"{self.match} v{self.number}"
+
+    @property
+    def survivors(self) -> MatchResult:
+        return MatchResult(
+            self.battle1_first,
+            self.battle1_second,
+            self.battle2_first,
+            self.battle2_second,
+            game=self.game,
+        )
+
+    @property
+    def stands_alone(self) -> bool:
+        """Confirmed by the person who entered it: only an organiser's decision may."""
+        return self.kind == self.Kind.DECISION

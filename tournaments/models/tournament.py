@@ -1,0 +1,281 @@
+"""A tournament, its settings and its entries (a player's participation), and forbidden pairs.
+
+The settings fix the game, the format (Swiss, round robin, single elimination, a Swiss top
+cut), the variant and its clock, the match points and the tiebreak order.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models.people import Player
+from tournaments.pairing import elimination
+from tournaments.results.scales import capture_policy_choices, game_choices, scale_of, words
+from tournaments.standings import tiebreaks
+
+#: The game a new tournament plays unless its organiser picks another; the site-wide statistics
+#: pages are of this game (a key of the registered game scales).
+DEFAULT_GAME = "thud"
+
+DEFAULT_TIEBREAKS = list(tiebreaks.KEYS)
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        SWISS = "swiss", _("Swiss")
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        SINGLE_ELIMINATION = "single_elimination", _("Single elimination")
+
+    class Variant(models.TextChoices):
+        CLASSIC = "classic", _("Classic (no limit, no clock)")
+        QUICKFIRE_24 = "quickfire24", _("Quickfire, 24 moves")
+        QUICKFIRE_30 = "quickfire30", _("Quickfire, 30 moves")
+        TIMED_24 = "timed24", _("Timed quickfire, 24 moves, 15 s + 5 s")
+        TIMED_30 = "timed30", _("Timed quickfire, 30 moves, 15 s + 5 s")
+
+    class CapturePolicy(models.TextChoices):
+        # The values; the game that has the option names them (``capture_policy_choices``).
+        SUBSET = "subset"
+        ALL_OR_NONE = "all_or_none"
+        ALL = "all"
+
+    class MoveUnit(models.TextChoices):
+        SIDE = "side", _("Moves per side")
+        PLY = "ply", _("Total plies")
+
+    class CommitRule(models.TextChoices):
+        TOUCH = "touch", _("Touching a piece ends thinking time")
+        NONE = "none", _("No touch rule")
+
+    class DrawRule(models.TextChoices):
+        PLAYOFF = elimination.RULE_PLAYOFF, _("A playoff match decides")
+        HIGHER_SEED = elimination.RULE_HIGHER_SEED, _("The higher seed advances")
+
+    class Status(models.TextChoices):
+        SETUP = "setup", _("Setting up")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("slug"), unique=True, max_length=80)
+    start_date = models.DateField(_("start date"), null=True, blank=True)
+    end_date = models.DateField(_("end date"), null=True, blank=True)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    format = models.CharField(
+        _("format"), max_length=24, choices=Format.choices, default=Format.SWISS
+    )
+    rounds = models.PositiveSmallIntegerField(
+        _("number of rounds"), default=5, validators=[MinValueValidator(1)]
+    )
+    # Swiss then knockout: the top ``top_cut`` of the Swiss standings play a bracket
+    # (tournaments.pairing.elimination). 0 = no knockout stage.
+    top_cut = models.PositiveSmallIntegerField(
+        _("top cut"),
+        default=0,
+        choices=[
+            (0, _("No knockout stage")),
+            (2, _("Top 2 (a final)")),
+            (4, _("Top 4")),
+            (8, _("Top 8")),
+        ],
+        help_text=_("After the last Swiss round, the best players play a knockout bracket."),
+    )
+    knockout_draw_rule = models.CharField(
+        _("drawn knockout match"),
+        max_length=16,
+        choices=DrawRule.choices,
+        default=DrawRule.PLAYOFF,
+        help_text=_(
+            "A playoff is another two battles between the same players, repeated until "
+            "one of them wins."
+        ),
+    )
+    # The game every match plays (``games.registry``, handed down as result scales):
+    # fixed once a round is paired (``settings_rules.locked_fields``). Every game uses
+    # the tournament's variant and clock alike: classic = untimed and unlimited; the
+    # quickfire variants' move limit counts plies of either game (a Cavalli game cut
+    # short keeps the points reached, like a Thud battle keeps its survivors); a timed
+    # variant times each turn with ``think_ms`` + ``move_ms`` and the touch rule (in
+    # Cavalli a player has one piece, so touching it only ends the thinking time).
+    # The capture policy is Thud's and is ignored by other games.
+    game = models.CharField(_("game"), max_length=16, choices=game_choices, default=DEFAULT_GAME)
+    variant = models.CharField(
+        _("variant"), max_length=16, choices=Variant.choices, default=Variant.CLASSIC
+    )
+    capture_policy = models.CharField(
+        _("capture policy"),
+        max_length=16,
+        choices=capture_policy_choices,
+        default=CapturePolicy.SUBSET,
+    )
+    record_otb_moves = models.BooleanField(
+        _("referees enter the moves of battles played over the board"),
+        default=False,
+        help_text=_(
+            "After an over-the-board battle, a referee may type in its moves; they are "
+            "checked against the rules and kept in the game record."
+        ),
+    )
+    points_win = models.PositiveSmallIntegerField(_("match points for a win"), default=2)
+    points_draw = models.PositiveSmallIntegerField(_("match points for a draw"), default=1)
+    points_loss = models.PositiveSmallIntegerField(_("match points for a loss"), default=0)
+    tiebreaks = models.JSONField(_("tiebreak order"), default=list, blank=True)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.SETUP
+    )
+    pairing_seed = models.BigIntegerField(_("pairing seed"), default=0)
+    # Quickfire clock settings (DESIGN.md §5); used only by timed variants.
+    move_unit = models.CharField(
+        _("move limit unit"), max_length=8, choices=MoveUnit.choices, default=MoveUnit.SIDE
+    )
+    think_ms = models.PositiveIntegerField(_("thinking time (ms)"), default=15_000)
+    move_ms = models.PositiveIntegerField(_("moving time (ms)"), default=5_000)
+    grace_ms = models.PositiveIntegerField(_("grace (ms)"), default=300)
+    commit_rule = models.CharField(
+        _("touch rule"), max_length=8, choices=CommitRule.choices, default=CommitRule.TOUCH
+    )
+    max_consecutive_forfeits = models.PositiveSmallIntegerField(
+        _("consecutive forfeits before a referee is called"), default=3
+    )
+    outage_threshold_ms = models.PositiveIntegerField(
+        _("late expiry that pauses instead of forfeiting (ms)"), default=3_000
+    )
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("organiser"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="organised_tournaments",
+    )
+    referees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("referees"),
+        blank=True,
+        related_name="refereed_tournaments",
+    )
+    # Co-organisers organise the tournament like its owner; only the owner (or a
+    # superuser) appoints or removes them (tournaments.permissions).
+    co_organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("co-organisers"),
+        blank=True,
+        related_name="co_organised_tournaments",
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-start_date", "name"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def tiebreak_order(self) -> list[str]:
+        return list(self.tiebreaks) or list(DEFAULT_TIEBREAKS)
+
+    @property
+    def words(self) -> dict[str, str]:
+        """The texts that name this game's sides on the pages (``GameScale.wording``),
+        translated: ``{{ tournament.words.pairing_note }}``."""
+        return words(scale_of(self.game))
+
+    @property
+    def has_knockout(self) -> bool:
+        """Whether the tournament plays (or will play) a knockout bracket."""
+        return self.format == self.Format.SINGLE_ELIMINATION or self.top_cut > 0
+
+    @property
+    def move_limit(self) -> int | None:
+        """Moves allowed per battle in the configured unit, or None for classic."""
+        limits: dict[str, int] = {
+            self.Variant.QUICKFIRE_24: 24,
+            self.Variant.QUICKFIRE_30: 30,
+            self.Variant.TIMED_24: 24,
+            self.Variant.TIMED_30: 30,
+        }
+        return limits.get(self.variant)
+
+    @property
+    def max_plies(self) -> int | None:
+        limit = self.move_limit
+        if limit is None:
+            return None
+        return limit * 2 if self.move_unit == self.MoveUnit.SIDE else limit
+
+    @property
+    def is_timed(self) -> bool:
+        return self.variant in (self.Variant.TIMED_24, self.Variant.TIMED_30)
+
+
+class Entry(models.Model):
+    """A player's participation in one tournament."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    seed = models.PositiveIntegerField(_("seed"), default=0)
+    checked_in = models.BooleanField(_("checked in"), default=False)
+    withdrawn_from_round = models.PositiveSmallIntegerField(
+        _("withdrawn from round"),
+        null=True,
+        blank=True,
+        help_text=_("Not paired from this round on."),
+    )
+    late_from_round = models.PositiveSmallIntegerField(
+        _("late entry at round"),
+        null=True,
+        blank=True,
+        help_text=_("First round this player is paired in."),
+    )
+    initial_points = models.PositiveSmallIntegerField(
+        _("match points on entry"),
+        default=0,
+        help_text=_("Match points a late entry starts with."),
+    )
+    # The place in the knockout bracket (1 = best), fixed when the knockout starts.
+    knockout_seed = models.PositiveSmallIntegerField(_("knockout seed"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["seed", "player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="unique_entry")
+        ]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.tournament}"
+
+    def is_active_in(self, round_number: int) -> bool:
+        if self.late_from_round is not None and round_number < self.late_from_round:
+            return False
+        return not (
+            self.withdrawn_from_round is not None and round_number >= self.withdrawn_from_round
+        )
+
+
+class ForbiddenPair(models.Model):
+    """Two entries the organiser never wants paired (club mates, family, a feud)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="forbidden_pairs"
+    )
+    entry_a = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    entry_b = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "entry_a", "entry_b"], name="unique_forbidden_pair"
+            )
+        ]
+        verbose_name = _("forbidden pair")
+        verbose_name_plural = _("forbidden pairs")
+
+    def __str__(self) -> str:
+        return f"{self.entry_a.player} ≠ {self.entry_b.player}"

@@ -1,0 +1,1 @@
+"""Every access decision: the roles and their predicates, and the gates by object."""

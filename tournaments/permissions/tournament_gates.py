@@ -1,0 +1,120 @@
+"""The gates to tournaments, their entries and rounds, and players' pages.
+
+A gate fetches and checks in one call and raises ``Http404`` (no such object) or
+``PermissionDenied`` (exists, but not for you); views never fetch a protected object
+directly.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+
+from tournaments.models.people import Player
+from tournaments.models.rounds import Round
+from tournaments.models.tournament import Tournament
+from tournaments.permissions.roles import (
+    can_grant_organiser_role,
+    can_manage_co_organisers,
+    can_organise,
+    can_referee,
+    can_see_round,
+)
+
+if TYPE_CHECKING:
+    from tournaments.permissions.roles import AnyUser
+
+
+def get_tournament_or_404(slug: str) -> Tournament:
+    try:
+        return Tournament.objects.get(slug=slug)
+    except Tournament.DoesNotExist as exc:
+        raise Http404("No such tournament") from exc
+
+
+def access_tournament_public(slug: str) -> Tournament:
+    """Tournaments are public read-only once created."""
+    return get_tournament_or_404(slug)
+
+
+def access_player_public(player_id: int) -> Player:
+    """A player's statistics are public, like the tournament pages that name them."""
+    try:
+        return Player.objects.get(pk=player_id)
+    except Player.DoesNotExist as exc:
+        raise Http404("No such player") from exc
+
+
+def access_tournament_for_organiser(user: AnyUser, slug: str) -> Tournament:
+    tournament = get_tournament_or_404(slug)
+    if not can_organise(user, tournament):
+        raise PermissionDenied
+    return tournament
+
+
+def access_tournament_for_owner(user: AnyUser, slug: str) -> Tournament:
+    """Appointing and removing co-organisers: the owner or a superuser."""
+    tournament = get_tournament_or_404(slug)
+    if not can_manage_co_organisers(user, tournament):
+        raise PermissionDenied
+    return tournament
+
+
+def access_organiser_roles(user: AnyUser) -> None:
+    """The page that grants and revokes the organiser role: superusers only."""
+    if not can_grant_organiser_role(user):
+        raise PermissionDenied
+
+
+def access_tournament_for_referee(user: AnyUser, slug: str) -> Tournament:
+    tournament = get_tournament_or_404(slug)
+    if not can_referee(user, tournament):
+        raise PermissionDenied
+    return tournament
+
+
+def access_entry_for_organiser(user: AnyUser, slug: str, entry_id: int):
+    """An Entry of a tournament the user organises (Http404 / PermissionDenied)."""
+    tournament = access_tournament_for_organiser(user, slug)
+    entry = tournament.entries.select_related("player", "tournament").filter(pk=entry_id).first()
+    if entry is None:
+        raise Http404("No such player in this tournament")
+    return entry
+
+
+def access_round_for_organiser(user: AnyUser, slug: str, number: int):
+    """A Round (drafts included) of a tournament the user organises."""
+    tournament = access_tournament_for_organiser(user, slug)
+    round_ = tournament.round_set.select_related("tournament").filter(number=number).first()
+    if round_ is None:
+        raise Http404("No such round")
+    return round_
+
+
+def access_round_public(user: AnyUser, slug: str, number: int) -> Round:
+    """A round anyone may see (published or finished); a draft only for its referees (404)."""
+    tournament = get_tournament_or_404(slug)
+    round_ = tournament.round_set.filter(number=number).first()
+    if round_ is None or not can_see_round(user, round_):
+        raise Http404("No such round")
+    return round_
+
+
+def access_round_id_for_referee(user: AnyUser, round_id: int):
+    try:
+        round_ = Round.objects.select_related("tournament").get(pk=round_id)
+    except Round.DoesNotExist as exc:
+        raise Http404("No such round") from exc
+    if not can_referee(user, round_.tournament):
+        raise PermissionDenied
+    return round_
+
+
+def access_round_for_referee(user: AnyUser, slug: str, number: int) -> Round:
+    tournament = access_tournament_for_referee(user, slug)
+    try:
+        return tournament.round_set.get(number=number)
+    except Round.DoesNotExist as exc:
+        raise Http404("No such round") from exc

@@ -1,0 +1,112 @@
+"""The organiser's players: entering them by hand or by CSV, checking them in,
+withdrawing them, and pairs never to be paired."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from thud_site.http import AuthedRequest
+from tournaments.models.tournament import Tournament
+from tournaments.organising.imports import (
+    CsvImportError,
+    enter_player,
+    import_players,
+    namesake_elsewhere,
+    parse_players,
+)
+from tournaments.permissions.tournament_gates import (
+    access_entry_for_organiser,
+    access_tournament_for_organiser,
+)
+from tournaments.rounds.edits import add_forbidden_pair, toggle_withdrawal
+from tournaments.web.forms_players import CsvUploadForm, PlayerForm
+from tournaments.web.forms_rounds import TwoEntriesForm
+from tournaments.web.organiser.dashboard import dashboard_context, dashboard_url
+from tournaments.web.organiser.responses import Notes, form_errors, respond
+
+
+def _players_fragment(request: AuthedRequest, t: Tournament, notes: Notes) -> HttpResponse:
+    return respond(
+        request,
+        dashboard_url(t),
+        "tournaments/organiser_dashboard.html#players-table",
+        lambda: dashboard_context(t),
+        notes,
+    )
+
+
+@login_required
+@require_POST
+def add_player(request: AuthedRequest, slug: str) -> HttpResponse:
+    t = access_tournament_for_organiser(request.user, slug)
+    form = PlayerForm(request.POST, tournament=t)
+    if not form.is_valid():
+        return _players_fragment(request, t, [(messages.ERROR, form_errors(form))])
+    data = {k: v for k, v in form.cleaned_data.items() if v not in (None, "")}
+    entry = enter_player(t, **data)
+    note = _("%(name)s entered with seed %(seed)d.") % {"name": entry.player, "seed": entry.seed}
+    notes = [(messages.SUCCESS, note)]
+    if namesake_elsewhere(entry):
+        elsewhere = _(
+            "A player with this name and club already exists in another organiser's "
+            "tournament; a new player was created."
+        )
+        notes.append((messages.INFO, elsewhere))
+    return _players_fragment(request, t, notes)
+
+
+@login_required
+@require_POST
+def upload_players(request: AuthedRequest, slug: str) -> HttpResponse:
+    t = access_tournament_for_organiser(request.user, slug)
+    form = CsvUploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _players_fragment(request, t, [(messages.ERROR, form_errors(form))])
+    try:
+        entries = import_players(t, parse_players(form.cleaned_data["file"]))
+    except CsvImportError as exc:
+        return _players_fragment(request, t, [(messages.ERROR, str(exc))])
+    note = _("%(n)d players imported.") % {"n": len(entries)}
+    return _players_fragment(request, t, [(messages.SUCCESS, note)])
+
+
+@login_required
+@require_POST
+def check_in(request: AuthedRequest, slug: str, entry_id: int) -> HttpResponse:
+    entry = access_entry_for_organiser(request.user, slug, entry_id)
+    entry.checked_in = not entry.checked_in
+    entry.save(update_fields=["checked_in"])
+    return _players_fragment(request, entry.tournament, [])
+
+
+@login_required
+@require_POST
+def withdraw(request: AuthedRequest, slug: str, entry_id: int) -> HttpResponse:
+    entry = access_entry_for_organiser(request.user, slug, entry_id)
+    toggle_withdrawal(entry)
+    if entry.withdrawn_from_round:
+        note = _("%(name)s is withdrawn from round %(n)d on.") % {
+            "name": entry.player,
+            "n": entry.withdrawn_from_round,
+        }
+    else:
+        note = _("%(name)s is playing again.") % {"name": entry.player}
+    return _players_fragment(request, entry.tournament, [(messages.SUCCESS, note)])
+
+
+@login_required
+@require_POST
+def forbid_pair(request: AuthedRequest, slug: str) -> HttpResponse:
+    t = access_tournament_for_organiser(request.user, slug)
+    form = TwoEntriesForm(request.POST, tournament=t)
+    if not form.is_valid():
+        messages.error(request, form_errors(form))
+        return redirect(dashboard_url(t))
+    add_forbidden_pair(t, form.cleaned_data["first"], form.cleaned_data["second"])
+    messages.success(request, _("These two players will not be paired."))
+    return redirect(dashboard_url(t))
