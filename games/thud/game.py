@@ -120,9 +120,18 @@ class ThudGame:
         numbers_name="surviving",
         options={
             "capture_policy": (
-                (CapturePolicy.SUBSET.value, gettext_noop("Any subset of adjacent dwarfs")),
-                (CapturePolicy.ALL_OR_NONE.value, gettext_noop("All adjacent dwarfs or none")),
-                (CapturePolicy.ALL.value, gettext_noop("Always all adjacent dwarfs")),
+                # In plain words, as an organiser choosing them reads them (thud-rules.md §6-7).
+                (
+                    CapturePolicy.SUBSET.value,
+                    gettext_noop(
+                        "The troll's player chooses which of the dwarfs next to it to take"
+                    ),
+                ),
+                (
+                    CapturePolicy.ALL_OR_NONE.value,
+                    gettext_noop("All the dwarfs next to the troll, or none"),
+                ),
+                (CapturePolicy.ALL.value, gettext_noop("Always every dwarf next to the troll")),
             )
         },
     )

@@ -17,7 +17,9 @@
     function fit() {
       header.classList.remove("collapsed");
       if (window.matchMedia("(max-width: 47.99rem)").matches) return;
-      var links = nav.querySelectorAll(":scope > a, .nav-end");
+      var links = Array.prototype.slice.call(nav.querySelectorAll(":scope > a, .nav-end"));
+      var languages = header.querySelector(":scope > .language-switcher");
+      if (languages) links.push(languages);
       var top = links.length ? links[0].getBoundingClientRect().top : 0;
       var wraps = Array.prototype.some.call(links, function (link) {
         return Math.abs(link.getBoundingClientRect().top - top) > 4;
@@ -86,21 +88,7 @@
       button.hidden = false;
       if (button.dataset.bound) return;
       button.dataset.bound = "1";
-      // Wider screens: collapse only when the links would not fit on the header's one line.
-    var header = button.closest(".site-header");
-    function fit() {
-      header.classList.remove("collapsed");
-      if (window.matchMedia("(max-width: 47.99rem)").matches) return;
-      var links = nav.querySelectorAll(":scope > a, .nav-end");
-      var top = links.length ? links[0].getBoundingClientRect().top : 0;
-      var wraps = Array.prototype.some.call(links, function (link) {
-        return Math.abs(link.getBoundingClientRect().top - top) > 4;
-      }) || nav.getBoundingClientRect().top - header.getBoundingClientRect().top > 16;
-      header.classList.toggle("collapsed", wraps);
-    }
-    fit();
-    window.addEventListener("resize", fit);
-    button.addEventListener("click", function () {
+      button.addEventListener("click", function () {
         var now = button.getAttribute("aria-pressed") !== "true";
         if (window.localStorage) localStorage.setItem("compact-tables", now ? "1" : "0");
         compact();

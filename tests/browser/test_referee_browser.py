@@ -50,7 +50,7 @@ def test_entry_then_confirmation_updates_the_open_standings_page(browser, live_s
     # The public standings page is open before anything happens.
     public = browser.new_context().new_page()
     public.goto(base + reverse("standings", args=["koom"]))
-    first_name = public.locator("#standings-table tbody tr").first.locator("td").nth(1)
+    first_name = public.locator("#standings-table tbody tr").first.locator("th[scope=row]")
     assert first_name.inner_text().strip() == "Aaron Top"
     public.evaluate("window.__sameDocument = true")
 
@@ -87,7 +87,7 @@ def test_entry_then_confirmation_updates_the_open_standings_page(browser, live_s
 
     # The open standings page catches up by itself (htmx polling), with no reload.
     public.wait_for_function(
-        "document.querySelector('#standings-table tbody tr td:nth-child(2)')"
+        "document.querySelector('#standings-table tbody tr th[scope=row]')"
         ".innerText.trim() === 'Zed Bottom'",
         timeout=WAIT_MS,
     )

@@ -56,8 +56,8 @@ TEXT = [  # (foreground, background): text, 4.5:1
     ("bad", "surface"),
     ("header-fg", "header-bg"),
     ("header-muted", "header-bg"),
-    ("dwarf", "surface"),
-    ("troll", "surface"),
+    ("side-first", "surface"),
+    ("side-second", "surface"),
     ("fg", "warn-soft"),
 ]
 NON_TEXT = [  # 3:1: control borders, focus rings

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 register = template.Library()
 
 # Said from the row of a pairing: player A is listed first. "Sides" names the game's two
-# sides whatever they are (Thud's dwarfs and trolls, Cavalli's white and black).
+# sides whatever they are (each game names its own).
 PAIRING_NOTES = {
     "bye": _("bye: no opponent this round, scored as a win"),
     "rematch": _("they have met before (no other pairing was possible)"),

@@ -17,7 +17,6 @@ from tournaments.models.tournament import Tournament
 from tournaments.organising import settings_changes
 from tournaments.organising.creation import free_slug, slug_taken_message
 from tournaments.web.forms_wording import (
-    CAPTURE_POLICY_LABELS,
     CLOCK_HELP,
     CLOCK_LABELS,
     HELP,
@@ -63,7 +62,6 @@ class _TournamentChecks(forms.ModelForm):
             think_ms=self.instance.think_ms,
             move_ms=self.instance.move_ms,
         )
-        _plain_choices(self.fields["capture_policy"], CAPTURE_POLICY_LABELS)
         if "move_unit" in self.fields:
             _plain_choices(self.fields["move_unit"], MOVE_UNIT_LABELS)
 

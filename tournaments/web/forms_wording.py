@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
 V = Tournament.Variant
-P = Tournament.CapturePolicy
 
 LABELS: dict[str, StrOrPromise] = {
     "name": _("Tournament name"),
@@ -32,7 +31,7 @@ LABELS: dict[str, StrOrPromise] = {
     "knockout_draw_rule": _("When a knockout match is drawn"),
     "game": _("Game"),
     "variant": _("Length of a battle and clock"),
-    "capture_policy": _("Troll captures (Thud only)"),
+    "capture_policy": _("How pieces are captured (Thud only)"),
     "record_otb_moves": _("Referees type in the moves of battles played over the board"),
     "venue": _("Venue"),
     "start_date": _("First day"),
@@ -70,7 +69,7 @@ HELP: dict[str, StrOrPromise] = {
         "each choice is explained below."
     ),
     "capture_policy": _(
-        "Which dwarfs a troll takes when it moves next to them; each choice is drawn below. "
+        "Which pieces a move takes when it ends next to them; each choice is drawn below. "
         "Other games ignore it."
     ),
     "record_otb_moves": _(
@@ -118,14 +117,6 @@ CLOCK_HELP: dict[str, StrOrPromise] = {
         "After this many turns in a row missed by one player, the battle waits for a "
         "referee, e.g. 3."
     ),
-}
-
-# The capture policies as an organiser reads them (the values are Thud's, see
-# ``games/thud/base.py`` and thud-rules.md §6-7; the game's own labels are terser).
-CAPTURE_POLICY_LABELS: dict[str, StrOrPromise] = {
-    P.SUBSET: _("The troll's player chooses which of the dwarfs next to it to take"),
-    P.ALL_OR_NONE: _("All the dwarfs next to the troll, or none"),
-    P.ALL: _("Always every dwarf next to the troll"),
 }
 
 MOVE_UNIT_LABELS: dict[str, StrOrPromise] = {
