@@ -39,8 +39,9 @@ class ClockWords:
 
 
 def _default(name: str) -> int:
-    default = Battle._meta.get_field(name).default
-    assert isinstance(default, int)
+    field = Battle._meta.get_field(name)
+    default = getattr(field, "default", None)
+    assert isinstance(default, int), name
     return default
 
 
