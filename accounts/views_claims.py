@@ -29,7 +29,8 @@ def register(request: HtmxHttpRequest) -> HttpResponse:
         try:
             with transaction.atomic():
                 user = form.save()
-                if form.cleaned_data["player"] is not None:
+                # No field at all when nobody is claimable.
+                if form.cleaned_data.get("player") is not None:
                     claims.make_claim(user=user, player=form.cleaned_data["player"])
         except claims.ClaimError as error:
             form.add_error("player", str(error))
