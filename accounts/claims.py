@@ -1,5 +1,8 @@
 """Player claims: a registered user asks to be linked to a Player; an organiser decides.
 
+A claimant may add a message for the organiser (``ClaimNote``, at most ``CLAIM_NOTE_MAX``
+characters), saved with the claim or not at all.
+
 Invariants: at most one pending claim per player (a database constraint); a Player is
 linked to at most one user and a user to at most one Player (``Player.user`` is
 one-to-one); a claim is decided once.
@@ -27,6 +30,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Prefetch, QuerySet
 from django.utils.translation import gettext as _
 
+from accounts.models import CLAIM_NOTE_MAX, ClaimNote
 from thud_site import limits
 from tournaments.models.people import Player, PlayerClaim
 from tournaments.models.tournament import Entry, Tournament
@@ -109,7 +113,13 @@ def claimable_records(players: QuerySet[Player]) -> list[ClaimableRecord]:
     ]
 
 
-def make_claim(*, user, player: Player) -> PlayerClaim:
+def make_claim(*, user, player: Player, message: str = "") -> PlayerClaim:
+    """Claim ``player`` for ``user``, with an optional ``message`` to the organiser."""
+    message = message.strip()
+    if len(message) > CLAIM_NOTE_MAX:
+        raise ClaimError(
+            _("Your message is too long: at most %(n)d characters.") % {"n": CLAIM_NOTE_MAX}
+        )
     if hasattr(user, "player"):
         raise ClaimError(_("Your account is already linked to a player."))
     try:
@@ -134,7 +144,10 @@ def make_claim(*, user, player: Player) -> PlayerClaim:
                     )
                     % {"n": CLAIMS_PER_DAY}
                 )
-            return PlayerClaim.objects.create(user=user, player=player)
+            claim = PlayerClaim.objects.create(user=user, player=player)
+            if message:
+                ClaimNote.objects.create(claim=claim, text=message)
+            return claim
     except IntegrityError:
         raise ClaimError(_("Someone has already claimed this player.")) from None
 

@@ -29,9 +29,11 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts import claims
+from accounts.models import CLAIM_NOTE_MAX
 from accounts.usernames import validate_not_look_alike
 from thud_site import limits
 from tournaments.models.people import Player
@@ -134,11 +136,22 @@ CLAIM_HELP = _(
 
 class ClaimForm(forms.Form):
     player = PlayerChoiceField(label=_("I am this player"), help_text=CLAIM_HELP)
+    message = forms.CharField(
+        label=_("Anything the organiser should know (optional)"),
+        max_length=CLAIM_NOTE_MAX,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         # self.fields holds this form's copies of the declared fields, typed as plain Fields.
         self.player_field.offer_claimable()
+        # Worded when the form is made, in the request's language (a lazy string's % is not).
+        self.fields["message"].help_text = gettext(
+            "For example the club you played for then, or another name you were entered "
+            "under. At most %(n)d characters."
+        ) % {"n": CLAIM_NOTE_MAX}
 
     @property
     def player_field(self) -> PlayerChoiceField:

@@ -47,7 +47,11 @@ def claim_player(request: AuthedRequest) -> HttpResponse:
     form = ClaimForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            claims.make_claim(user=request.user, player=form.cleaned_data["player"])
+            claims.make_claim(
+                user=request.user,
+                player=form.cleaned_data["player"],
+                message=form.cleaned_data["message"],
+            )
         except claims.ClaimError as error:
             form.add_error("player", str(error))
         else:
@@ -60,7 +64,8 @@ def claim_player(request: AuthedRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET"])
 def pending_claims(request: AuthedRequest) -> HttpResponse:
-    context = {"claims": claims_for_organiser(request.user)}
+    # What the claimant wrote and when they registered, for the organiser to decide on.
+    context = {"claims": claims_for_organiser(request.user).select_related("note")}
     return render(request, "registration/pending_claims.html", context)
 
 

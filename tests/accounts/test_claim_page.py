@@ -4,13 +4,16 @@ claimable player with their tournaments and club, players of current tournaments
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from html import unescape
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from django.utils.formats import date_format
 
-from accounts.claims import ClaimableRecord, claim_groups, claim_label
+from accounts.claims import ClaimableRecord, ClaimError, claim_groups, claim_label, make_claim
+from accounts.models import CLAIM_NOTE_MAX, ClaimNote
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, UserFactory
 from tournaments.models.people import PlayerClaim
 from tournaments.models.tournament import Tournament
@@ -136,3 +139,61 @@ def test_registration_without_anyone_to_claim_has_no_empty_player_list(client):
     assert client.post(reverse("register"), data).status_code == 302
     assert get_user_model().objects.filter(username="nobby").exists()
     assert NOTHING in page(client, get_user_model().objects.get(username="nobby"))
+
+
+# ---------------------------------------------------------------- the claimant's message
+
+
+@pytest.mark.django_db
+def test_the_claimants_message_and_registration_date_reach_the_organisers_queue(client):
+    entry = EntryFactory(player__name="Anna B", player__club="Ankh-Morpork Club")
+    joined = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)
+    anna = UserFactory(username="anna", date_joined=joined)
+    client.force_login(anna)
+    message = "I played as Anna Bergström <then>,\nfor the Watch."
+    response = client.post(reverse("claim_player"), {"player": entry.player.pk, "message": message})
+    assert response.status_code == 302
+    claim = PlayerClaim.objects.get()
+    assert claim.note.text == message
+
+    client.force_login(entry.tournament.owner)
+    html = client.get(reverse("pending_claims"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    card = re.sub(r"\s+", " ", html[html.index(f'id="claim-{claim.pk}"') :].split("</li>")[0])
+    assert "anna says they are Anna B (Ankh-Morpork Club)" in card
+    assert "I played as Anna Bergström &lt;then&gt;,<br>for the Watch." in card  # escaped
+    assert f"Registered {date_format(joined, 'SHORT_DATE_FORMAT')}" in card
+
+
+@pytest.mark.django_db
+def test_a_claim_without_a_message_says_so_in_the_queue(client):
+    entry = EntryFactory()
+    client.force_login(UserFactory())
+    assert client.post(reverse("claim_player"), {"player": entry.player.pk}).status_code == 302
+    assert not ClaimNote.objects.exists()  # blank is no message, not an empty one
+    client.force_login(entry.tournament.owner)
+    assert "No message." in client.get(reverse("pending_claims")).content.decode()
+
+
+@pytest.mark.django_db
+def test_an_over_long_message_is_refused_with_a_message_and_claims_nothing(client):
+    entry = EntryFactory()
+    client.force_login(UserFactory())
+    response = client.post(
+        reverse("claim_player"),
+        {"player": entry.player.pk, "message": "x" * (CLAIM_NOTE_MAX + 1)},
+    )
+    assert response.status_code == 200
+    assert f"at most {CLAIM_NOTE_MAX} characters" in response.content.decode()
+    assert not PlayerClaim.objects.exists() and not ClaimNote.objects.exists()
+    # exactly the limit is fine
+    full = "y" * CLAIM_NOTE_MAX
+    client.post(reverse("claim_player"), {"player": entry.player.pk, "message": full})
+    assert PlayerClaim.objects.get().note.text == full
+
+
+@pytest.mark.django_db
+def test_the_workflow_refuses_an_over_long_message_too_and_saves_no_claim():
+    entry = EntryFactory()
+    with pytest.raises(ClaimError, match="too long"):
+        make_claim(user=UserFactory(), player=entry.player, message="z" * (CLAIM_NOTE_MAX + 1))
+    assert not PlayerClaim.objects.exists()

@@ -31,7 +31,7 @@ def field_block(page: str, field: str) -> str:
     ("form", "fields"),
     [
         (RegistrationForm, ("username", "password1", "password2", "player")),
-        (ClaimForm, ("player",)),
+        (ClaimForm, ("player", "message")),
     ],
 )
 def test_every_account_field_has_help(form, fields):
