@@ -65,7 +65,8 @@ def claim_player(request: AuthedRequest) -> HttpResponse:
 @require_http_methods(["GET"])
 def pending_claims(request: AuthedRequest) -> HttpResponse:
     # What the claimant wrote and when they registered, for the organiser to decide on.
-    context = {"claims": claims_for_organiser(request.user).select_related("note")}
+    claims_ = claims_for_organiser(request.user).select_related("note")
+    context = {"claims": claims_.prefetch_related("player__entries__tournament")}
     return render(request, "registration/pending_claims.html", context)
 
 

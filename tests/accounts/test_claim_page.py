@@ -160,6 +160,7 @@ def test_the_claimants_message_and_registration_date_reach_the_organisers_queue(
     html = client.get(reverse("pending_claims"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     card = re.sub(r"\s+", " ", html[html.index(f'id="claim-{claim.pk}"') :].split("</li>")[0])
     assert "anna says they are Anna B (Ankh-Morpork Club)" in card
+    assert f"Entered in: {entry.tournament.name}" in card
     assert "I played as Anna Bergström &lt;then&gt;,<br>for the Watch." in card  # escaped
     assert f"Registered {date_format(joined, 'SHORT_DATE_FORMAT')}" in card
 
