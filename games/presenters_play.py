@@ -9,6 +9,7 @@ database); :func:`games.presenters.battle_context` calls it. It names no game's 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -108,3 +109,47 @@ def captures_by_side(moves: Iterable[Any], sides: Sequence[str]) -> dict[str, in
 
 def captures_text(count: int) -> str:
     return ngettext("%(n)d capture", "%(n)d captures", count) % {"n": count}
+
+
+def typed_move(game: Any, state: Any, text: str) -> str:
+    """The canonical notation of the legal move a player typed, for any game.
+
+    Takes the game's own notation (in any letter case, spaces squeezed) or just the squares:
+    from and to (a game whose piece is implied, to only), then the squares to capture
+    when there is a choice. Raises :class:`~games.interface.InvalidMove` saying why not.
+    """
+    from .interface import InvalidMove
+
+    wanted = " ".join(text.split())
+    if not wanted:
+        raise InvalidMove(_("Type a move, for example one from the list of moves."))
+    legal = game.legal_moves(state)
+    for notation in legal:
+        if notation.casefold() == wanted.casefold():
+            return notation
+    squares = []
+    for token in re.findall(r"[A-Za-z]+[0-9]+", wanted):
+        try:
+            squares.append(game.square_name(token))
+        except InvalidMove:
+            continue
+    found: list[str] = []
+    for split in (2, 1):  # from and to; or to alone
+        if len(squares) < split:
+            continue
+        src, dst = (squares[0], squares[1]) if split == 2 else ("", squares[0])
+        chosen = set(squares[split:])
+        for info in game.candidates(state, src, dst):
+            if not chosen or set(info.captures) == chosen:
+                found.append(info.notation)
+        if found:
+            break
+    if len(found) == 1:
+        return found[0]
+    if found:
+        return_text = ", ".join(found)
+        raise InvalidMove(
+            _("Several moves fit “%(text)s”: %(moves)s. Type the one you mean.")
+            % {"text": wanted, "moves": return_text}
+        )
+    raise InvalidMove(_("“%(text)s” is not a legal move here.") % {"text": wanted})

@@ -81,6 +81,7 @@ def test_board_clocks_moves_and_controls_fit_a_laptop_screen(
         if not inside(page, selector):
             page.screenshot(path=str(OUT / f"battle-{width}x{height}-FAILED.png"))
         assert inside(page, selector), f"{selector} is not inside {width}×{height}"
+    page.screenshot(path=str(OUT / f"battle-{width}x{height}.png"))
     assert page.evaluate("document.documentElement.scrollHeight") <= height
     board = page.locator(".thud-board").bounding_box()
     side = page.locator(".battle-side").bounding_box()
