@@ -119,7 +119,10 @@ def battle_context(battle: Battle, side: str | None, state, *, now: datetime) ->
             move_ms=battle.move_ms,
             commit_rule=battle.commit_rule,
         )
-        if battle.ply == 0 and live and battle.mode == Battle.Mode.ONLINE
+        if battle.ply == 0
+        and live
+        and battle.mode == Battle.Mode.ONLINE
+        and not battle.touched_square
         else "",
         "touch_line": presenters_play.touch_line(
             touched=battle.touched_square if battle.status == Battle.Status.RUNNING else "",

@@ -100,6 +100,25 @@
     if (el) rove(el.closest("[data-board]"), el, false);
   });
 
+  // Phones: a tap that lands on no target (a plain square, a gap, a label) means the
+  // nearest legal target if that target's centre is within one square of the tap. A piece
+  // is never picked this way (under the touch rule a wrong pick would bind the player),
+  // and a tap on the touched piece itself means nothing.
+  document.addEventListener("click", function (ev) {
+    if (document.documentElement.dataset.noTapHelp) return;  // bench/mistap.py: "before"
+    var b = ev.target.closest && ev.target.closest("[data-board]");
+    if (!b || ev.target.closest("button") || ev.target.closest(".selected")) return;
+    if (!ev.clientX && !ev.clientY) return;  // a keyboard "click": no point to start from
+    var best = null, bestD = Infinity, size = 0;
+    Array.prototype.forEach.call(b.querySelectorAll("button.target"), function (t) {
+      var r = t.getBoundingClientRect();
+      var d = Math.hypot(r.left + r.width / 2 - ev.clientX, r.top + r.height / 2 - ev.clientY);
+      size = r.width;
+      if (d < bestD) { bestD = d; best = t; }
+    });
+    if (best && bestD <= size) best.click();
+  });
+
   function listed() {
     return Array.prototype.map.call(document.querySelectorAll("#move-list li"), function (li) {
       return { text: li.textContent.trim(), side: li.dataset.side, sideName: li.dataset.sideName };

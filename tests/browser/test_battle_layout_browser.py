@@ -117,3 +117,31 @@ def test_on_a_phone_the_board_is_full_width_and_the_clocks_stay_on_screen(
     OUT.mkdir(exist_ok=True)
     page.evaluate("scrollTo(0, 0)")
     page.screenshot(path=str(OUT / f"battle-390x844-{scheme}.png"))
+
+
+def test_a_phone_tap_beside_a_lone_target_plays_that_target(
+    browser, live_server, log_in, battle_in_play
+):
+    """A tap on no target (here: the empty square next to G1's only path, off the line of
+    targets) means the nearest legal target within one square; a tap on the touched
+    piece itself means nothing."""
+    phone = {"width": 390, "height": 844}
+    page = open_battle(
+        browser, log_in, live_server.url, battle_in_play, phone, is_mobile=True, has_touch=True
+    )
+    page.locator('button.selectable[data-square="G1"]').tap()
+    target = page.locator('button.target[data-square="G6"]')
+    target.wait_for(timeout=WAIT_MS)
+    version = page.locator("#board-panel").get_attribute("data-version")
+    selected = page.locator('[data-square="G1"]').bounding_box()
+    page.touchscreen.tap(selected["x"] + 3, selected["y"] + 3)  # the touched piece: nothing
+    page.wait_for_timeout(500)
+    assert page.locator("#board-panel").get_attribute("data-version") == version
+    # Half a square left of G6's centre, over F6 (no target): G6 is the nearest target.
+    box = target.bounding_box()
+    page.touchscreen.tap(box["x"] - box["width"] * 0.4, box["y"] + box["height"] / 2)
+    page.wait_for_function(
+        f"document.getElementById('board-panel').dataset.version !== '{version}'",
+        timeout=WAIT_MS,
+    )
+    assert page.locator("#move-list li").last.inner_text() == "d G1-G6"
