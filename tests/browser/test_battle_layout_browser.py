@@ -145,3 +145,24 @@ def test_a_phone_tap_beside_a_lone_target_plays_that_target(
         timeout=WAIT_MS,
     )
     assert page.locator("#move-list li").last.inner_text() == "d G1-G6"
+
+
+def test_escape_cancels_a_selection_where_the_rules_allow(browser, live_server, log_in):
+    """Without the touch rule a selection binds nothing: Escape takes it back and the
+    focus stays on the square. (Under the touch rule Escape only says the piece is bound.)"""
+    match = make_match(variant="timed24", think_ms=600_000, move_ms=600_000, commit_rule="none")[0]
+    b1, _ = create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
+    battle = start_battle(b1.pk, now=timezone.now())
+    page = open_battle(browser, log_in, live_server.url, battle, {"width": 1366, "height": 768})
+    page.locator('button.selectable[data-square="F1"]').focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector('[data-square="F1"].selected', timeout=WAIT_MS)
+    assert page.locator("button.target").count() > 0
+    page.keyboard.press("Escape")
+    page.wait_for_function(
+        "!document.querySelector('[data-square].selected')"
+        " && document.activeElement.dataset.square === 'F1'",
+        timeout=WAIT_MS,
+    )
+    assert page.locator("button.target").count() == 0
+    assert Battle.objects.get(pk=battle.pk).clock_version == battle.clock_version
