@@ -9,7 +9,9 @@ every move ``document.activeElement`` is on the board, on both players' pages.
 
 from __future__ import annotations
 
+import re
 from collections import deque
+from pathlib import Path
 
 import pytest
 from django.db import connections
@@ -31,6 +33,7 @@ from tests.games.conftest import (  # noqa: F401 - fixtures
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PLIES = 6
+OUT = Path(__file__).resolve().parents[2] / "test-output"
 KEYS = {"ArrowUp": (-1, 0), "ArrowDown": (1, 0), "ArrowLeft": (0, -1), "ArrowRight": (0, 1)}
 FOCUSED = """() => { const el = document.activeElement;
   return el && el.closest('[data-board]') && el.dataset.square ? el.dataset.square : null; }"""
@@ -54,8 +57,14 @@ def key_path(cells: dict[str, tuple[int, int]], start: str, goal: str) -> list[s
             return seen[name]
         r, c = cells[name]
         for key, (dr, dc) in KEYS.items():
-            nxt = next((at[(r + dr * i, c + dc * i)] for i in range(1, 20)
-                        if (r + dr * i, c + dc * i) in at), None)
+            nxt = next(
+                (
+                    at[(r + dr * i, c + dc * i)]
+                    for i in range(1, 20)
+                    if (r + dr * i, c + dc * i) in at
+                ),
+                None,
+            )
             if nxt and nxt not in seen:
                 seen[nxt] = seen[name] + [key]
                 queue.append(nxt)
@@ -119,6 +128,8 @@ def test_a_quickfire_battle_is_played_to_its_move_limit_by_keyboard_only(server,
             "60 s to think; selecting a piece starts your 30 s to move it."
         )
         resume(b1.pk, now=timezone.now())
+        expect(pages["dwarf"].locator(".clock-face.mine")).to_have_class(re.compile(r"\bactive\b"))
+        pages["dwarf"].screenshot(path=str(OUT / "battle-keyboard-1366x768-first-move.png"))
 
         for ply in range(PLIES):
             battle = Battle.objects.get(pk=b1.pk)
@@ -128,7 +139,8 @@ def test_a_quickfire_battle_is_played_to_its_move_limit_by_keyboard_only(server,
             expect(mover.locator("#board-panel")).to_contain_text("Your turn", timeout=10_000)
             # A quiet move: no capture, one meaning for its two squares.
             notation = next(
-                n for n in game.legal_moves(state)
+                n
+                for n in game.legal_moves(state)
                 if "x" not in n and len(game.candidates(state, *n.split()[1].split("-"))) == 1
             )
             src, dst = notation.split()[1].split("-")
@@ -147,6 +159,13 @@ def test_a_quickfire_battle_is_played_to_its_move_limit_by_keyboard_only(server,
             wait_focus_on(mover, dst, version)
             expect(other.locator("#move-list li")).to_have_count(ply + 1, timeout=10_000)
             expect(mover.locator("#move-list li").nth(ply)).to_have_text(notation)
+            if ply < PLIES - 1:  # two clocks: now the other player's runs, on both pages
+                for page, theirs in (
+                    (mover, ".clock-face:not(.mine)"),
+                    (other, ".clock-face.mine"),
+                ):
+                    expect(page.locator(theirs)).to_have_class(re.compile(r"\bactive\b"))
+                    expect(page.locator(".clock-face.active")).to_have_count(1)
             assert mover.evaluate(FOCUSED) == dst
             if ply >= 1:  # the waiting player's focus stayed on their board through the swap
                 other.wait_for_function(
