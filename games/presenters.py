@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 
 from games.models.battle import Battle
 
-from . import clock
+from . import clock, presenters_play
 from .interface import Game
 
 
@@ -94,6 +94,14 @@ def battle_context(battle: Battle, side: str | None, state, *, now: datetime) ->
         and battle.side_to_move == side
         and battle.mode == Battle.Mode.ONLINE
     )
+    moves = list(battle.moves.all())
+    for m in moves:  # the move number players count: each side's nth move is number n
+        m.number = m.ply // 2 + 1
+    clock_part = clock_context(battle, now=now)
+    captured = presenters_play.captures_by_side(moves, [seat["key"] for seat in seats])
+    for seat in seats:
+        seat["captures"] = presenters_play.captures_text(captured[seat["key"]])
+    live = battle.status in (Battle.Status.PENDING, Battle.Status.RUNNING, Battle.Status.PAUSED)
     return {
         "battle": battle,
         "side": side,
@@ -102,8 +110,29 @@ def battle_context(battle: Battle, side: str | None, state, *, now: datetime) ->
         "seats": seats,
         "result": result,
         "board_template": game.board_template,
-        "moves": list(battle.moves.all()),
-        **clock_context(battle, now=now),
+        "moves": moves,
+        # Said before the first move only: by then the player has seen the rule at work.
+        "rule_line": presenters_play.rule_line(
+            timing=battle.timing,
+            timed=battle.timed,
+            think_ms=battle.think_ms,
+            move_ms=battle.move_ms,
+            commit_rule=battle.commit_rule,
+        )
+        if battle.ply == 0
+        and live
+        and battle.mode == Battle.Mode.ONLINE
+        and not battle.touched_square
+        else "",
+        "touch_line": presenters_play.touch_line(
+            touched=battle.touched_square if battle.status == Battle.Status.RUNNING else "",
+            mine=side is not None and side == battle.side_to_move,
+            move_ms=battle.move_ms,
+        ),
+        "clock_faces": presenters_play.clock_faces(
+            seats, viewer=side, snap=clock_part["snap"], think_ms=battle.think_ms
+        ),
+        **clock_part,
     }
 
 

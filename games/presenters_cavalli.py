@@ -42,6 +42,11 @@ def board_view(
                     "square": cell.name,
                     "number": cell.label,
                 }
+            elif cell.name in targets:
+                label = _("%(square)s, legal move (%(number)s)") % {
+                    "square": cell.name,
+                    "number": cell.label,
+                }
             elif cell.usable:
                 label = _("%(square)s: %(number)s") % {"square": cell.name, "number": cell.label}
             else:
@@ -85,6 +90,7 @@ def board_context(
         "choice_prompt": _("Choose the double to strike out:"),
         "choice_input": "radio",
         "choice_button": _("Move and strike out"),
+        "notation_help": _("The square to land on, for example D1; then the double to strike out."),
         "capture_squares": sorted({sq for m in choice or () for sq in m.captures}),
     }
 

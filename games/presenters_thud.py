@@ -115,7 +115,10 @@ def board_view(
                     "on": True,
                     "name": name,
                     "piece": piece,
-                    "label": _square_label(piece, name),
+                    "label": _("%(square)s, legal move")
+                    % {"square": _square_label(piece, name) if piece else name}
+                    if flags["target"]
+                    else _square_label(piece, name),
                     "classes": " ".join(classes),
                     **flags,
                 }
@@ -173,6 +176,9 @@ def board_context(
         "choice_prompt": _("Choose the dwarfs to capture:"),
         "choice_input": "checkbox",
         "choice_button": _("Move and capture"),
+        "notation_help": _(
+            "For example d F1-F2, or just F1 F2; a troll's captures after it: T G7-F7 xF6."
+        ),
         "capture_squares": capture_squares,
         "has_record_moves": any(m.notation for m in moves),
     }

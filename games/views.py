@@ -34,7 +34,7 @@ from thud_site.http import HtmxHttpRequest
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
-from . import agreements, archive, permissions, presenters
+from . import agreements, archive, permissions, presenters, presenters_play
 from .interface import InvalidMove
 from .live import stream
 
@@ -147,6 +147,8 @@ def touch(request: HtmxHttpRequest, battle_id: int):
 @require_POST
 def move(request: HtmxHttpRequest, battle_id: int):
     battle, side = permissions.access_battle_for_player(request.user, battle_id)
+    if "notation" in request.POST:  # typed: the whole move at once, in the game's notation
+        return _typed_move(request, battle, side)
     src, dst = request.POST.get("from", ""), request.POST.get("to", "")
     try:
         candidates = battle.rules.candidates(presenters.state_of(battle), src, dst)
@@ -171,6 +173,31 @@ def move(request: HtmxHttpRequest, battle_id: int):
         )
     except BattleError as exc:
         return _refused(request, battle_id, side, exc)
+    return _board(request, battle, side)
+
+
+def _typed_move(request: HtmxHttpRequest, battle: Battle, side):
+    """A move typed in the game's notation (the keyboard players' text box)."""
+    text = request.POST["notation"]
+    try:
+        # Out of turn: the workflow refuses it in its own words, whatever was typed.
+        notation = (
+            presenters_play.typed_move(battle.rules, presenters.state_of(battle), text)
+            if battle.side_to_move == side
+            else text
+        )
+    except InvalidMove as exc:
+        return _board(request, battle, side, error=str(exc), status=400)
+    try:
+        battle = submit_move(
+            battle.pk,
+            side=side,
+            version=_int(request.POST.get("version")),
+            notation=notation,
+            now=timezone.now(),
+        )
+    except BattleError as exc:
+        return _refused(request, battle.pk, side, exc)
     return _board(request, battle, side)
 
 

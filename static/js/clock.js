@@ -57,45 +57,106 @@
                                    headers: token ? { "X-CSRFToken": token[1] } : {} });
   }
 
+  // The 5 s warning: once per turn (version), for the player whose clock it is.
+  var warned = -1, WARN_MS = 5000;
+  function soundOn() {
+    try { return window.localStorage.getItem("thud-clock-sound") === "on"; } catch (e) { return false; }
+  }
+  function beep() {
+    var Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return;
+    try {
+      var ctx = new Ctx(), osc = ctx.createOscillator(), gain = ctx.createGain();
+      osc.frequency.value = 880; gain.gain.value = 0.15;
+      osc.connect(gain); gain.connect(ctx.destination);
+      osc.start(); osc.stop(ctx.currentTime + 0.18);
+    } catch (e) { /* no sound: the visual warning stays */ }
+  }
+  function say(text) {
+    var region = document.getElementById("announcer-alert");
+    if (!region) return;
+    region.textContent = "";
+    window.setTimeout(function () { region.textContent = text; }, 50);
+  }
+  function warn(p, left) {
+    if (warned === st.version) return;
+    warned = st.version;
+    if (!p.dataset.mySide || p.dataset.mySide !== st.side) return;
+    say(interpolate(gettext("%(seconds)s seconds left to move"),
+                    { seconds: Math.ceil(left / 1000) }, true));
+    if (soundOn()) beep();
+  }
+
+  // Two faces (the battle page): the side to move counts down, the other waits. The
+  // active face is marked by a ▶, a thicker frame and its words, not by colour alone.
+  function faces(p, phase, shown, phaseWord, left) {
+    var list = p.querySelectorAll ? p.querySelectorAll(".clock-face") : [];
+    var running = st.status === "running";
+    var thinkMs = num(p.dataset.thinkMs);
+    Array.prototype.forEach.call(list, function (face) {
+      var active = running && face.dataset.clockSide === st.side;
+      var time = face.querySelector("[data-face=time]"), state = face.querySelector("[data-face=state]");
+      face.classList.toggle("active", active);
+      face.classList.toggle("phase-think", active && phase === "think");
+      face.classList.toggle("phase-move", active && phase === "move");
+      face.classList.toggle("warn", active && left !== null && left <= WARN_MS && p.dataset.timing !== "correspondence");
+      if (active) {
+        time.textContent = shown;
+        state.textContent = phaseWord;
+      } else {
+        time.textContent = running && st.remaining !== null && thinkMs !== null && p.dataset.timing !== "correspondence"
+          ? String(Math.round(thinkMs / 1000)) : "–";
+        state.textContent = running ? gettext("Waiting") : "";
+      }
+    });
+  }
+
   function render() {
     var p = panel();
     if (!p) return;
     var sideNames = p.dataset.sideNames ? JSON.parse(p.dataset.sideNames) : {};
     var label = p.querySelector("[data-role=label]"),
         time = p.querySelector("[data-role=time]"), info = p.querySelector("[data-role=info]");
-    var phase = st.status, shown = "–";
+    var phase = st.status, shown = "–", phaseWord = "", left = null;
     if (st.status === "running" && st.remaining !== null) {
       var elapsed = performance.now() - st.base;
-      var left = Math.max(0, st.remaining - elapsed);
+      left = Math.max(0, st.remaining - elapsed);
       var thinkLeft = st.think === null ? 0 : Math.max(0, st.think - elapsed);
       if (p.dataset.timing === "correspondence") {
         phase = "think";
         shown = long(left);
-        label.textContent = gettext("Time left for this move");
+        phaseWord = gettext("Time left for this move");
         if (left <= 0 && performance.now() - st.base - st.remaining > 300) nudge();
       } else if (thinkLeft > 0) {
         phase = "think";
         shown = String(Math.ceil(thinkLeft / 1000));
-        label.textContent = gettext("Think");
+        phaseWord = gettext("Think");
       } else {
         phase = "move";
         shown = decimal(Math.floor(left / 100) / 10);
-        label.textContent = left > 0 ? gettext("MOVE NOW")
-                                     : gettext("MOVE NOW") + " · " + gettext("waiting…");
+        phaseWord = left > 0 ? gettext("MOVE NOW") : gettext("MOVE NOW") + " · " + gettext("waiting…");
         if (left <= 0 && performance.now() - st.base - st.remaining > 300) nudge();
       }
+      if (p.dataset.timing !== "correspondence" && left <= WARN_MS) warn(p, left);
+      var mine = p.dataset.mySide;
+      // The waiting player reads whose turn it is, not the opponent's "MOVE NOW".
+      var theirs = p.dataset.timing === "correspondence" ? gettext("Waiting for your opponent's move")
+        : phase === "think" ? gettext("Your opponent is thinking") : gettext("Your opponent must move now");
+      label.textContent = mine && mine !== st.side ? theirs : phaseWord;
       p.classList.toggle("urgent", phase === "move" && left < 2000);
     } else {
       var names = { paused: gettext("Paused"), needs_referee: gettext("Waiting for a referee"),
                     finished: gettext("Battle over"), pending: gettext("Not started") };
-      label.textContent = names[st.status] || "";
+      phaseWord = names[st.status] || "";
+      label.textContent = phaseWord;
       if (st.remaining !== null) shown = decimal(st.remaining / 1000);
       p.classList.remove("urgent");
     }
     p.className = p.className.replace(/\bphase-\S+/g, "").trim() + " phase-" + phase;
     p.dataset.phase = phase;
     p.dataset.version = st.version;
-    time.textContent = shown;
+    if (time) time.textContent = shown;
+    faces(p, phase, shown, phaseWord, left);
     if (st.status === "finished") {
       info.textContent = "";  // nobody is to move in a finished battle
     } else if (st.maxPlies) {
@@ -109,6 +170,18 @@
       info.textContent = interpolate(gettext("%(side)s to move"),
                                      { side: sideNames[st.side] || st.side }, true);
     }
+  }
+
+  // The sound switch (off by default, remembered in this browser).
+  function soundSwitch() {
+    var box = document.getElementById("clock-sound");
+    if (!box || box.dataset.ready) return;
+    box.dataset.ready = "1";
+    box.checked = soundOn();
+    box.addEventListener("change", function () {
+      try { window.localStorage.setItem("thud-clock-sound", box.checked ? "on" : "off"); } catch (e) { /* private mode */ }
+      if (box.checked) beep();
+    });
   }
 
   function listen(source) {
@@ -149,7 +222,7 @@
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden) st.version = -1;  // accept the next snapshot/event whatever it is
   });
-  document.addEventListener("DOMContentLoaded", fromPanel);
-  if (document.readyState !== "loading") fromPanel();
+  document.addEventListener("DOMContentLoaded", function () { fromPanel(); soundSwitch(); });
+  if (document.readyState !== "loading") { fromPanel(); soundSwitch(); }
   setInterval(render, 100);
 })();

@@ -113,7 +113,7 @@ def test_board_fits_a_phone_and_shows_the_last_capture(
     phone.locator('button.selectable[data-square="G1"]').tap()
     phone.wait_for_selector('button.target[data-square="G6"]', timeout=WAIT_MS)
     assert phone.locator('button.target[data-square="G6"]').get_attribute("aria-label") == (
-        "empty square G6"
+        "G6, legal move"
     )
     assert (
         phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -119,7 +119,7 @@ def test_battle_page_draws_svg_pieces_and_labels_the_files_and_ranks(client, onl
     board = board_html(html)
     assert board.count('<use href="#dwarf">') == 32 and board.count('<use href="#troll">') == 8
     assert board.count('<use href="#thudstone">') == 1
-    assert 'data-square="H8" role="img" aria-label="Thudstone on H8"' in board
+    assert 'data-square="H8" data-r="7" data-c="7" role="img" aria-label="Thudstone on H8"' in board
     assert re.findall(r'class="label file"[^>]*>(\w)<', board) == FILES
     assert re.findall(r'class="label rank"[^>]*>(\d+)<', board) == [str(n) for n in range(1, 16)]
     # A spectator's board has nothing to press and nothing to tab to.
@@ -148,7 +148,7 @@ def test_players_pieces_are_buttons_named_for_screen_readers(client, online):
     )
     board = board_html(r.content.decode())
     f2 = re.search(r'<button [^>]*data-square="F2"[^>]*>', board).group(0)
-    assert 'aria-label="empty square F2"' in f2 and 'name="to"' in f2 and "target" in f2
+    assert 'aria-label="F2, legal move"' in f2 and 'name="to"' in f2 and "target" in f2
     assert 'aria-pressed="true"' not in board  # the touched piece is bound, no longer a button
     assert "selected" in square_classes(board, "F1")
 

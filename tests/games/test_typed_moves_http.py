@@ -1,0 +1,88 @@
+"""A move typed in the game's notation (the battle page's text box, lichess's blind mode):
+the game's own notation in any case, or just the squares; a clear refusal otherwise,
+nothing applied twice."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games import registry
+from games.battles.starting import create_battles, start_battle
+from games.interface import InvalidMove
+from games.models.battle import Battle
+from games.models.history import Move
+from games.presenters_play import typed_move
+from tests.games.conftest import make_match
+
+HX = {"HTTP_HX_REQUEST": "true"}
+THUD = registry.get("thud")
+
+
+@pytest.mark.parametrize("text", ["d F1-F2", "D f1-f2", "  d   F1-F2 ", "F1 F2", "f1-f2"])
+def test_a_thud_move_is_read_from_its_notation_or_its_squares(text):
+    assert typed_move(THUD, THUD.initial_state(), text) == "d F1-F2"
+
+
+@pytest.mark.parametrize("text", ["", "F1 H8", "zz", "d F1-G1"])
+def test_what_is_not_a_legal_move_is_refused_in_words(text):
+    with pytest.raises(InvalidMove) as exc:
+        typed_move(THUD, THUD.initial_state(), text)
+    assert str(exc.value)
+
+
+def test_every_legal_opening_move_reads_back_as_itself():
+    state = THUD.initial_state()
+    for notation in THUD.legal_moves(state):
+        assert typed_move(THUD, state, notation.lower()) == notation
+
+
+def test_a_cavalli_move_is_read_from_its_landing_square():
+    game = registry.get("cavalli")
+    state = game.initial_state({"board_seed": 2002})
+    for notation in game.legal_moves(state):
+        assert typed_move(game, state, notation.lower()) == notation
+
+
+@pytest.fixture
+def online(db):
+    match = make_match(variant="quickfire24")[0]
+    b1, _ = create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
+    return start_battle(b1.pk, now=timezone.now())
+
+
+def typed(client, battle, text, *, version=None):
+    data = {"notation": text, "version": battle.clock_version if version is None else version}
+    return client.post(reverse("games:move", args=[battle.pk]), data, **HX)
+
+
+@pytest.mark.django_db
+def test_a_typed_move_is_played_once(client, online):
+    client.force_login(online.first_entry.player.user)
+    r = typed(client, online, "f1 f2")
+    assert r.status_code == 200 and 'id="board-panel"' in r.content.decode()
+    assert list(Move.objects.filter(battle=online).values_list("notation", flat=True)) == [
+        "d F1-F2"
+    ]
+    again = typed(client, online, "f1 f2")  # the same form sent twice: the old version
+    assert again.status_code == 409
+    assert Move.objects.filter(battle=online).count() == 1
+
+
+@pytest.mark.django_db
+def test_a_typed_move_that_is_not_legal_says_so_and_changes_nothing(client, online):
+    client.force_login(online.first_entry.player.user)
+    r = typed(client, online, "F1 H8")
+    assert r.status_code == 400
+    assert "is not a legal move here" in r.content.decode()
+    assert not Move.objects.filter(battle=online).exists()
+    assert Battle.objects.get(pk=online.pk).clock_version == online.clock_version
+
+
+@pytest.mark.django_db
+def test_a_typed_move_out_of_turn_is_refused(client, online):
+    client.force_login(online.second_entry.player.user)
+    r = typed(client, online, "T G7-G6")
+    assert r.status_code == 409 and "It is not your turn." in r.content.decode()
+    assert not Move.objects.filter(battle=online).exists()
