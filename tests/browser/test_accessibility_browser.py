@@ -48,7 +48,7 @@ from tournaments.models.rounds import Match
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.timeout(900),
+    pytest.mark.timeout(2400),  # the crawl: ~330 s alone, 900+ s with the machine busy
 ]
 
 AXE_OPTIONS = {
