@@ -16,6 +16,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.interface import InvalidMove
+
 WARN_MS = 5_000  # the clock warns (visual, optional sound, announced) from here down
 
 
@@ -118,8 +120,6 @@ def typed_move(game: Any, state: Any, text: str) -> str:
     from and to (a game whose piece is implied, to only), then the squares to capture
     when there is a choice. Raises :class:`~games.interface.InvalidMove` saying why not.
     """
-    from .interface import InvalidMove
-
     wanted = " ".join(text.split())
     if not wanted:
         raise InvalidMove(_("Type a move, for example one from the list of moves."))

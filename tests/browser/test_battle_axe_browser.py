@@ -34,8 +34,9 @@ def battle_of(game: str) -> Battle:
     b1, _ = create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
     battle = start_battle(b1.pk, now=timezone.now())
     if game == "thud":
-        battle = touch(battle.pk, side="dwarf", version=battle.clock_version, square="F1",
-                       now=timezone.now())
+        battle = touch(
+            battle.pk, side="dwarf", version=battle.clock_version, square="F1", now=timezone.now()
+        )
     return battle
 
 
