@@ -7,7 +7,7 @@ from django.db import models
 from django.db.models import Count, Q, QuerySet
 
 from games import registry
-from games.models.battle import Battle
+from games.models.battle import NO_SHOW, Battle
 
 
 def your_move(user) -> Q:
@@ -51,8 +51,11 @@ def _winner_index(game: str, winner: str) -> int | None:
 
 
 def finished_online() -> QuerySet[Battle]:
-    """Battles played on the site to the end (casual and tournament): they have a winner."""
-    return Battle.objects.filter(status=Battle.Status.FINISHED, mode=Battle.Mode.ONLINE)
+    """Battles played on the site to the end (casual and tournament): they have a winner.
+    A battle cancelled because a player never came (``no_show``) was not played."""
+    return Battle.objects.filter(status=Battle.Status.FINISHED, mode=Battle.Mode.ONLINE).exclude(
+        finished_reason=NO_SHOW
+    )
 
 
 def site_result_rows() -> list[tuple[str, int | None, int]]:
