@@ -295,6 +295,20 @@ async def battle_events(request: HtmxHttpRequest, battle_id: int):
 
 
 @require_GET
+async def notices_events(request: HtmxHttpRequest):
+    """The logged-in user's notices (a battle waiting for them), on every page."""
+    user = await request.auser()
+    if not user.is_authenticated:
+        return HttpResponse(status=403)
+    if isinstance(request, WSGIRequest):  # as battle_events: only the events process streams
+        return HttpResponse(status=503)
+    response = StreamingHttpResponse(stream.user_stream(user.pk), content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+@require_GET
 def match_battles(request: HtmxHttpRequest, match_id: int):
     """Both battles of a match, with the ways to start play this user is allowed."""
     match = permissions.access_match_public(request.user, match_id)

@@ -40,6 +40,11 @@ def casual_battles_of(user) -> QuerySet[Battle]:
     )
 
 
+def waiting_for_players(user) -> QuerySet[Battle]:
+    """``user``'s casual battles whose clock waits for both players (``games.presence``)."""
+    return casual_battles_of(user).filter(status=Battle.Status.PENDING, awaits_players=True)
+
+
 def your_move_count(user) -> int:
     """One query: how many casual battles wait for ``user``'s move (the navigation badge)."""
     return casual_battles_of(user).filter(your_move(user)).count()
