@@ -15,6 +15,14 @@ def at(seconds: float) -> datetime:
     return T0 + timedelta(seconds=seconds)
 
 
+def test_presence_module_imports_nothing_from_django():
+    import subprocess
+    import sys
+
+    code = "import sys, games.presence; assert 'django' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
 def test_nobody_joined_is_not_both_joined_and_has_no_window():
     p = Presence(window_ms=60_000)
     assert not presence.both_joined(p)
