@@ -9,6 +9,7 @@ already, the battle started or never waited) writes nothing.
 - A first join bumps the clock version (the other player's page shows "your opponent is
   here") and tells the opponent at once on their own channel (``publish.publish_notices``,
   on commit), whatever page they have open.
+- A published round tells each of its players the same way (``on_round_published``).
 - A no-show claim, once the join window has passed: a casual battle is cancelled
   (finished, reason ``no_show``, no winner); a tournament battle waits for a referee
   (``needs_referee``, reason ``no_show_claimed``) on its opening position, and the claim
@@ -30,6 +31,7 @@ from games.interface import side_keys
 from games.live import publish
 from games.models.battle import NO_SHOW, NO_SHOW_CLAIMED, Battle
 from games.models.history import ClockEvent
+from tournaments.for_games import players_of_round
 
 from . import store
 from .errors import NotAllowed, StaleVersion
@@ -37,6 +39,8 @@ from .starting import start
 
 #: A waiting battle's notice to a player: "their opponent is there".
 WAITING = "waiting"
+#: A published round's notice to each of its players: "your match is ready".
+ROUND = "round"
 
 REFUSALS = {
     presence.NOT_AWAITING: _("This battle is not waiting for its players."),
@@ -190,3 +194,22 @@ def presence_view(battle: Battle, side: str | None, *, now: datetime) -> dict:
         "window_s": battle.join_window_ms // 1000,
         "claimable": seat is not None and presence.no_show_refusal(state, seat, now) is None,
     }
+
+
+def on_round_published(sender, *, round_id: int, now: datetime, **kwargs) -> None:
+    """Tell every player of a just-published round, on their channel, that their match is
+    ready (``tournaments.for_games.round_published``, sent after commit)."""
+    notices = [
+        (
+            user_id,
+            {
+                "kind": ROUND,
+                "match": match_id,
+                "url": reverse("games:match", args=[match_id]),
+                "from": opponent,
+            },
+        )
+        for user_id, match_id, opponent in players_of_round(round_id)
+    ]
+    if notices:
+        publish.publish_notices(notices)

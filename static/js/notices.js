@@ -51,11 +51,12 @@
   });
 
   function toast(notice, text) {
-    var old = box.querySelector('[data-battle="' + notice.battle + '"]');
+    var key = notice.battle ? String(notice.battle) : "match-" + notice.match;
+    var old = box.querySelector('[data-battle="' + key + '"]');
     if (old) old.remove(); // one toast per battle: the newest says it
     var item = document.createElement("div");
     item.className = "notice card";
-    item.dataset.battle = String(notice.battle);
+    item.dataset.battle = key;
     var p = document.createElement("p");
     p.textContent = text + " ";
     var link = document.createElement("a");
@@ -91,7 +92,7 @@
     toast(notice, text);
     blink(box.dataset.title);
     if (canNotify() && Notification.permission === "granted") {
-      var shown = new Notification(box.dataset.title, { body: text, tag: "battle-" + notice.battle });
+      var shown = new Notification(box.dataset.title, { body: text, tag: "thud-" + notice.url });
       shown.onclick = function () {
         window.focus();
         window.location.assign(notice.url);

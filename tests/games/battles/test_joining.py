@@ -212,3 +212,41 @@ def test_two_players_joining_at_once_start_the_clock_once():
         assert b.status == "running"
         assert len(events(b, ClockEvent.Kind.STARTED)) == 1
         assert len(events(b, ClockEvent.Kind.JOINED)) == 2
+
+
+def test_a_published_round_tells_each_player_their_match_is_ready(
+    django_capture_on_commit_callbacks, monkeypatch
+):
+    from tournaments.models.rounds import Round
+    from tournaments.rounds.play import publish_round
+
+    monkeypatch.setattr(publish, "_publisher", None)
+    match = make_match()[0]
+    Round.objects.filter(pk=match.round_id).update(status=Round.Status.DRAFT)
+    a, b = match.player_a.player, match.player_b.player
+    sub = redis.Redis.from_url(settings.REDIS_URL).pubsub()
+    sub.subscribe(publish.user_channel(a.user_id), publish.user_channel(b.user_id))
+    for _ in range(2):
+        assert sub.get_message(timeout=2)["type"] == "subscribe"
+    with django_capture_on_commit_callbacks(execute=True):
+        publish_round(Round.objects.get(pk=match.round_id), now=timezone.now())
+    got = {}
+    for _ in range(2):
+        message = sub.get_message(timeout=2)
+        got[message["channel"].decode()] = json.loads(message["data"])
+    sub.close()
+    url = f"/battles/match/{match.pk}/"
+    assert got == {
+        publish.user_channel(a.user_id): {
+            "kind": "round",
+            "match": match.pk,
+            "url": url,
+            "from": b.name,
+        },
+        publish.user_channel(b.user_id): {
+            "kind": "round",
+            "match": match.pk,
+            "url": url,
+            "from": a.name,
+        },
+    }
