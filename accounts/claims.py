@@ -1,5 +1,8 @@
 """Player claims: a registered user asks to be linked to a Player; an organiser decides.
 
+A claimant may add a message for the organiser (``ClaimNote``, at most ``CLAIM_NOTE_MAX``
+characters), saved with the claim or not at all.
+
 Invariants: at most one pending claim per player (a database constraint); a Player is
 linked to at most one user and a user to at most one Player (``Player.user`` is
 one-to-one); a claim is decided once.
@@ -8,18 +11,29 @@ Claims fill the organisers' queue, so an account may have at most
 ``PENDING_CLAIMS_MAX`` claims waiting at once (counted under a lock on the account's row,
 so parallel claims cannot all see room) and make at most ``CLAIMS_PER_DAY`` claims a day
 (``thud_site.limits``, counted before the claim is saved).
+
+The claim page lists the *claimable* players (no account linked, no claim pending, entered
+in at least one tournament), each labelled with their tournaments and club, in two groups:
+players of a tournament that is not finished first, then players only of finished ones
+(still claimable: a player of last year's open may register now to see their results).
+``claim_groups`` is that rule over plain records; ``claimable_records`` reads them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import F, Prefetch, QuerySet
 from django.utils.translation import gettext as _
 
+from accounts.models import CLAIM_NOTE_MAX, ClaimNote
 from thud_site import limits
 from tournaments.models.people import Player, PlayerClaim
+from tournaments.models.tournament import Entry, Tournament
 
 PENDING_CLAIMS_MAX = 3
 CLAIMS_PER_DAY = 10
@@ -31,7 +45,81 @@ class ClaimError(ValueError):
     """A claim that cannot be made or decided; the message is shown to the user."""
 
 
-def make_claim(*, user, player: Player) -> PlayerClaim:
+@dataclass(frozen=True)
+class ClaimableRecord:
+    """A player one may claim, with the tournaments they were entered in: ``(name,
+    finished)`` pairs, most recent first."""
+
+    pk: int
+    name: str
+    club: str = ""
+    country: str = ""
+    tournaments: tuple[tuple[str, bool], ...] = ()
+
+
+def claim_label(record: ClaimableRecord) -> str:
+    """ "Anna B — Koom Valley Open (Ankh-Morpork Club)": tournaments not finished first.
+
+    >>> claim_label(ClaimableRecord(1, "Anna B", "AM Club", "", (("Old", True), ("New", False))))
+    'Anna B — New, Old (AM Club)'
+    """
+    names = [name for name, _finished in sorted(record.tournaments, key=lambda t: t[1])]
+    label = f"{record.name} — {', '.join(names)}" if names else record.name
+    where = ", ".join(x for x in (record.club, record.country) if x)
+    return f"{label} ({where})" if where else label
+
+
+def claim_groups(
+    records: Iterable[ClaimableRecord],
+) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """``(current, finished)`` choices, in the records' order: players of a tournament that
+    is not finished, and players only of finished tournaments."""
+    current: list[tuple[int, str]] = []
+    finished: list[tuple[int, str]] = []
+    for record in records:
+        done = all(is_finished for _name, is_finished in record.tournaments)
+        (finished if done else current).append((record.pk, claim_label(record)))
+    return current, finished
+
+
+def claimable_players() -> QuerySet[Player]:
+    """Players entered in a tournament that no account is linked to and nobody has a
+    pending claim on."""
+    return (
+        Player.objects.filter(user__isnull=True, entries__isnull=False)
+        .exclude(claims__status=PlayerClaim.Status.PENDING)
+        .distinct()
+    )
+
+
+def claimable_records(players: QuerySet[Player]) -> list[ClaimableRecord]:
+    """``players`` (by name) with their tournaments, in two queries."""
+    entries = Entry.objects.select_related("tournament").order_by(
+        F("tournament__start_date").desc(nulls_last=True), "-tournament__pk"
+    )
+    players = players.order_by("name", "pk").prefetch_related(Prefetch("entries", entries))
+    return [
+        ClaimableRecord(
+            pk=p.pk,
+            name=p.name,
+            club=p.club,
+            country=p.country,
+            tournaments=tuple(
+                (e.tournament.name, e.tournament.status == Tournament.Status.FINISHED)
+                for e in p.entries.all()
+            ),
+        )
+        for p in players
+    ]
+
+
+def make_claim(*, user, player: Player, message: str = "") -> PlayerClaim:
+    """Claim ``player`` for ``user``, with an optional ``message`` to the organiser."""
+    message = message.strip()
+    if len(message) > CLAIM_NOTE_MAX:
+        raise ClaimError(
+            _("Your message is too long: at most %(n)d characters.") % {"n": CLAIM_NOTE_MAX}
+        )
     if hasattr(user, "player"):
         raise ClaimError(_("Your account is already linked to a player."))
     try:
@@ -56,7 +144,10 @@ def make_claim(*, user, player: Player) -> PlayerClaim:
                     )
                     % {"n": CLAIMS_PER_DAY}
                 )
-            return PlayerClaim.objects.create(user=user, player=player)
+            claim = PlayerClaim.objects.create(user=user, player=player)
+            if message:
+                ClaimNote.objects.create(claim=claim, text=message)
+            return claim
     except IntegrityError:
         raise ClaimError(_("Someone has already claimed this player.")) from None
 

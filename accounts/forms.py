@@ -28,13 +28,15 @@ from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts import claims
+from accounts.models import CLAIM_NOTE_MAX
 from accounts.usernames import validate_not_look_alike
 from thud_site import limits
-from tournaments.models.people import Player, PlayerClaim
+from tournaments.models.people import Player
 
 LOGIN_MAX_FAILURES = 5
 LOGIN_WINDOW_S = 300
@@ -106,33 +108,58 @@ class RateLimitedAdminAuthenticationForm(LoginLimitMixin, AdminAuthenticationFor
     pass
 
 
-def claimable_players() -> QuerySet[Player]:
-    """Players no account is linked to and nobody has a pending claim on."""
-    return Player.objects.filter(user__isnull=True).exclude(
-        claims__status=PlayerClaim.Status.PENDING
-    )
-
-
 class PlayerChoiceField(forms.ModelChoiceField):
-    def label_from_instance(self, obj: Player) -> str:
-        return ", ".join(x for x in (obj.name, obj.club, obj.country) if x)
+    """A claimable player, offered in two groups labelled with their tournaments and club
+    (``accounts.claims.claim_groups``); ``nothing_to_claim`` when there is none."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(queryset=Player.objects.none(), **kwargs)
+        self.nothing_to_claim = True
+
+    def offer_claimable(self) -> None:
+        players = claims.claimable_players()
+        self.queryset = players
+        current, finished = claims.claim_groups(claims.claimable_records(players))
+        groups = [
+            (_("Tournaments under way or to come"), current),
+            (_("Finished tournaments"), finished),
+        ]
+        self.choices = [("", _("Choose your name"))] + [(g, c) for g, c in groups if c]
+        self.nothing_to_claim = not (current or finished)
 
 
 CLAIM_HELP = _(
-    "Pick your entry from tournaments you played, shown as name, club, country; an "
-    "organiser checks it before your results appear under your account."
+    "Each entry reads: name — tournaments (club, country). An organiser checks your claim "
+    "before your results appear under your account."
 )
 
 
 class ClaimForm(forms.Form):
-    player = PlayerChoiceField(
-        label=_("I am this player"), queryset=Player.objects.none(), help_text=CLAIM_HELP
+    player = PlayerChoiceField(label=_("I am this player"), help_text=CLAIM_HELP)
+    message = forms.CharField(
+        label=_("Anything the organiser should know (optional)"),
+        max_length=CLAIM_NOTE_MAX,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
     )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         # self.fields holds this form's copies of the declared fields, typed as plain Fields.
-        cast(PlayerChoiceField, self.fields["player"]).queryset = claimable_players()
+        self.player_field.offer_claimable()
+        # Worded when the form is made, in the request's language (a lazy string's % is not).
+        self.fields["message"].help_text = gettext(
+            "For example the club you played for then, or another name you were entered "
+            "under. At most %(n)d characters."
+        ) % {"n": CLAIM_NOTE_MAX}
+
+    @property
+    def player_field(self) -> PlayerChoiceField:
+        return cast(PlayerChoiceField, self.fields["player"])
+
+    @property
+    def nothing_to_claim(self) -> bool:
+        return self.player_field.nothing_to_claim
 
 
 # Django's own help lists every password rule as HTML; one sentence says what matters.
@@ -160,10 +187,7 @@ REGISTRATION_WORDS = {
 
 class RegistrationForm(UserCreationForm):
     player = PlayerChoiceField(
-        label=_("I am this player (optional)"),
-        queryset=Player.objects.none(),
-        required=False,
-        help_text=CLAIM_HELP,
+        label=_("I am this player (optional)"), required=False, help_text=CLAIM_HELP
     )
     rate_limited_message = _(
         "Too many accounts have been created from your address. Try again in an hour."
@@ -172,7 +196,10 @@ class RegistrationForm(UserCreationForm):
     def __init__(self, *args, request: HttpRequest | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.request = request
-        cast(PlayerChoiceField, self.fields["player"]).queryset = claimable_players()
+        player = cast(PlayerChoiceField, self.fields["player"])
+        player.offer_claimable()
+        if player.nothing_to_claim:
+            del self.fields["player"]  # no empty list: the claim page explains why
         for name, (label, help_text) in REGISTRATION_WORDS.items():
             self.fields[name].label = label
             self.fields[name].help_text = help_text

@@ -40,3 +40,28 @@ class UserProfile(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} ({self.language or '-'})"
+
+
+#: The longest message a claimant may leave the organiser.
+CLAIM_NOTE_MAX = 500
+
+
+class ClaimNote(models.Model):
+    """What a claimant wrote to the organiser with a player claim (optional; the claim
+    itself, ``tournaments.PlayerClaim``, belongs to the tournaments app)."""
+
+    claim = models.OneToOneField(
+        "tournaments.PlayerClaim",
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="note",
+        verbose_name=_("claim"),
+    )
+    text = models.CharField(_("message"), max_length=CLAIM_NOTE_MAX)
+
+    class Meta:
+        verbose_name = _("claim message")
+        verbose_name_plural = _("claim messages")
+
+    def __str__(self) -> str:
+        return self.text[:40]

@@ -29,7 +29,8 @@ def register(request: HtmxHttpRequest) -> HttpResponse:
         try:
             with transaction.atomic():
                 user = form.save()
-                if form.cleaned_data["player"] is not None:
+                # No field at all when nobody is claimable.
+                if form.cleaned_data.get("player") is not None:
                     claims.make_claim(user=user, player=form.cleaned_data["player"])
         except claims.ClaimError as error:
             form.add_error("player", str(error))
@@ -46,7 +47,11 @@ def claim_player(request: AuthedRequest) -> HttpResponse:
     form = ClaimForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            claims.make_claim(user=request.user, player=form.cleaned_data["player"])
+            claims.make_claim(
+                user=request.user,
+                player=form.cleaned_data["player"],
+                message=form.cleaned_data["message"],
+            )
         except claims.ClaimError as error:
             form.add_error("player", str(error))
         else:
@@ -59,7 +64,9 @@ def claim_player(request: AuthedRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET"])
 def pending_claims(request: AuthedRequest) -> HttpResponse:
-    context = {"claims": claims_for_organiser(request.user)}
+    # What the claimant wrote and when they registered, for the organiser to decide on.
+    claims_ = claims_for_organiser(request.user).select_related("note")
+    context = {"claims": claims_.prefetch_related("player__entries__tournament")}
     return render(request, "registration/pending_claims.html", context)
 
 

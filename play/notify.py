@@ -1,5 +1,8 @@
 """Emails about casual play: a challenge arrived; it is your move in a correspondence game.
 
+A challenge's e-mail says who plays which side and the clock, as ``play.wording`` words
+it for the challenged user.
+
 Both are queued in the outbox (``outbox.emails.queue_email``) and sent by a worker after
 the commit, never by the request: a challenge's e-mail in the challenge's own transaction,
 a turn's when the ``games.signals.turn_changed`` signal (itself sent on commit) arrives.
@@ -23,6 +26,7 @@ from accounts.models import UserProfile
 from games.models.battle import Battle
 from outbox.emails import Limit, queue_email
 
+from . import wording
 from .models import Notice
 
 CHALLENGE = "challenge"
@@ -54,9 +58,12 @@ def challenge_received(challenge, *, now: datetime) -> None:
             "user": challenge.challenger.get_username(),
             "game": challenge.get_game_display(),
         }
-        body = _("Accept or decline the challenge here: %(url)s") % {
-            "url": settings.SITE_URL + reverse("play:start")
-        }
+        # The same line the challenge has on /play/ for its recipient: sides, clock.
+        body = "{}\n\n{}".format(
+            wording.words_for(challenge, reader=user),
+            _("Accept or decline the challenge here: %(url)s")
+            % {"url": settings.SITE_URL + reverse("play:start")},
+        )
     queue_email(
         kind=CHALLENGE,
         to=user.email,

@@ -164,18 +164,24 @@
   });
   // After a form's htmx answer: read out what it says, and if the swap took away the
   // element that had the focus, put the focus on the answer (not back at the top).
-  var sent = null;
+  // Only for what a person sent (a submit or a click), each answer matched to its own
+  // request: a live preview posted while typing must not take the place of the submit.
+  var sent = window.WeakMap ? new WeakMap() : null;
   document.addEventListener("htmx:beforeRequest", function (event) {
-    var config = event.detail && event.detail.requestConfig;
-    if (!config || config.verb === "get") return;
-    sent = { id: event.detail.target && event.detail.target.id, focused: document.activeElement };
+    var detail = event.detail || {};
+    var config = detail.requestConfig;
+    var trigger = config && config.triggeringEvent;
+    if (!sent || !config || config.verb === "get" || !detail.xhr) return;
+    if (!trigger || (trigger.type !== "submit" && trigger.type !== "click")) return;
+    sent.set(detail.xhr, { id: detail.target && detail.target.id, focused: document.activeElement });
   });
-  document.addEventListener("htmx:afterSettle", function () {
+  document.addEventListener("htmx:afterSettle", function (event) {
     compact();
     overflowing();
-    if (!sent) return;
-    var done = sent;
-    sent = null;
+    var xhr = event.detail && event.detail.xhr;
+    var done = sent && xhr && sent.get(xhr);
+    if (!done) return;
+    sent.delete(xhr);
     var answer = done.id && document.getElementById(done.id);
     if (!answer) return;
     announce(answer);

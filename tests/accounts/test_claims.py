@@ -85,9 +85,10 @@ def test_an_account_with_three_claims_waiting_cannot_make_a_fourth(client):
     client.force_login(user)
     for _ in range(PENDING_CLAIMS_MAX):
         assert (
-            client.post(reverse("claim_player"), {"player": PlayerFactory().pk}).status_code == 302
+            client.post(reverse("claim_player"), {"player": EntryFactory().player.pk}).status_code
+            == 302
         )
-    fourth = PlayerFactory()
+    fourth = EntryFactory().player
     page = claim(client, fourth)
     assert "You have 3 claims waiting for an organiser" in page
     assert not fourth.claims.exists()
@@ -105,7 +106,8 @@ def test_an_account_makes_at_most_ten_claims_a_day_even_when_each_is_rejected(cl
     client.force_login(user)
     for _ in range(CLAIMS_PER_DAY):
         assert (
-            client.post(reverse("claim_player"), {"player": PlayerFactory().pk}).status_code == 302
+            client.post(reverse("claim_player"), {"player": EntryFactory().player.pk}).status_code
+            == 302
         )
         decide_claim(
             PlayerClaim.objects.get(user=user, status="pending"),
@@ -113,7 +115,7 @@ def test_an_account_makes_at_most_ten_claims_a_day_even_when_each_is_rejected(cl
             by=admin,
             now=DECIDED_AT,
         )
-    late = PlayerFactory()
+    late = EntryFactory().player
     page = claim(client, late)
     assert "Your account has reached the limit of 10 claims a day" in page
     assert not late.claims.exists()

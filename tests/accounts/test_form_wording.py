@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.forms import ClaimForm, RateLimitedAuthenticationForm, RegistrationForm
-from tests.factories import PlayerFactory, UserFactory
+from tests.factories import EntryFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -31,10 +31,11 @@ def field_block(page: str, field: str) -> str:
     ("form", "fields"),
     [
         (RegistrationForm, ("username", "password1", "password2", "player")),
-        (ClaimForm, ("player",)),
+        (ClaimForm, ("player", "message")),
     ],
 )
 def test_every_account_field_has_help(form, fields):
+    EntryFactory()  # someone to claim: the player field is offered
     bound = form()
     assert tuple(bound.fields) == fields
     assert all(str(bound.fields[name].help_text).strip() for name in fields)
@@ -70,7 +71,7 @@ def test_a_mistake_is_answered_beside_its_field(client):
 
 
 def test_the_claim_page_says_who_checks_the_claim(client):
-    PlayerFactory(name="Nobby Nobbs")
+    EntryFactory(player__name="Nobby Nobbs")
     client.force_login(UserFactory())
     page = page_of(client, "claim_player", "it")
-    assert "un organizzatore la verifica" in field_block(page, "player")
+    assert "un organizzatore verifica la richiesta" in field_block(page, "player")

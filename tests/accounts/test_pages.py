@@ -14,7 +14,7 @@ from django.urls import reverse
 from accounts.forms import LOGIN_MAX_FAILURES
 from outbox.models import OutboundEmail
 from outbox.tasks import send_email
-from tests.factories import PASSWORD, EntryFactory, PlayerFactory, TournamentFactory, UserFactory
+from tests.factories import PASSWORD, EntryFactory, TournamentFactory, UserFactory
 from tournaments.models.people import PlayerClaim
 
 pytestmark = pytest.mark.django_db
@@ -209,7 +209,7 @@ def test_password_reset_sends_a_link_by_email(client, settings):
 
 
 def test_registration_with_a_claim_creates_a_pending_claim(client):
-    player = PlayerFactory(name="Grag Bashfull")
+    player = EntryFactory(player__name="Grag Bashfull").player
     response = client.post(
         reverse("register"),
         {
@@ -228,7 +228,7 @@ def test_registration_with_a_claim_creates_a_pending_claim(client):
 
 
 def test_a_player_with_a_pending_claim_cannot_be_claimed_again(client):
-    player = PlayerFactory()
+    player = EntryFactory().player
     PlayerClaim.objects.create(user=UserFactory(), player=player)
     client.force_login(UserFactory())
     response = client.post(reverse("claim_player"), {"player": player.pk})

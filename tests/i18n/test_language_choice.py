@@ -47,13 +47,18 @@ def test_first_visit_follows_the_browsers_accept_language(client, accept, expect
 
 def test_every_page_has_the_switcher_and_the_rules_link(client):
     html = client.get("/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
-    nav = html[html.index('<nav class="site-nav"') : html.index("</nav>")]
-    assert f'action="{reverse("set_language")}"' in nav
+    # The switcher is in the header beside the menu button (outside the collapsed menu).
+    header = html[html.index('<header class="site-header"') : html.index("</header>")]
+    nav = header[header.index('<nav class="site-nav"') : header.index("</nav>")]
+    switcher = header[: header.index('<nav class="site-nav"')]
+    assert f'action="{reverse("set_language")}"' in switcher
     assert 'href="/rules/"' in nav
-    buttons = re.findall(r'<button type="submit" class="link" name="language" value="(\w+)"', nav)
+    buttons = re.findall(
+        r'<button type="submit" class="link" name="language" value="(\w+)"', switcher
+    )
     assert buttons == ["en", "it", "nb"]
-    assert re.search(r'value="it"[^>]*aria-pressed="true"', nav)
-    assert 'name="next" value="/"' in nav
+    assert re.search(r'value="it"[^>]*aria-pressed="true"', switcher)
+    assert 'name="next" value="/"' in switcher
 
 
 def test_switching_sets_the_cookie_and_goes_back_to_the_page(client):
