@@ -16,3 +16,12 @@ class GamesConfig(AppConfig):
         for scale in (getattr(game, "tournament_scale", None) for game in registry.all_games())
         if scale is not None
     )
+
+    def ready(self) -> None:
+        from tournaments.for_games import round_published
+
+        from .battles import joining
+
+        round_published.connect(
+            joining.on_round_published, dispatch_uid="games.joining.round_published"
+        )

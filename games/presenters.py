@@ -88,6 +88,8 @@ def battle_context(battle: Battle, side: str | None, state, *, now: datetime) ->
     if battle.is_finished and battle.mode == Battle.Mode.ONLINE:  # scored by the server
         won = [seat["name"] for seat in seats if seat["winner"]]
         result = _("%(side)s won") % {"side": won[0]} if won else _("Draw")
+        if battle.is_cancelled:
+            result = _("Cancelled: nobody won or lost")
     my_turn = (
         side is not None
         and battle.status == Battle.Status.RUNNING

@@ -9,6 +9,7 @@ from . import views, views_records, views_referee
 app_name = "games"
 urlpatterns = [
     path("<int:battle_id>/", views.battle_page, name="battle"),
+    path("notices/events/", views.notices_events, name="notices"),
     path("<int:battle_id>/diagram/", views.battle_diagram, name="diagram"),
     path("<int:battle_id>/record.txt", views_records.battle_record, name="record"),
     path("<int:battle_id>/replay/", views_records.replay, name="replay"),
@@ -16,6 +17,8 @@ urlpatterns = [
     path("<int:battle_id>/touch/", views.touch, name="touch"),
     path("<int:battle_id>/move/", views.move, name="move"),
     path("<int:battle_id>/nudge/", views.nudge, name="nudge"),
+    path("<int:battle_id>/ready/", views.ready, name="ready"),
+    path("<int:battle_id>/no-show/", views.no_show, name="no_show"),
     path("<int:battle_id>/end/<str:action>/", views.end_offer, name="end"),
     path("<int:battle_id>/resume/", views.ask_resume, name="resume"),
     path("match/<int:match_id>/", views.match_battles, name="match"),

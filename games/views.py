@@ -11,6 +11,7 @@ htmx to swap those), else the whole battle page. Someone not seated gets the gat
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING
 
 from asgiref.sync import sync_to_async
@@ -22,11 +23,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from games.battles import joining
 from games.battles.errors import BattleError, InvalidInput
 from games.battles.play import accept_end, board_square, decline_end, offer_end, submit_move
 from games.battles.play import touch as touch_piece
 from games.battles.settle import settle
-from games.battles.starting import create_battles, start_battle
+from games.battles.starting import create_battles
 from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
 from thud_site.http import HtmxHttpRequest
@@ -59,8 +61,10 @@ def _board(
     success, the page itself for a refusal (with its status) or a choice to make."""
     if not request.htmx and not error and not kw.get("choice"):
         return redirect("games:battle", battle_id=battle.pk)
-    context = presenters.presenter_for(battle)(battle, side, now=timezone.now(), **kw) | {
-        "error": error
+    now = timezone.now()
+    context = presenters.presenter_for(battle)(battle, side, now=now, **kw) | {
+        "error": error,
+        "presence": joining.presence_view(battle, side, now=now),
     }
     template = "games/battle.html#board-panel" if request.htmx else "games/battle.html"
     return render(request, template, context, status=status)
@@ -95,9 +99,11 @@ def settled(request: HtmxHttpRequest, battle_id: int, gate) -> Battle:
 def battle_page(request: HtmxHttpRequest, battle_id: int):
     battle = settled(request, battle_id, permissions.access_battle_public)
     side = permissions.battle_side_of(request.user, battle)
+    now = timezone.now()
     context = presenters.presenter_for(battle)(
-        battle, side, now=timezone.now(), selected=request.GET.get("sq", "")
+        battle, side, now=now, selected=request.GET.get("sq", "")
     )
+    context["presence"] = joining.presence_view(battle, side, now=now)
     if battle.status in (Battle.Status.PAUSED, Battle.Status.NEEDS_REFEREE):
         context["can_arbitrate"] = permissions.can_arbitrate(request.user, battle)
     template = "games/battle.html#board-panel" if request.htmx else "games/battle.html"
@@ -232,6 +238,30 @@ def ask_resume(request: HtmxHttpRequest, battle_id: int):
 
 
 @require_POST
+def ready(request: HtmxHttpRequest, battle_id: int):
+    """A player says they are at the battle; the second of the two starts its clock."""
+    _battle, side = permissions.access_battle_for_player(request.user, battle_id)
+    try:
+        joining.join(battle_id, side=side, now=timezone.now())
+    except BattleError as exc:
+        return _refused(request, battle_id, side, exc)
+    return _board(request, permissions.access_battle_public(request.user, battle_id), side)
+
+
+@require_POST
+def no_show(request: HtmxHttpRequest, battle_id: int):
+    """A player alone past the join window claims the opponent a no-show."""
+    _battle, side = permissions.access_battle_for_player(request.user, battle_id)
+    try:
+        joining.claim_no_show(
+            battle_id, side=side, by_name=request.user.get_username(), now=timezone.now()
+        )
+    except BattleError as exc:
+        return _refused(request, battle_id, side, exc)
+    return _board(request, permissions.access_battle_public(request.user, battle_id), side)
+
+
+@require_POST
 def nudge(request: HtmxHttpRequest, battle_id: int):
     """A client's countdown reached 0: settle (the server decides), nothing else."""
     permissions.access_battle_public(request.user, battle_id)
@@ -250,17 +280,29 @@ def start_online(request: HtmxHttpRequest, match_id: int):
     if b1.mode != Battle.Mode.ONLINE:
         messages.error(request, _("This match is played over the board."))
     elif b1.status == Battle.Status.PENDING:
+        # A timed battle waits for both players; the one who clicked has joined it.
+        side = permissions.battle_side_of(request.user, b1)
         try:
-            start_battle(b1.pk, via=ClockEvent.Via.PLAYER, now=timezone.now())
+            joining.open_for_players(b1.pk, side=side, now=timezone.now())
         except BattleError as exc:
             messages.error(request, exc.message)
     return redirect("games:battle", battle_id=b1.pk)
 
 
+def _join_on_connect(user, battle_id: int) -> None:
+    """The gate of the live stream; a player whose page connects has joined the battle."""
+    battle = permissions.access_battle_public(user, battle_id)
+    side = permissions.battle_side_of(user, battle)
+    if side is not None and battle.presence_state.awaiting:
+        # A race with a claim, say, is refused: the snapshot then shows what won.
+        with contextlib.suppress(BattleError):
+            joining.join(battle_id, side=side, now=timezone.now())
+
+
 @require_GET
 async def battle_events(request: HtmxHttpRequest, battle_id: int):
     await sync_to_async(stream.check_and_close, thread_sensitive=False)(
-        permissions.access_battle_public, request.user, battle_id
+        _join_on_connect, request.user, battle_id
     )
     if isinstance(request, WSGIRequest):
         # The shared URLconf serves this path under gunicorn too, where an endless stream
@@ -274,6 +316,20 @@ async def battle_events(request: HtmxHttpRequest, battle_id: int):
     response = StreamingHttpResponse(
         stream.stream(battle_id, read_clock=timezone.now), content_type="text/event-stream"
     )
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+@require_GET
+async def notices_events(request: HtmxHttpRequest):
+    """The logged-in user's notices (a battle waiting for them), on every page."""
+    user = await request.auser()
+    if not user.is_authenticated:
+        return HttpResponse(status=403)
+    if isinstance(request, WSGIRequest):  # as battle_events: only the events process streams
+        return HttpResponse(status=503)
+    response = StreamingHttpResponse(stream.user_stream(user.pk), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
     return response

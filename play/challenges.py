@@ -28,8 +28,10 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from games import registry
+from games.battles import joining
 from games.battles.errors import BattleError
 from games.battles.starting import create_casual_battle
+from games.live import publish
 from games.models.battle import MAX_CORRESPONDENCE_DAYS, Battle
 
 from . import notify
@@ -37,6 +39,8 @@ from .models import OFFER_LIFETIME, Challenge
 
 MAX_LIVE_OFFERS = 20
 MAX_RECEIVED_PER_HOUR = 10
+#: The notice a challenger gets when their challenge or seek is accepted.
+ACCEPTED = "accepted"
 
 
 class ChallengeError(Exception):
@@ -140,7 +144,10 @@ def accept(
     now: datetime,
     coin: Callable[[], bool] = lambda: bool(secrets.randbelow(2)),
 ) -> Battle:
-    """Accept a challenge made to ``by`` or someone else's open seek; start the battle.
+    """Accept a challenge made to ``by`` or someone else's open seek; create the battle.
+
+    A quickfire battle waits for both players before its clock runs (``games.presence``);
+    the challenger is told at once (a notice on their channel, after commit).
 
     ``coin()`` decides who moves first when the challenger chose "random" (True: the
     challenger does).
@@ -174,12 +181,18 @@ def accept(
                 second=second,
                 timing=challenge.timing,
                 days=challenge.days,
+                await_players=True,
                 now=now,
             )
         except BattleError as exc:
             transaction.set_rollback(True)
             raise ChallengeError(exc.message) from None
         Challenge.objects.filter(pk=challenge_id).update(battle=battle)
+        # The challenger is told at once on whatever page they have open; their waiting
+        # page (/play/) turns into the battle.
+        told = joining.notice(battle, ACCEPTED, by=by.get_username()) | {"challenge": challenge_id}
+        challenger = challenge.challenger_id
+        transaction.on_commit(lambda: publish.publish_notices([(challenger, told)]))
     return battle
 
 

@@ -7,7 +7,7 @@ from django.db import models
 from django.db.models import Count, Q, QuerySet
 
 from games import registry
-from games.models.battle import Battle
+from games.models.battle import NO_SHOW, Battle
 
 
 def your_move(user) -> Q:
@@ -40,6 +40,11 @@ def casual_battles_of(user) -> QuerySet[Battle]:
     )
 
 
+def waiting_for_players(user) -> QuerySet[Battle]:
+    """``user``'s casual battles whose clock waits for both players (``games.presence``)."""
+    return casual_battles_of(user).filter(status=Battle.Status.PENDING, awaits_players=True)
+
+
 def your_move_count(user) -> int:
     """One query: how many casual battles wait for ``user``'s move (the navigation badge)."""
     return casual_battles_of(user).filter(your_move(user)).count()
@@ -51,8 +56,11 @@ def _winner_index(game: str, winner: str) -> int | None:
 
 
 def finished_online() -> QuerySet[Battle]:
-    """Battles played on the site to the end (casual and tournament): they have a winner."""
-    return Battle.objects.filter(status=Battle.Status.FINISHED, mode=Battle.Mode.ONLINE)
+    """Battles played on the site to the end (casual and tournament): they have a winner.
+    A battle cancelled because a player never came (``no_show``) was not played."""
+    return Battle.objects.filter(status=Battle.Status.FINISHED, mode=Battle.Mode.ONLINE).exclude(
+        finished_reason=NO_SHOW
+    )
 
 
 def site_result_rows() -> list[tuple[str, int | None, int]]:

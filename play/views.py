@@ -65,6 +65,11 @@ def _start_page(
         "made": paginate(
             request, live.filter(challenger=request.user), param="made", anchor="made"
         ),
+        # Accepted challenges whose battles wait for the players (found here without
+        # JavaScript too; with it, the page turns into the battle at once).
+        "waiting": list(
+            queries.waiting_for_players(request.user).select_related("first_user", "second_user")
+        ),
     }
     return render(request, "play/start.html", context, status=status)
 

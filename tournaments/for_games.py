@@ -37,6 +37,7 @@ from tournaments.results.value import MatchResult
 from tournaments.results.writing import ResultError, game_of
 from tournaments.rounds.locks import RoundError
 from tournaments.rounds.play import begin_play
+from tournaments.signals import round_published
 from tournaments.web.forms_results import MatchResultForm
 
 if TYPE_CHECKING:
@@ -65,7 +66,27 @@ __all__ = [
     "player_entry_in_match",
     "record_engine_result",
     "referee_result_form",
+    "round_published",
+    "players_of_round",
 ]
+
+
+def players_of_round(round_id: int) -> list[tuple[int, int, str]]:
+    """``(user id, match id, opponent's name)`` for every player of the round's matches
+    who has an account (byes have no opponent and are left out)."""
+    rows = []
+    matches = Match.objects.filter(round_id=round_id, player_b__isnull=False).select_related(
+        "player_a__player", "player_b__player"
+    )
+    for m in matches:
+        if m.player_a is None or m.player_b is None:
+            continue
+        a, b = m.player_a.player, m.player_b.player
+        if a.user_id is not None:
+            rows.append((a.user_id, m.pk, b.name))
+        if b.user_id is not None:
+            rows.append((b.user_id, m.pk, a.name))
+    return rows
 
 
 def record_engine_result(

@@ -2,7 +2,9 @@
 
 A tournament match is played as two battles, seats swapped; the tournament is told first
 (``tournaments.for_games.begin_play``), which refuses a round that may not be played and
-freezes the pairing. A casual battle is created and started at once.
+freezes the pairing. A casual battle is created and started at once, unless it waits
+for its players (``await_players``, a challenge accepted: ``games.presence``); a
+tournament's online battle 1 always waits for them (``games.battles.joining``).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from games import clock, registry
+from games import clock, presence, registry
 from games.models.battle import DAY_MS, MAX_CORRESPONDENCE_DAYS, Battle
 from games.models.history import ClockEvent
 from tournaments.for_games import RoundError, begin_play
@@ -62,6 +64,7 @@ def _create_battles(match, *, mode: str) -> list[Battle]:
         "max_consecutive_forfeits": t.max_consecutive_forfeits,
         "outage_threshold_ms": t.outage_threshold_ms,
         "capture_policy": t.capture_policy,
+        "join_window_ms": t.join_window_s * 1000,
     }
     pair = [
         Battle.objects.get_or_create(
@@ -88,9 +91,14 @@ def create_casual_battle(
     timing: str = Battle.Timing.QUICKFIRE,
     days: int = 3,
     board_seed: int | None = None,
+    await_players: bool = False,
     now: datetime,
 ) -> Battle:
     """Create and start a battle between two users outside any tournament.
+
+    ``await_players``: a battle whose clock would run with nobody there (quickfire,
+    ``presence.needs_players``) is left pending until both players join
+    (``games.battles.joining``); a correspondence battle starts at once all the same.
 
     ``first`` plays the game's first side (the one that moves first). Quickfire uses the default clock (an expiry
     forfeits the turn; with no referee, too many in a row lose the game);
@@ -132,7 +140,16 @@ def create_casual_battle(
             board_seed=board_seed,
             **timing_fields,
         )
-        start(battle, now=now, via=ClockEvent.Via.PLAYER)
+        gated = presence.needs_players(
+            online=battle.mode == Battle.Mode.ONLINE,
+            timed=battle.timed,
+            correspondence=timing == Battle.Timing.CORRESPONDENCE,
+        )
+        if await_players and gated:
+            Battle.objects.filter(pk=battle.pk).update(awaits_players=True)
+            battle.awaits_players = True
+        else:
+            start(battle, now=now, via=ClockEvent.Via.PLAYER)
     return battle
 
 
@@ -143,7 +160,9 @@ def start_battle(battle_id: int, *, now: datetime, via: str = ClockEvent.Via.REF
     return battle
 
 
-def start(battle: Battle, *, now: datetime, via: str) -> None:
+def start(battle: Battle, *, now: datetime, via: str, **fields) -> None:
+    """Start the clock of a pending battle (and set up its board); ``fields`` are written
+    with it (the second player's join)."""
     if battle.status != Battle.Status.PENDING:
         raise NotAllowed(_("This battle has already started."))
     extra = {}
@@ -151,6 +170,7 @@ def start(battle: Battle, *, now: datetime, via: str) -> None:
         game = battle.rules
         position = game.initial_state({"board_seed": battle.board_seed})
         extra = {"board": game.serialise(position), **game.row_fields(position)}
+    extra |= fields | {"awaits_players": False}
     if not store.write(battle, clock.start(battle.clock_state, now), now=now, **extra):
         raise StaleVersion(_("The battle changed meanwhile; please try again."))
     store.event(battle, ClockEvent.Kind.STARTED, now=now, via=via)

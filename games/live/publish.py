@@ -10,6 +10,7 @@
   misses an event resyncs on the next one (its version jumps).
 - ``publish_states`` does the same for many battles at once (the bulk writes of
   ``games.live.bulk``), in one pipeline.
+- ``publish_notices`` publishes notices to users on ``user:<id>`` (a battle waits for them).
 """
 
 from __future__ import annotations
@@ -92,3 +93,26 @@ def publish_states(
             pipe.execute()
     except redis.RedisError:
         log.warning("could not publish battle states", exc_info=True)
+
+
+def user_channel(user_id: int) -> str:
+    """The channel of one user's notices (a battle waiting for them), read by every page
+    they have open (``games.live.stream.user_stream``)."""
+    return f"{settings.THUD_EVENTS_PREFIX}user:{user_id}"
+
+
+def publish_notices(notices: Iterable[tuple[int, dict[str, Any]]]) -> None:
+    """Publish ``(user_id, notice)`` pairs, after commit. Like the states, a lost notice is
+    only logged: the home page and "Your games" list the battle all the same."""
+    global _publisher
+    try:
+        if _publisher is None:
+            _publisher = redis.Redis.from_url(
+                settings.REDIS_URL, socket_timeout=0.5, socket_connect_timeout=0.5
+            )
+        with _publisher.pipeline(transaction=False) as pipe:
+            for user_id, notice in notices:
+                pipe.publish(user_channel(user_id), json.dumps(notice))
+            pipe.execute()
+    except redis.RedisError:
+        log.warning("could not publish user notices", exc_info=True)

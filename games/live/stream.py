@@ -5,7 +5,9 @@
   whose queue overflows gets a fresh snapshot instead of the backlog.
 - Every connection starts with a snapshot read from the database (settled on read);
   the states arrive as ``games.live.publish`` publishes them on commit.
-- The stream sends ``event: state`` messages and ``: keepalive`` comments. While the
+- The stream sends ``event: state`` messages and ``: keepalive`` comments.
+- ``user_stream`` does the same for one user's notices (``user:*``, ``user_hub``): every
+  page a logged-in user has open reads it (``templates/_notices.html``). While the
   subscription is down (Redis unreachable), each stream reads its battle every
   ``POLL_S`` and sends what changed: the clients see every move without Redis.
 """
@@ -87,9 +89,11 @@ def format_sse(data: dict, event: str = "state") -> bytes:
 
 
 class _Hub:
-    """One pattern subscription per process, fanned out to per-connection queues."""
+    """One pattern subscription per process, fanned out to per-connection queues: of
+    ``battle:*`` keyed by battle id (``hub``), or of ``user:*`` by user id (``user_hub``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, kind: str = "battle") -> None:
+        self.kind = kind
         self.queues: dict[int, set[asyncio.Queue]] = {}
         self.task: asyncio.Task | None = None
         self.ready: asyncio.Event | None = None  # set while the subscription is live
@@ -139,7 +143,7 @@ class _Hub:
     async def _run(self) -> None:
         ready = self.ready
         assert ready is not None  # register() makes it before it starts this task
-        pattern = f"{settings.THUD_EVENTS_PREFIX}battle:*"
+        pattern = f"{settings.THUD_EVENTS_PREFIX}{self.kind}:*"
         prefix_len = len(pattern) - 1
         backoff = 0.2
         first = True
@@ -170,7 +174,7 @@ class _Hub:
                 raise
             except Exception:
                 ready.clear()
-                log.warning("battle event subscription lost; reconnecting", exc_info=True)
+                log.warning("%s event subscription lost; reconnecting", self.kind, exc_info=True)
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 2.0)
             finally:
@@ -179,6 +183,7 @@ class _Hub:
 
 
 hub = _Hub()
+user_hub = _Hub("user")
 
 
 async def stream(battle_id: int, *, read_clock: Callable[[], datetime]):
@@ -213,3 +218,23 @@ async def stream(battle_id: int, *, read_clock: Callable[[], datetime]):
                     yield b": polling\n\n"
     finally:
         hub.unregister(battle_id, queue)
+
+
+async def user_stream(user_id: int):
+    """The SSE body of one user's notices (``publish.publish_notices``): a comment once
+    subscribed, then each notice as ``event: notice``, with keepalives. Notices are not
+    replayed: what a page misses, the home page and "Your games" list anyway."""
+    queue = user_hub.register(user_id)
+    try:
+        await user_hub.wait_ready()
+        yield b": connected\n\n"
+        while True:
+            try:
+                item = await asyncio.wait_for(queue.get(), timeout=KEEPALIVE_S)
+            except TimeoutError:
+                yield b": keepalive\n\n"
+                continue
+            if isinstance(item, dict):
+                yield format_sse(item, event="notice")
+    finally:
+        user_hub.unregister(user_id, queue)

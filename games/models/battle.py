@@ -22,11 +22,16 @@ from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games import clock, registry
+from games import clock, presence, registry
 from games.interface import Game, side_keys
 
 if TYPE_CHECKING:
     from tournaments.for_games import Entry, Match
+
+#: Why a battle that waited for its players ended (casual: cancelled) or waits for a
+#: referee (tournament): one of them claimed the other a no-show (``games.presence``).
+NO_SHOW = "no_show"
+NO_SHOW_CLAIMED = "no_show_claimed"
 
 REASONS = {
     clock.REASON_MOVE_LIMIT: _("move limit reached"),
@@ -36,6 +41,8 @@ REASONS = {
     "agreement": _("ended by agreement"),
     "no_legal_move": _("the side to move has no legal move"),
     clock.REASON_TIME: _("lost on time"),
+    NO_SHOW: _("cancelled: a player did not join in time; nobody won or lost"),
+    NO_SHOW_CLAIMED: _("a player did not join in time: a referee decides"),
 }
 
 #: Correspondence: days per move, at most (the clock counts milliseconds in a 32-bit
@@ -164,6 +171,12 @@ class Battle(models.Model):
     max_consecutive_forfeits = models.PositiveSmallIntegerField(default=3)
     outage_threshold_ms = models.PositiveIntegerField(default=3_000)
     capture_policy = models.CharField(max_length=16, default="subset")
+    # Presence before time (``games.presence``): a pending battle that waits for both
+    # players; when each joined; how long after the first join the other may take.
+    awaits_players = models.BooleanField(default=False)
+    first_joined_at = models.DateTimeField(null=True, blank=True)
+    second_joined_at = models.DateTimeField(null=True, blank=True)
+    join_window_ms = models.PositiveIntegerField(default=60_000)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -228,6 +241,20 @@ class Battle(models.Model):
             forfeits_second=self.forfeits_second,
             finished_reason=self.finished_reason,
         )
+
+    @property
+    def presence_state(self) -> presence.Presence:
+        return presence.Presence(
+            window_ms=self.join_window_ms,
+            first_joined_at=self.first_joined_at,
+            second_joined_at=self.second_joined_at,
+            awaiting=self.awaits_players and self.status == self.Status.PENDING,
+        )
+
+    @property
+    def is_cancelled(self) -> bool:
+        """A casual battle ended because a player never came: nobody won or lost."""
+        return self.is_finished and self.finished_reason == NO_SHOW
 
     @property
     def resume_asked(self) -> str:

@@ -63,6 +63,8 @@ class ClockEvent(models.Model):
         DECISION = "decision", _("Referee decision")
         END_AGREED = "end_agreed", _("Ended by agreement")
         LOST_ON_TIME = clock.GAME_LOST_ON_TIME, _("Lost on time")
+        JOINED = "joined", _("Player joined")
+        NO_SHOW = "no_show", _("No-show claimed")
 
     class Via(models.TextChoices):
         TIMER = "timer", _("Clock timer")

@@ -192,12 +192,15 @@ def test_nudge_settles_and_returns_no_content(client, online):
     assert r.status_code == 204
 
 
-def test_player_can_start_online_battles_of_own_match(client):
+def test_player_can_open_online_battles_of_own_match_which_wait_for_both(client):
     match = make_match()[0]
     client.force_login(match.player_b.player.user)
     r = client.post(reverse("games:start_online", args=[match.pk]))
     b1 = Battle.objects.get(match=match, number=1)
-    assert r.status_code == 302 and b1.status == "running" and b1.board
+    assert r.status_code == 302 and r.url == reverse("games:battle", args=[b1.pk])
+    # Timed: the clock waits for the opponent; the player who clicked has joined.
+    assert (b1.status, b1.awaits_players, b1.deadline) == ("pending", True, None)
+    assert b1.second_joined_at is not None and b1.first_joined_at is None
 
 
 # --- referee over-the-board clock --------------------------------------------------------

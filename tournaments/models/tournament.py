@@ -7,7 +7,7 @@ cut), the variant and its clock, the match points and the tiebreak order.
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.validators import MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -142,6 +142,13 @@ class Tournament(models.Model):
     )
     outage_threshold_ms = models.PositiveIntegerField(
         _("late expiry that pauses instead of forfeiting (ms)"), default=3_000
+    )
+    # How long an online battle waits for the second player after the first joined, before
+    # the one who came may claim a no-show (``games.presence``).
+    join_window_s = models.PositiveIntegerField(
+        _("time to join (seconds)"),
+        default=60,
+        validators=[MinValueValidator(10), MaxValueValidator(3600)],
     )
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -15,6 +15,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournaments import signals
 from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Tournament
 from tournaments.rounds import lifecycle
@@ -43,6 +44,10 @@ def _transition(
 def publish_round(round_: Round, *, now: datetime) -> Round:
     with transaction.atomic():
         round_ = _transition(round_, lifecycle.publish, published_at=now)
+        round_id = round_.pk
+        transaction.on_commit(
+            lambda: signals.round_published.send(sender=Round, round_id=round_id, now=now)
+        )
         tournament = round_.tournament
         if tournament.status == Tournament.Status.SETUP:
             tournament.status = Tournament.Status.RUNNING

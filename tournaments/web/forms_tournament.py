@@ -218,6 +218,7 @@ class TournamentSettingsForm(_TournamentChecks):
             "move_unit",
             "grace_ms",
             "max_consecutive_forfeits",
+            "join_window_s",
             "pairing_seed",
         ]
         widgets = WIDGETS
@@ -250,6 +251,7 @@ class TournamentSettingsForm(_TournamentChecks):
                 "commit_rule",
                 "move_unit",
                 "max_consecutive_forfeits",
+                "join_window_s",
             ),
         ),
     )

@@ -42,9 +42,15 @@ LABELS: dict[str, StrOrPromise] = {
     "commit_rule": _("Touch rule"),
     "move_unit": _("What counts as a move"),
     "pairing_seed": _("Pairing seed"),
+    "join_window_s": _("Time to join an online battle (seconds)"),
 }
 
 HELP: dict[str, StrOrPromise] = {
+    "join_window_s": _(
+        "A timed online battle's clock starts only when both players are on its page. If "
+        "one has not come this long after the other, the one waiting can ask a referee to "
+        "decide, e.g. 60."
+    ),
     "name": _("The name players see on every page, e.g. Dragon Con Thud Open 2026."),
     "slug": _(
         "The last part of the tournament's page address: letters, digits and hyphens, "

@@ -55,6 +55,7 @@ def settings_data(t: Tournament, **changes) -> dict:
         "commit_rule": t.commit_rule,
         "move_unit": t.move_unit,
         "max_consecutive_forfeits": t.max_consecutive_forfeits,
+        "join_window_s": t.join_window_s,
         "pairing_seed": t.pairing_seed,
     }
     return data | changes

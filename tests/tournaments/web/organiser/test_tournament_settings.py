@@ -231,3 +231,20 @@ def test_the_game_changes_in_the_settings_until_a_round_is_paired(organiser, tou
     assert "This setting can no longer change." in body
     assert "Round 1 is already paired for this game" in body
     assert Tournament.objects.get(pk=tournament.pk).game == "cavalli"
+
+
+def test_the_time_to_join_an_online_battle_is_a_setting_in_seconds(organiser, tournament):
+    page = organiser.get(url(tournament, "settings/")).content.decode()
+    assert "Time to join an online battle (seconds)" in page
+    assert 'name="join_window_s"' in page and 'value="60"' in page
+    response = organiser.post(
+        url(tournament, "settings/"), settings_data(tournament, join_window_s=90)
+    )
+    assert response.status_code == 302
+    assert Tournament.objects.get(pk=tournament.pk).join_window_s == 90
+    response = organiser.post(
+        url(tournament, "settings/"), settings_data(tournament, join_window_s=5)
+    )
+    assert response.status_code == 400
+    assert "greater than or equal to 10" in response.content.decode()
+    assert Tournament.objects.get(pk=tournament.pk).join_window_s == 90

@@ -1,0 +1,114 @@
+// Notices to the logged-in user on every page (templates/_notices.html): a battle waits for
+// them. Each arrives over the user's own live stream; it shows a toast with a Join link in
+// the #notices status region, blinks the page title until the page is looked at, and shows a
+// browser notification only if the user granted that before (never asked unprompted: the
+// [data-notify-permission] buttons ask). On the challenger's waiting page (/play/, the
+// challenge still listed), an accepted challenge turns the page into the battle.
+// Without JavaScript or without a stream nothing breaks: the home page and "Your games"
+// list the battle.
+(function () {
+  "use strict";
+  var box = document.getElementById("notices");
+
+  function canNotify() {
+    return "Notification" in window && window.isSecureContext !== false;
+  }
+
+  // Offer to ask for notifications where a button says what they are for.
+  document.querySelectorAll("[data-notify-permission]").forEach(function (button) {
+    if (!canNotify() || Notification.permission !== "default") return;
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      Notification.requestPermission().then(function () {
+        button.hidden = true;
+      });
+    });
+  });
+
+  if (!box || !window.EventSource) return;
+
+  var blinking = null;
+  var title = document.title;
+
+  function stopBlinking() {
+    if (blinking === null) return;
+    window.clearInterval(blinking);
+    blinking = null;
+    document.title = title;
+  }
+
+  function blink(text) {
+    stopBlinking();
+    var on = false;
+    blinking = window.setInterval(function () {
+      on = !on;
+      document.title = on ? "(!) " + text : title;
+    }, 1000);
+  }
+  window.addEventListener("focus", stopBlinking);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && document.hasFocus()) stopBlinking();
+  });
+
+  function toast(notice, text) {
+    var key = notice.battle ? String(notice.battle) : "match-" + notice.match;
+    var old = box.querySelector('[data-battle="' + key + '"]');
+    if (old) old.remove(); // one toast per battle: the newest says it
+    var item = document.createElement("div");
+    item.className = "notice card";
+    item.dataset.battle = key;
+    var p = document.createElement("p");
+    p.textContent = text + " ";
+    var link = document.createElement("a");
+    link.href = notice.url;
+    link.textContent = box.dataset.join;
+    link.className = "button";
+    p.appendChild(link);
+    var close = document.createElement("button");
+    close.type = "button";
+    close.className = "link";
+    close.textContent = box.dataset.dismiss;
+    close.addEventListener("click", function () {
+      item.remove();
+    });
+    p.appendChild(document.createTextNode(" "));
+    p.appendChild(close);
+    item.appendChild(p);
+    box.appendChild(item);
+  }
+
+  function show(notice) {
+    var template = box.dataset["text" + notice.kind.charAt(0).toUpperCase() + notice.kind.slice(1)];
+    if (!template || !notice.url) return;
+    if (notice.kind === "accepted" && notice.challenge) {
+      var waiting = document.querySelector('#made [data-challenge="' + notice.challenge + '"]');
+      if (waiting) {
+        window.location.assign(notice.url); // the waiting page turns into the battle
+        return;
+      }
+    }
+    if (window.location.pathname === notice.url) return; // already there: the board says it
+    var text = template.replace("{name}", notice.from || "");
+    toast(notice, text);
+    blink(box.dataset.title);
+    if (canNotify() && Notification.permission === "granted") {
+      var shown = new Notification(box.dataset.title, { body: text, tag: "thud-" + notice.url });
+      shown.onclick = function () {
+        window.focus();
+        window.location.assign(notice.url);
+      };
+    }
+  }
+
+  var source = new EventSource(box.dataset.stream);
+  source.addEventListener("notice", function (event) {
+    try {
+      show(JSON.parse(event.data));
+    } catch (e) {
+      // a malformed notice is dropped; the next one still shows
+    }
+  });
+  source.addEventListener("open", function () {
+    box.dataset.connected = "1";
+  });
+})();

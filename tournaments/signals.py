@@ -1,0 +1,12 @@
+"""Signals the tournament sends, for apps that react to it (``tournaments`` imports none
+of them; ``games`` connects through ``tournaments.for_games``).
+
+``round_published`` is sent *after commit* of a round's publication, with ``round_id``
+and ``now`` (the time of the publication). Receivers must be idempotent.
+"""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+round_published = Signal()
