@@ -98,11 +98,11 @@ def battle_context(battle: Battle, side: str | None, state, *, now: datetime) ->
     )
     moves = list(battle.moves.all())
     for m in moves:  # the move number players count: each side's nth move is number n
-        m.number = m.ply // 2 + 1
+        m.number = m.ply // 2 + 1  # type: ignore[attr-defined]  # for the template only
     clock_part = clock_context(battle, now=now)
-    captured = presenters_play.captures_by_side(moves, [seat["key"] for seat in seats])
+    captured = presenters_play.captures_by_side(moves, [str(seat["key"]) for seat in seats])
     for seat in seats:
-        seat["captures"] = presenters_play.captures_text(captured[seat["key"]])
+        seat["captures"] = presenters_play.captures_text(captured[str(seat["key"])])
     live = battle.status in (Battle.Status.PENDING, Battle.Status.RUNNING, Battle.Status.PAUSED)
     return {
         "battle": battle,
