@@ -1,5 +1,6 @@
-"""Finishing a battle: when the game ends play, the final scores, battle 2 of a match,
-and the hand-off of a finished match to its tournament (``tournaments.for_games``).
+"""Finishing a battle: when the game ends play, the final scores, battle 2 of a match
+(waiting for both players again, as battle 1 did), and the hand-off of a finished match
+to its tournament (``tournaments.for_games``).
 
 A casual battle just ends and keeps its scores; an over-the-board battle's result is
 entered by the referee, so nothing here touches it.
@@ -9,13 +10,15 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.db import transaction
+
 from games import clock
 from games.interface import other_side
+from games.live import publish
 from games.models.battle import Battle
-from games.models.history import ClockEvent
 from tournaments.for_games import record_engine_result
 
-from .starting import start
+from . import joining
 
 
 def check_end(battle: Battle, state: clock.ClockState, position) -> clock.ClockState:
@@ -57,10 +60,26 @@ def finished(battle: Battle, *, now: datetime) -> None:
         return
     battles = {b.number: b for b in Battle.objects.filter(match_id=match_id)}
     if battle.number == 1 and 2 in battles and battles[2].status == Battle.Status.PENDING:
-        start(battles[2], now=now, via=ClockEvent.Via.PLAYER)
+        _open_second(battles[2], now=now)
         return
     if all(b.status == Battle.Status.FINISHED for b in battles.values()) and len(battles) == 2:
         record_online_result(battle.match, battles[1], battles[2], now=now)
+
+
+def _open_second(second: Battle, *, now: datetime) -> None:
+    """Battle 2 follows battle 1 as battle 1 did: a timed one waits for both players to
+    join it (they are told at once, on whatever page they are), an untimed one starts."""
+    second = joining.open_for_players(second.pk, side=None, now=now)
+    if not second.awaits_players:
+        return
+    users = joining.seat_users(second)
+    notices = [
+        (user, joining.notice(second, joining.NEXT, by=joining.seat_name(second, 1 - seat)))
+        for seat, user in enumerate(users)
+        if user is not None
+    ]
+    if notices:
+        transaction.on_commit(lambda: publish.publish_notices(notices))
 
 
 def record_online_result(match, b1: Battle, b2: Battle, *, now: datetime) -> None:

@@ -39,6 +39,8 @@ from .starting import start
 
 #: A waiting battle's notice to a player: "their opponent is there".
 WAITING = "waiting"
+#: Battle 1 of a match is over: "battle 2 waits for you".
+NEXT = "next"
 #: A published round's notice to each of its players: "your match is ready".
 ROUND = "round"
 
@@ -83,7 +85,7 @@ def notice(battle: Battle, kind: str, *, by: str) -> dict:
     }
 
 
-def _name(battle: Battle, seat: int) -> str:
+def seat_name(battle: Battle, seat: int) -> str:
     if battle.is_casual:
         user = battle.first_user if seat == presence.FIRST else battle.second_user
         return user.get_username() if user is not None else ""
@@ -114,7 +116,7 @@ def join(battle_id: int, *, side: str, now: datetime, via: str = ClockEvent.Via.
             raise StaleVersion(_("The battle changed meanwhile; please try again."))
         opponent = seat_users(battle)[1 - seat]
         if opponent is not None:
-            message = notice(battle, WAITING, by=_name(battle, seat))
+            message = notice(battle, WAITING, by=seat_name(battle, seat))
             transaction.on_commit(lambda: publish.publish_notices([(opponent, message)]))
     return battle
 

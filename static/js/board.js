@@ -5,10 +5,12 @@
 // - Escape cancels a selection where the rules allow (the board form's data-cancel-url).
 // - htmx replaces #board-panel after every touch, move or live event: the focus goes
 //   back to the same square (after a move: its destination) instead of the page's top.
-// - The opponent's moves are read out by #announcer (a polite live region).
+// - The opponent's moves, and what they captured, are read out by #announcer (a polite
+//   live region).
 (function () {
   "use strict";
   var gettext = window.gettext || function (s) { return s; };
+  var ngettext = window.ngettext || function (one, many, n) { return n === 1 ? one : many; };
   var interpolate = window.interpolate || function (fmt, obj) {
     return fmt.replace(/%\((\w+)\)s/g, function (m, key) { return String(obj[key]); });
   };
@@ -121,7 +123,8 @@
 
   function listed() {
     return Array.prototype.map.call(document.querySelectorAll("#move-list li"), function (li) {
-      return { text: li.textContent.trim(), side: li.dataset.side, sideName: li.dataset.sideName };
+      return { text: li.textContent.trim(), side: li.dataset.side, sideName: li.dataset.sideName,
+               captures: Number(li.dataset.captures || 0) };
     });
   }
 
@@ -144,13 +147,25 @@
     if (known && now.length > known.length) {
       now.slice(known.length).forEach(function (m) {
         if (mine && m.side && m.side === mine.mySide) return;  // one's own move: no news
-        say(interpolate(gettext("%(side)s played %(move)s"), { side: m.sideName || m.side, move: m.text }, true));
+        var text = interpolate(gettext("%(side)s played %(move)s"), { side: m.sideName || m.side, move: m.text }, true);
+        if (m.captures) {
+          text += ". " + interpolate(ngettext("%(n)s piece captured.", "%(n)s pieces captured.", m.captures), { n: m.captures }, true);
+        }
+        say(text);
       });
     }
     known = null;
   });
 
-  function ready() { start(board()); }
+  // The typed-move box sits outside the swapped panel: it plays against the board on screen.
+  function syncTypedVersion() {
+    var panel = document.getElementById("board-panel");
+    var field = document.querySelector("#typed-move [name=version]");
+    if (panel && field) field.value = panel.dataset.version;
+  }
+  document.addEventListener("htmx:afterSettle", syncTypedVersion);
+
+  function ready() { start(board()); syncTypedVersion(); }
   document.addEventListener("DOMContentLoaded", ready);
   if (document.readyState !== "loading") ready();
 })();

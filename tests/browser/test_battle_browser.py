@@ -8,6 +8,7 @@ Screenshots go to test-output/.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -128,6 +129,10 @@ def test_two_players_and_a_spectator_play_a_timed_online_battle(server, monkeypa
         troll.screenshot(path=str(OUT / "battle-troll-capture-choice.png"))
         troll.locator("#confirm-capture").click()
         expect(spec.locator("#move-list")).to_contain_text("T F6-F5 xG4", timeout=10_000)
+        # The dwarfs' screen reader hears the move and, on its own, what it captured.
+        expect(dwarf.locator("#announcer")).to_have_text(
+            re.compile(r"played T F6-F5 xG4\. 1 piece captured\."), timeout=10_000
+        )
 
         # Dwarfs do nothing: the spectator's clock counts down into MOVE NOW, then the
         # server forfeits the turn.
@@ -155,7 +160,7 @@ def test_two_players_and_a_spectator_play_a_timed_online_battle(server, monkeypa
     b1 = Battle.objects.get(pk=b1.pk)
     assert (b1.status, b1.finished_reason, b1.first_count) == ("finished", "move_limit", 2)
     b2 = Battle.objects.get(match=match, number=2)
-    assert b2.status == "running" and b2.first_entry == match.player_b
+    assert (b2.status, b2.awaits_players, b2.first_entry) == ("pending", True, match.player_b)
 
 
 def test_a_panel_swapped_in_stale_catches_up_with_an_event_it_missed(server, monkeypatch):

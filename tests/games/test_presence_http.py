@@ -89,3 +89,13 @@ def test_an_early_claim_answers_409_with_the_reason_and_a_late_one_cancels(clien
     assert "Cancelled: nobody won or lost" in html
     games = client.get(reverse("play:games")).content.decode()
     assert "cancelled: a player did not join in time; nobody won or lost" in games
+
+
+def test_the_page_says_when_a_no_show_may_be_claimed(client, waiting):
+    t0 = timezone.now().replace(microsecond=0)
+    client.force_login(waiting.first_user)
+    with time_machine.travel(t0, tick=False):
+        client.post(reverse("games:ready", args=[waiting.pk]))
+        html = client.get(reverse("games:battle", args=[waiting.pk])).content.decode()
+    ends = (t0 + timedelta(seconds=60)).strftime("%H:%M:%S")
+    assert f"If your opponent has not joined by {ends} (UTC; 60 seconds after" in html

@@ -4,6 +4,8 @@ nothing applied twice."""
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
+
 import pytest
 from django.urls import reverse
 from django.utils import timezone
@@ -86,3 +88,38 @@ def test_a_typed_move_out_of_turn_is_refused(client, online):
     r = typed(client, online, "T G7-G6")
     assert r.status_code == 409 and "It is not your turn." in r.content.decode()
     assert not Move.objects.filter(battle=online).exists()
+
+
+class _TypedForm(HTMLParser):
+    """The fields of the battle page's typed-move form, as a browser without JavaScript
+    would send them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.inside, self.action, self.fields = False, "", {}
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form" and a.get("id") == "typed-move":
+            self.inside, self.action = True, a["action"]
+        elif self.inside and tag == "input" and a.get("type") == "hidden":
+            self.fields[a["name"]] = a["value"]
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self.inside = False
+
+
+@pytest.mark.django_db
+def test_a_typed_move_without_javascript_plays_against_the_board_on_screen(client, online):
+    client.force_login(online.first_entry.player.user)
+    form = _TypedForm()
+    form.feed(client.get(reverse("games:battle", args=[online.pk])).content.decode())
+    assert form.fields["version"] == str(online.clock_version)
+    r = client.post(form.action, {**form.fields, "notation": "F1 F2"}, follow=True)
+    page = reverse("games:battle", args=[online.pk])
+    assert r.status_code == 200 and r.redirect_chain == [(page, 302)]  # back to the board
+    assert "d F1-F2" in r.content.decode() and "error-box" not in r.content.decode()
+    assert list(Move.objects.filter(battle=online).values_list("notation", flat=True)) == [
+        "d F1-F2"
+    ]

@@ -33,6 +33,7 @@ def test_every_clock_word_goes_through_gettext():
     # The catalog holds the words of every script (clock.js, replay.js, ...), nothing else.
     scripts = "".join(p.read_text() for p in sorted(CLOCK_JS.parent.glob("*.js")))
     marked = set(re.findall(r'gettext\("([^"]+)"\)', scripts))
+    marked |= set(re.findall(r'ngettext\("([^"]+)", "[^"]+", ', scripts))  # singular msgids
     catalog = {e.msgid for e in polib.pofile(str(po_path("it", "djangojs")))}
     assert marked == catalog
     # The old data-l-* labels rendered by the template are no longer read.

@@ -20,6 +20,7 @@ from django.utils import timezone
 from games import clock
 from games.battles import joining
 from games.battles.errors import NotAllowed
+from games.battles.play import accept_end, offer_end
 from games.battles.referee import resume
 from games.battles.settle import settle
 from games.battles.starting import create_battles, create_casual_battle
@@ -250,3 +251,51 @@ def test_a_published_round_tells_each_player_their_match_is_ready(
             "from": a.name,
         },
     }
+
+
+def test_battle_2_waits_for_both_players_and_tells_them_when_battle_1_ends(
+    t0, django_capture_on_commit_callbacks, monkeypatch
+):
+    monkeypatch.setattr(publish, "_publisher", None)
+    match = make_match()[0]
+    b1, b2 = create_battles(match, mode=Battle.Mode.ONLINE, now=t0)
+    joining.open_for_players(b1.pk, side="dwarf", now=t0)
+    joining.join(b1.pk, side="troll", now=t0)
+    a, b = match.player_a.player, match.player_b.player
+    sub = redis.Redis.from_url(settings.REDIS_URL).pubsub()
+    sub.subscribe(publish.user_channel(a.user_id), publish.user_channel(b.user_id))
+    for _ in range(2):
+        assert sub.get_message(timeout=2)["type"] == "subscribe"
+    later = t0 + timedelta(seconds=30)
+    with django_capture_on_commit_callbacks(execute=True):
+        offer_end(b1.pk, side="dwarf", now=later)
+        accept_end(b1.pk, side="troll", now=later)
+    assert Battle.objects.get(pk=b1.pk).status == "finished"
+    b2 = Battle.objects.get(pk=b2.pk)
+    # No clock runs for battle 2 until both are on its page, however long that takes.
+    assert (b2.status, b2.awaits_players, b2.deadline) == ("pending", True, None)
+    assert events(b2, ClockEvent.Kind.STARTED) == []
+    got = {}
+    for _ in range(2):
+        message = sub.get_message(timeout=2)
+        got[message["channel"].decode()] = json.loads(message["data"])
+    sub.close()
+    url = f"/battles/{b2.pk}/"
+    assert got == {
+        publish.user_channel(a.user_id): {
+            "kind": "next",
+            "battle": b2.pk,
+            "url": url,
+            "from": b.name,
+        },
+        publish.user_channel(b.user_id): {
+            "kind": "next",
+            "battle": b2.pk,
+            "url": url,
+            "from": a.name,
+        },
+    }
+    joining.join(b2.pk, side="dwarf", now=later + timedelta(minutes=5))
+    joining.join(b2.pk, side="troll", now=later + timedelta(minutes=6))
+    b2 = Battle.objects.get(pk=b2.pk)
+    assert b2.status == "running" and b2.turn_started_at == later + timedelta(minutes=6)
