@@ -218,8 +218,15 @@ def end_offer(request: HtmxHttpRequest, battle_id: int, action: str):
     }.get(action)
     if operation is None:
         return HttpResponse(status=404)
+    return _act(
+        request, battle_id, side, lambda: operation(battle_id, side=side, now=timezone.now())
+    )
+
+
+def _act(request: HtmxHttpRequest, battle_id: int, side: str, action) -> HttpResponse:
+    """Run a player's ``action`` on the battle: the fresh board, or the refusal's."""
     try:
-        operation(battle_id, side=side, now=timezone.now())
+        action()
     except BattleError as exc:
         return _refused(request, battle_id, side, exc)
     # Read again through the gate: the page needs the seats the workflow did not load.
@@ -230,35 +237,34 @@ def end_offer(request: HtmxHttpRequest, battle_id: int, action: str):
 def ask_resume(request: HtmxHttpRequest, battle_id: int):
     """A player of a paused casual battle asks to resume it (both must)."""
     _battle, side = permissions.access_casual_battle_for_player(request.user, battle_id)
-    try:
-        agreements.ask_resume(battle_id, side=side, now=timezone.now())
-    except BattleError as exc:
-        return _refused(request, battle_id, side, exc)
-    return _board(request, permissions.access_battle_public(request.user, battle_id), side)
+    return _act(
+        request,
+        battle_id,
+        side,
+        lambda: agreements.ask_resume(battle_id, side=side, now=timezone.now()),
+    )
 
 
 @require_POST
 def ready(request: HtmxHttpRequest, battle_id: int):
     """A player says they are at the battle; the second of the two starts its clock."""
     _battle, side = permissions.access_battle_for_player(request.user, battle_id)
-    try:
-        joining.join(battle_id, side=side, now=timezone.now())
-    except BattleError as exc:
-        return _refused(request, battle_id, side, exc)
-    return _board(request, permissions.access_battle_public(request.user, battle_id), side)
+    return _act(
+        request, battle_id, side, lambda: joining.join(battle_id, side=side, now=timezone.now())
+    )
 
 
 @require_POST
 def no_show(request: HtmxHttpRequest, battle_id: int):
     """A player alone past the join window claims the opponent a no-show."""
     _battle, side = permissions.access_battle_for_player(request.user, battle_id)
-    try:
-        joining.claim_no_show(
-            battle_id, side=side, by_name=request.user.get_username(), now=timezone.now()
-        )
-    except BattleError as exc:
-        return _refused(request, battle_id, side, exc)
-    return _board(request, permissions.access_battle_public(request.user, battle_id), side)
+    by_name = request.user.get_username()
+    return _act(
+        request,
+        battle_id,
+        side,
+        lambda: joining.claim_no_show(battle_id, side=side, by_name=by_name, now=timezone.now()),
+    )
 
 
 @require_POST
