@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import views, views_records, views_referee
+from . import views, views_hall, views_records, views_referee
 
 app_name = "games"
 urlpatterns = [
@@ -22,6 +22,8 @@ urlpatterns = [
     path("<int:battle_id>/end/<str:action>/", views.end_offer, name="end"),
     path("<int:battle_id>/resume/", views.ask_resume, name="resume"),
     path("match/<int:match_id>/", views.match_battles, name="match"),
+    path("hall/<slug:slug>/", views_hall.hall_battles, name="hall_battles"),
+    path("hall/<slug:slug>/events/", views_hall.hall_events, name="hall_events"),
     path("match/<int:match_id>/online/", views.start_online, name="start_online"),
     # Referee routes (every view gates with access_*_for_referee).
     path("referee/<int:battle_id>/", views_referee.referee_clock, name="referee_clock"),

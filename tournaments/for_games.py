@@ -35,6 +35,7 @@ from tournaments.results.entry import enter_result
 from tournaments.results.final import record_final_result
 from tournaments.results.value import MatchResult
 from tournaments.results.writing import ResultError, game_of
+from tournaments.rounds.hall import current_round, hall_fingerprint
 from tournaments.rounds.locks import RoundError
 from tournaments.rounds.play import begin_play
 from tournaments.signals import round_published
@@ -62,7 +63,9 @@ __all__ = [
     "can_referee",
     "can_see_round",
     "count_by_side",
+    "current_round",
     "enter_referee_result",
+    "hall_fingerprint",
     "player_entry_in_match",
     "record_engine_result",
     "referee_result_form",

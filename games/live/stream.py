@@ -6,6 +6,8 @@
 - Every connection starts with a snapshot read from the database (settled on read);
   the states arrive as ``games.live.publish`` publishes them on commit.
 - The stream sends ``event: state`` messages and ``: keepalive`` comments.
+- ``hall_stream`` watches a whole round for the hall screen: its battles' states, and a
+  fingerprint of the rest of the screen read every ``POLL_S``.
 - ``user_stream`` does the same for one user's notices (``user:*``, ``user_hub``): every
   page a logged-in user has open reads it (``templates/_notices.html``). While the
   subscription is down (Redis unreachable), each stream reads its battle every
@@ -103,11 +105,18 @@ class _Hub:
         """True while the Redis subscription is confirmed (states arrive as published)."""
         return self.ready is not None and self.ready.is_set()
 
-    def register(self, battle_id: int) -> asyncio.Queue:
+    def start(self) -> None:
+        """Subscribe, unless this process already does."""
         if self.task is None or self.task.done():
             self.ready = asyncio.Event()
             self.task = asyncio.get_running_loop().create_task(self._run())
-        queue: asyncio.Queue = asyncio.Queue(maxsize=QUEUE_SIZE)
+
+    def register(self, battle_id: int, queue: asyncio.Queue | None = None) -> asyncio.Queue:
+        """A queue for ``battle_id``'s messages (``queue``: one more battle into the same
+        queue, as the hall screen watches a whole round)."""
+        self.start()
+        if queue is None:
+            queue = asyncio.Queue(maxsize=QUEUE_SIZE)
         self.queues.setdefault(battle_id, set()).add(queue)
         return queue
 
@@ -238,3 +247,49 @@ async def user_stream(user_id: int):
                 yield format_sse(item, event="notice")
     finally:
         user_hub.unregister(user_id, queue)
+
+
+async def hall_stream(
+    watched: tuple[frozenset[int], str],
+    read_watch: Callable[[], tuple[frozenset[int], str]],
+):
+    """The hall screen's SSE body: ``event: battle`` when a battle of the round changed
+    (its state as published), ``event: changed`` when the rest of the screen did, or the
+    round's battles did (``read_watch``, called in a thread every ``POLL_S``: the battles
+    and the fingerprint). Without Redis the fingerprint still arrives; the battles'
+    states come with the next change the fingerprint sees."""
+    battles, fingerprint = watched
+    queue: asyncio.Queue = asyncio.Queue(maxsize=QUEUE_SIZE)
+    hub.start()
+    for battle_id in battles:
+        hub.register(battle_id, queue)
+    try:
+        await hub.wait_ready()
+        yield b": connected\n\n"
+        quiet = 0.0
+        while True:
+            try:
+                item = await asyncio.wait_for(queue.get(), timeout=POLL_S)
+            except TimeoutError:
+                now_battles, now_fingerprint = await sync_to_async(
+                    read_watch, thread_sensitive=False
+                )()
+                if (now_battles, now_fingerprint) != (battles, fingerprint):
+                    for battle_id in battles - now_battles:
+                        hub.unregister(battle_id, queue)
+                    for battle_id in now_battles - battles:
+                        hub.register(battle_id, queue)
+                    battles, fingerprint = now_battles, now_fingerprint
+                    quiet = 0.0
+                    yield format_sse({"fingerprint": fingerprint}, event="changed")
+                    continue
+                quiet += POLL_S
+                if quiet >= KEEPALIVE_S:
+                    quiet = 0.0
+                    yield b": keepalive\n\n"
+                continue
+            quiet = 0.0
+            yield format_sse(item if isinstance(item, dict) else {}, event="battle")
+    finally:
+        for battle_id in battles:
+            hub.unregister(battle_id, queue)

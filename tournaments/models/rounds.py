@@ -51,6 +51,12 @@ class Round(models.Model):
     seed = models.BigIntegerField(_("pairing seed"), default=0)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     published_at = models.DateTimeField(_("published at"), null=True, blank=True)
+    # The round timer (``tournaments.rounds.timer``): started by the organiser, shown on
+    # the hall screen; no start, no timer.
+    timer_started_at = models.DateTimeField(_("round timer started at"), null=True, blank=True)
+    timer_minutes = models.PositiveSmallIntegerField(
+        _("round time (minutes)"), null=True, blank=True
+    )
 
     objects = RoundQuerySet.as_manager()
 

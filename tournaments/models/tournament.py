@@ -150,6 +150,8 @@ class Tournament(models.Model):
         default=60,
         validators=[MinValueValidator(10), MaxValueValidator(3600)],
     )
+    # What the hall screen shows the audience between the pairings and the standings.
+    announcement = models.TextField(_("announcement"), max_length=500, blank=True)
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("organiser"),

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from django.urls import path, re_path
 
-from tournaments.web.organiser import dashboard, players, rounds, staff, tournament_settings
+from tournaments.web.organiser import (
+    dashboard,
+    hall,
+    players,
+    rounds,
+    staff,
+    tournament_settings,
+)
 
 T = "t/<slug:slug>/"
 R = T + "rounds/<int:number>/"
@@ -23,6 +30,8 @@ urlpatterns = [
     path(T + "settings/", tournament_settings.tournament_settings, name="organiser_settings"),
     path(T + "settings/tiebreaks/", tournament_settings.tiebreak_order, name="organiser_tiebreaks"),
     path(T + "close/", dashboard.close, name="organiser_close"),
+    path(T + "hall/announcement/", hall.announcement, name="organiser_announcement"),
+    path(T + "hall/timer/<str:action>/", hall.round_timer, name="organiser_round_timer"),
     path(T + "players/add/", players.add_player, name="organiser_add_player"),
     path(T + "players/upload/", players.upload_players, name="organiser_upload_players"),
     path(T + "players/<int:entry_id>/check-in/", players.check_in, name="organiser_check_in"),

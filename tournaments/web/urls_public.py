@@ -5,12 +5,19 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments.web import views_bracket, views_downloads, views_public, views_reports
+from tournaments.web import (
+    views_bracket,
+    views_downloads,
+    views_hall,
+    views_public,
+    views_reports,
+)
 
 urlpatterns = [
     path("t/<slug:slug>/", views_public.tournament, name="tournament"),
     path("t/<slug:slug>/rounds/<int:number>/", views_public.round_pairings, name="round_pairings"),
     path("t/<slug:slug>/bracket/", views_bracket.bracket, name="bracket"),
+    path("t/<slug:slug>/hall/", views_hall.hall, name="hall"),
     path("t/<slug:slug>/standings/", views_public.standings, name="standings"),
     path("t/<slug:slug>/players/<int:entry_id>/", views_public.player, name="player"),
     path("t/<slug:slug>/standings.csv", views_downloads.standings_csv, name="standings_csv"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.contrib import messages
@@ -10,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -25,10 +27,11 @@ from tournaments.permissions.roles import (
     can_manage_co_organisers,
 )
 from tournaments.permissions.tournament_gates import access_tournament_for_organiser
-from tournaments.rounds import bracket
+from tournaments.rounds import bracket, hall, timer
 from tournaments.rounds.edits import next_round_number
 from tournaments.rounds.locks import RoundError
 from tournaments.rounds.play import close_tournament
+from tournaments.web.forms_hall import AnnouncementForm, RoundTimerForm
 from tournaments.web.forms_players import CsvUploadForm, PlayerForm
 from tournaments.web.forms_rounds import PlayoffSidesForm, TwoEntriesForm
 from tournaments.web.forms_staff import UsernameForm
@@ -61,6 +64,18 @@ def playoff_sides_form(t: Tournament, data: QueryDict | None = None) -> PlayoffS
     if not choices:
         return None
     return PlayoffSidesForm(data, choices=choices)
+
+
+def hall_controls(t: Tournament, *, now: datetime) -> dict[str, Any]:
+    """The hall screen's forms and the round timer as it stands."""
+    round_ = hall.current_round(t)
+    status = round_ and timer.status(round_.timer_started_at, round_.timer_minutes, now)
+    return {
+        "announcement_form": AnnouncementForm(initial={"announcement": t.announcement}),
+        "timer_form": RoundTimerForm(initial={"minutes": (round_ and round_.timer_minutes) or 45}),
+        "hall_timer": status,
+        "hall_minutes_left": status and -(-status.remaining_s // 60),
+    }
 
 
 def dashboard_context(t: Tournament) -> dict[str, Any]:
@@ -113,11 +128,15 @@ def new_tournament(request: AuthedRequest) -> HttpResponse:
 @require_GET
 def dashboard(request: AuthedRequest, slug: str) -> HttpResponse:
     t = access_tournament_for_organiser(request.user, slug)
-    context = dashboard_context(t) | {
-        "warnings": settings_changes.warnings(settings_facts(t)),
-        "can_manage_co_organisers": can_manage_co_organisers(request.user, t),
-        "can_grant_organisers": can_grant_organiser_role(request.user),
-    }
+    context = (
+        dashboard_context(t)
+        | hall_controls(t, now=timezone.now())
+        | {
+            "warnings": settings_changes.warnings(settings_facts(t)),
+            "can_manage_co_organisers": can_manage_co_organisers(request.user, t),
+            "can_grant_organisers": can_grant_organiser_role(request.user),
+        }
+    )
     return render(request, "tournaments/organiser_dashboard.html", context)
 
 

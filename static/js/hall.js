@@ -1,0 +1,112 @@
+// The hall screen (templates/tournaments/hall.html): nobody touches it.
+// - Rotates through the slides (.hall-slide) every data-every seconds.
+// - Live: the hall's event stream says "battle" (a battle of the round changed: fetch the
+//   live battles again, at most every 700 ms) or "changed" (results, rounds, timer,
+//   announcement: fetch the slides again). The slide on screen stays on screen.
+// - Counts down the round timer and the running clocks between events.
+(function () {
+  "use strict";
+  var body = document.body;
+  var every = Number(body.dataset.every || 12) * 1000;
+  var skew = Number(body.dataset.serverMs || Date.now()) - Date.now();
+  var current = { kind: "", index: 0 };
+  var loadedAt = Date.now();
+
+  function slides() { return Array.prototype.slice.call(document.querySelectorAll("#hall-slides .hall-slide")); }
+
+  function show(list, i) {
+    list.forEach(function (s, k) { s.classList.toggle("current", k === i); });
+    var s = list[i];
+    if (s) {
+      var sameKind = list.filter(function (x) { return x.dataset.kind === s.dataset.kind; });
+      current = { kind: s.dataset.kind, index: sameKind.indexOf(s) };
+    }
+  }
+
+  function position(list) {
+    var sameKind = list.filter(function (x) { return x.dataset.kind === current.kind; });
+    var s = sameKind[Math.min(current.index, sameKind.length - 1)];
+    return s ? list.indexOf(s) : 0;
+  }
+
+  function advance() {
+    var list = slides();
+    if (!list.length) return;
+    var at = list.findIndex(function (s) { return s.classList.contains("current"); });
+    show(list, (at + 1) % list.length);
+  }
+
+  function keep() {
+    var list = slides();
+    if (list.length) show(list, position(list));
+  }
+
+  function get(url) {
+    return fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); });
+  }
+
+  var battlesHtml = "";
+  function loadBattles() {
+    return get(body.dataset.battlesUrl).then(function (html) {
+      battlesHtml = html;
+      var box = document.getElementById("hall-battles");
+      if (box) box.innerHTML = html;
+      loadedAt = Date.now();
+      keep();
+    }).catch(function () { /* the next event or change tries again */ });
+  }
+
+  function loadSlides() {
+    return get(body.dataset.slidesUrl).then(function (html) {
+      document.getElementById("hall-slides").innerHTML = html;
+      var box = document.getElementById("hall-battles");
+      if (box) box.innerHTML = battlesHtml;  // no flash while they are fetched again
+      keep();
+      return loadBattles();
+    }).catch(function () {});
+  }
+
+  var pending = null;
+  function battlesSoon() {
+    if (pending) return;
+    pending = window.setTimeout(function () { pending = null; loadBattles(); }, 700);
+  }
+
+  function two(n) { return (n < 10 ? "0" : "") + n; }
+  function tick() {
+    var timer = document.getElementById("hall-timer");
+    if (timer) {
+      var left = Math.max(0, Math.ceil((Number(timer.dataset.endsMs) - (Date.now() + skew)) / 1000));
+      var out = timer.querySelector(".time");
+      if (left === 0) {
+        out.textContent = timer.dataset.overText;
+        timer.classList.add("over");
+        timer.classList.remove("warning");
+      } else {
+        var h = Math.floor(left / 3600), m = Math.floor((left % 3600) / 60), s = left % 60;
+        out.textContent = (h ? h + ":" + two(m) : m) + ":" + two(s);
+        timer.classList.toggle("warning", left <= Number(timer.dataset.warningS));
+      }
+    }
+    var since = Date.now() - loadedAt;
+    document.querySelectorAll(".hall-battle .clock[data-remaining-ms]").forEach(function (c) {
+      var ms = Math.max(0, Number(c.dataset.remainingMs) - since);
+      c.textContent = String(Math.ceil(ms / 1000));
+      c.classList.toggle("low", ms <= 5000);
+    });
+  }
+
+  keep();
+  loadBattles();
+  window.setInterval(advance, every);
+  window.setInterval(tick, 250);
+  tick();
+
+  if (window.EventSource && body.dataset.eventsUrl) {
+    var source = new EventSource(body.dataset.eventsUrl);
+    source.addEventListener("battle", battlesSoon);
+    source.addEventListener("changed", loadSlides);
+    source.addEventListener("open", function () { body.dataset.live = "1"; });
+  }
+})();
