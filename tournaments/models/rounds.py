@@ -13,12 +13,14 @@ the one spelling of that filter.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models.tournament import Entry, Tournament
 from tournaments.pairing import elimination
-from tournaments.rounds import lifecycle
+from tournaments.rounds import lifecycle, timer
 
 
 class RoundQuerySet(models.QuerySet["Round"]):
@@ -70,6 +72,12 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} – {_('round')} {self.number}"
+
+    @property
+    def timer_ends_at(self) -> datetime | None:
+        """When the round timer reaches zero (``None``: not started)."""
+        status = timer.status(self.timer_started_at, self.timer_minutes, self.timer_started_at)
+        return status.ends_at if status else None
 
 
 class MatchQuerySet(models.QuerySet["Match"]):

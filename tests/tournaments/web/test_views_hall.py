@@ -81,3 +81,16 @@ def test_strangers_cannot_change_the_hall_screen(client, match):
     assert r.status_code == 403
     assert Tournament.objects.get(pk=t.pk).announcement == ""
     assert Round.objects.get(pk=match.round_id).timer_started_at is None
+
+
+def test_the_round_timer_shows_on_the_round_and_referee_pages(client, match):
+    t = match.round.tournament
+    round_url = reverse("round_pairings", args=[t.slug, match.round.number])
+    assert "round-timer" not in client.get(round_url).content.decode()
+    client.force_login(t.owner)
+    client.post(reverse("organiser_round_timer", args=[t.slug, "start"]), {"minutes": "45"})
+    ends = Round.objects.get(pk=match.round_id).timer_ends_at
+    html = client.get(round_url).content.decode()
+    assert f'data-ends-ms="{int(ends.timestamp())}000"' in html
+    referee = client.get(reverse("referee_round", args=[t.slug, match.round.number]))
+    assert "round-timer" in referee.content.decode()
