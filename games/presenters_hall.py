@@ -24,12 +24,14 @@ def hall_line(battle: Battle, *, now: datetime) -> dict[str, Any]:
     points = (
         battle.scores if battle.is_finished and battle.scores else game.scores(state_of(battle))
     )
-    entries = (battle.first_entry, battle.second_entry)
+    names = [
+        entry.player.name if entry else "" for entry in (battle.first_entry, battle.second_entry)
+    ]
     seats = [
         {
             "key": info.key,
             "name": _(info.name),
-            "player": entries[index].player.name if entries[index] else "",
+            "player": names[index],
             "points": points.get(info.key, 0),
         }
         for index, info in enumerate(game.sides)
@@ -42,7 +44,7 @@ def hall_line(battle: Battle, *, now: datetime) -> dict[str, Any]:
     move_no = battle.ply // 2 + 1
     return {
         "battle": battle,
-        "table": battle.match.table,
+        "table": battle.match.table if battle.match else 0,
         "faces": faces,
         "snap": snap,
         "timed": battle.timed and battle.mode == Battle.Mode.ONLINE,

@@ -76,8 +76,9 @@ class Round(models.Model):
     @property
     def timer_ends_at(self) -> datetime | None:
         """When the round timer reaches zero (``None``: not started)."""
-        status = timer.status(self.timer_started_at, self.timer_minutes, self.timer_started_at)
-        return status.ends_at if status else None
+        if self.timer_started_at is None or not self.timer_minutes:
+            return None
+        return timer.ends_at(self.timer_started_at, self.timer_minutes)
 
 
 class MatchQuerySet(models.QuerySet["Match"]):

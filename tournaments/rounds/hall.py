@@ -30,6 +30,7 @@ class ByName:
     table: int
     opponent: str
     first_side: bool  # has the game's first side in battle 1 (the second in battle 2)
+    bye: bool = False
 
 
 def chunks(items: list, size: int = ROWS) -> list[list]:
@@ -52,7 +53,11 @@ def by_name(matches: list[Match]) -> list[ByName]:
     """Every paired player, A–Z (case-insensitive), with their table, opponent and side."""
     lines = []
     for m in matches:
-        a, b = m.player_a.player.name, m.player_b.player.name
+        a = m.player_a.player.name
+        if m.player_b is None:  # a bye: no opponent, no side
+            lines.append(ByName(a, m.table, "", True, bye=True))
+            continue
+        b = m.player_b.player.name
         lines.append(ByName(a, m.table, b, True))
         lines.append(ByName(b, m.table, a, False))
     return sorted(lines, key=lambda line: (line.name.casefold(), line.table))

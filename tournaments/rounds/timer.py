@@ -34,15 +34,19 @@ class TimerStatus:
     over: bool
 
 
+def ends_at(started_at: datetime, minutes: int) -> datetime:
+    return started_at + timedelta(minutes=minutes)
+
+
 def status(started_at: datetime | None, minutes: int | None, now: datetime) -> TimerStatus | None:
     """The timer as of ``now``; ``None`` if it was never started."""
     if started_at is None or not minutes:
         return None
-    ends_at = started_at + timedelta(minutes=minutes)
-    remaining = max(0, int((ends_at - now).total_seconds() + 0.999))
+    ends = ends_at(started_at, minutes)
+    remaining = max(0, int((ends - now).total_seconds() + 0.999))
     return TimerStatus(
         remaining_s=remaining,
-        ends_at=ends_at,
+        ends_at=ends,
         warning=0 < remaining <= WARNING_S,
         over=remaining == 0,
     )

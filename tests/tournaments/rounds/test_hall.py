@@ -8,11 +8,14 @@ import doctest
 from datetime import timedelta
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from tests.games.conftest import make_match
 from tests.tournaments.rounds.played import finish
-from tournaments.models.rounds import Round
+from tournaments.models.people import Player
+from tournaments.models.rounds import Match, Round
+from tournaments.models.tournament import Entry
 from tournaments.organising.hall import set_announcement, start_round_timer
 from tournaments.rounds import hall, timer
 
@@ -71,3 +74,17 @@ def test_the_fingerprint_changes_with_what_the_screen_shows(db, change):
     else:
         start_round_timer(t, minutes=45, now=timezone.now())
     assert hall.hall_fingerprint(t) != before
+
+
+def test_a_bye_is_listed_by_name_without_an_opponent_and_the_page_shows_it(db, client):
+    match = make_match()[0]
+    t = match.round.tournament
+    alone = Entry.objects.create(tournament=t, player=Player.objects.create(name="Zed Alone"))
+    Match.objects.create(round=match.round, table=2, player_a=alone, player_b=None)
+    lines = hall.by_name(
+        list(match.round.matches.select_related("player_a__player", "player_b__player"))
+    )
+    zed = next(line for line in lines if line.name == "Zed Alone")
+    assert (zed.table, zed.opponent, zed.bye) == (2, "", True) and len(lines) == 3
+    html = client.get(reverse("hall", args=[t.slug])).content.decode()
+    assert "Zed Alone" in html
