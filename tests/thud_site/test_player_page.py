@@ -6,6 +6,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from games.battles.starting import create_battles, start_battle
+from games.models.battle import Battle
 from tests.factories import (
     EntryFactory,
     MatchFactory,
@@ -161,3 +163,14 @@ def test_page_before_any_round_and_after_the_end(client):
     Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
     html = client.get(personal_path(e)).content.decode()
     assert "The tournament is over: your final place is 1." in html
+
+
+def test_page_shows_each_online_battles_status_and_follows_the_one_being_played(client):
+    m = running_match(variant=Tournament.Variant.TIMED_24)
+    first, second = create_battles(m, mode=Battle.Mode.ONLINE, now=timezone.now())
+    start_battle(first.pk, now=timezone.now())
+    html = client.get(personal_path(m.player_a)).content.decode()
+    assert "Running" in html and "Not started" in html
+    assert reverse("games:battle", args=[first.pk]) in html
+    assert f'sse-connect="{reverse("games:events", args=[first.pk])}"' in html
+    assert reverse("games:events", args=[second.pk]) not in html
