@@ -174,3 +174,13 @@ def test_page_shows_each_online_battles_status_and_follows_the_one_being_played(
     assert reverse("games:battle", args=[first.pk]) in html
     assert f'sse-connect="{reverse("games:events", args=[first.pk])}"' in html
     assert reverse("games:events", args=[second.pk]) not in html
+
+
+def test_my_matches_links_my_page_of_each_running_tournament(client):
+    m = running_match()
+    user = UserFactory()
+    m.player_b.player.user = user
+    m.player_b.player.save()
+    client.force_login(user)
+    html = client.get(reverse("referee_my_matches")).content.decode()
+    assert reverse("my_page", args=[m.round.tournament.slug]) in html
