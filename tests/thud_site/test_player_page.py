@@ -163,6 +163,7 @@ def test_page_before_any_round_and_after_the_end(client):
     Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
     html = client.get(personal_path(e)).content.decode()
     assert "The tournament is over: your final place is 1." in html
+    assert 'hx-trigger="every 5s"' not in html  # nothing more to wait for: no polling
 
 
 def test_page_shows_each_online_battles_status_and_follows_the_one_being_played(client):
