@@ -5,7 +5,8 @@
 // [data-notify-permission] buttons ask). On the challenger's waiting page (/play/, the
 // challenge still listed), an accepted challenge turns the page into the battle.
 // Without JavaScript or without a stream nothing breaks: the home page and "Your games"
-// list the battle.
+// list the battle. Loaded on every page (the permission buttons and ``thudNotify`` serve
+// visitors too); the stream only for a logged-in user.
 (function () {
   "use strict";
   var box = document.getElementById("notices");
@@ -24,6 +25,18 @@
       });
     });
   });
+
+  // A browser notification, only if the user granted that before (never asked here).
+  // Shared with the other pages' scripts (the player's own page: a new round).
+  function notify(title, body, url) {
+    if (!canNotify() || Notification.permission !== "granted") return;
+    var shown = new Notification(title, { body: body, tag: "thud-" + url });
+    shown.onclick = function () {
+      window.focus();
+      window.location.assign(url);
+    };
+  }
+  window.thudNotify = notify;
 
   if (!box || !window.EventSource) return;
 
@@ -91,13 +104,7 @@
     var text = template.replace("{name}", notice.from || "");
     toast(notice, text);
     blink(box.dataset.title);
-    if (canNotify() && Notification.permission === "granted") {
-      var shown = new Notification(box.dataset.title, { body: text, tag: "thud-" + notice.url });
-      shown.onclick = function () {
-        window.focus();
-        window.location.assign(notice.url);
-      };
-    }
+    notify(box.dataset.title, text, notice.url);
   }
 
   var source = new EventSource(box.dataset.stream);

@@ -9,7 +9,14 @@ from django.utils import timezone
 from games.battles.referee import pause
 from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
-from tests.factories import MatchFactory, RoundFactory, TournamentFactory, UserFactory
+from tests.factories import (
+    EntryFactory,
+    MatchFactory,
+    PlayerFactory,
+    RoundFactory,
+    TournamentFactory,
+    UserFactory,
+)
 from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Tournament
 from tournaments.reports.dashboards import TournamentFacts, next_action
@@ -127,7 +134,7 @@ def test_player_sees_the_current_match_with_a_play_button_for_quickfire(client):
     assert "you play trolls in battle 1 and dwarfs in battle 2" in html
     assert reverse("games:match", args=[match.pk]) in html
     assert reverse("referee_my_matches") in html
-    assert reverse("player", args=[t.slug, match.player_b_id]) in html
+    assert reverse("my_page", args=[t.slug]) in html
 
 
 @pytestmark_db
@@ -178,3 +185,23 @@ def test_player_in_a_cavalli_tournament_is_told_their_colours(client):
     html = client.get(HOME).content.decode()
     assert "you play black in game 1 and white in game 2" in html
     assert "dwarf" not in html.lower() and "troll" not in html.lower()
+
+
+@pytestmark_db
+def test_player_in_two_running_tournaments_sees_both_matches(client):
+    user = UserFactory()
+    player = PlayerFactory(user=user, name="Cheery Littlebottom")
+    matches = []
+    for name in ("Ankh Open", "Sto Lat Cup"):
+        t = TournamentFactory(name=name, status=Tournament.Status.RUNNING)
+        entry = EntryFactory(tournament=t, player=player)
+        matches.append(MatchFactory(round=RoundFactory(tournament=t), player_a=entry))
+    client.force_login(user)
+    html = client.get(HOME).content.decode()
+    for m in matches:
+        t = m.round.tournament
+        assert t.name in html
+        assert m.player_b.player.name in html
+        assert reverse("my_page", args=[t.slug]) in html
+        assert reverse("referee_match", args=[t.slug, m.pk]) in html
+    assert html.count('data-tournament="') == 2

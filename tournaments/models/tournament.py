@@ -6,6 +6,8 @@ cut), the variant and its clock, the match points and the tiebreak order.
 
 from __future__ import annotations
 
+import secrets
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -222,6 +224,11 @@ class Tournament(models.Model):
         return self.variant in (self.Variant.TIMED_24, self.Variant.TIMED_30)
 
 
+def new_personal_token() -> str:
+    """A fresh secret for a personal link: 128 random bits, URL-safe (22 characters)."""
+    return secrets.token_urlsafe(16)
+
+
 class Entry(models.Model):
     """A player's participation in one tournament."""
 
@@ -248,6 +255,11 @@ class Entry(models.Model):
     )
     # The place in the knockout bracket (1 = best), fixed when the knockout starts.
     knockout_seed = models.PositiveSmallIntegerField(_("knockout seed"), null=True, blank=True)
+    # The secret of the player's personal link (/p/<token>/, no login): whoever holds it
+    # sees this entry's own page. Revoking it draws a new one; the old link answers 404.
+    personal_token = models.CharField(
+        _("personal link token"), max_length=32, unique=True, default=new_personal_token
+    )
 
     class Meta:
         ordering = ["seed", "player__name"]

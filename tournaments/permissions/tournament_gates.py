@@ -14,7 +14,7 @@ from django.http import Http404
 
 from tournaments.models.people import Player
 from tournaments.models.rounds import Round
-from tournaments.models.tournament import Tournament
+from tournaments.models.tournament import Entry, Tournament
 from tournaments.permissions.roles import (
     can_grant_organiser_role,
     can_manage_co_organisers,
@@ -118,3 +118,30 @@ def access_round_for_referee(user: AnyUser, slug: str, number: int) -> Round:
         return tournament.round_set.get(number=number)
     except Round.DoesNotExist as exc:
         raise Http404("No such round") from exc
+
+
+def access_entry_by_token(token: str) -> Entry:
+    """The entry whose personal link carries ``token`` (no login: the token is the key).
+
+    A revoked or unknown token is a 404, never a hint that the entry exists."""
+    entry = (
+        Entry.objects.select_related("player", "tournament").filter(personal_token=token).first()
+    )
+    if entry is None or not token:
+        raise Http404("No such personal link")
+    return entry
+
+
+def access_own_entry(user: AnyUser, slug: str) -> Entry:
+    """The logged-in user's own entry in a tournament (404 if they do not play in it)."""
+    tournament = get_tournament_or_404(slug)
+    entry = None
+    if user.is_authenticated:
+        entry = (
+            tournament.entries.select_related("player", "tournament")
+            .filter(player__user=user)
+            .first()
+        )
+    if entry is None:
+        raise Http404("You do not play in this tournament")
+    return entry

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments.models.rounds import Match, Round
-from tournaments.models.tournament import Tournament
+from tournaments.models.tournament import Entry, Tournament
 from tournaments.permissions.claims import claims_for_organiser
 from tournaments.permissions.listings import (
     matches_of_player,
@@ -187,6 +187,8 @@ def referee_overview(user) -> list[Overview]:
 
 @dataclass
 class PlayerHome:
+    """One running (or upcoming) tournament of the player, with their current match."""
+
     current: Match | None
     entry_id: int | None
     tournament: Tournament | None
@@ -196,31 +198,47 @@ class PlayerHome:
     quickfire: bool = False
 
 
-def player_overview(user) -> PlayerHome | None:
-    """The player's current match (the latest published one without a result), if any."""
+def _current(matches: list[Match]) -> Match | None:
+    """The latest published match without a result, else the latest match."""
+    open_matches = [m for m in matches if not m.is_finished]
+    return open_matches[-1] if open_matches else (matches[-1] if matches else None)
+
+
+def player_overview(user) -> list[PlayerHome] | None:
+    """Every tournament the player is in that is not finished, each with their current
+    match (the latest published one without a result), in a constant number of queries;
+    None for a user who is not a player."""
     if not user.is_authenticated or not hasattr(user, "player"):
         return None
-    matches = list(
-        matches_of_player(user).filter(
-            round__tournament__status__in=[Tournament.Status.SETUP, Tournament.Status.RUNNING]
+    current = [Tournament.Status.SETUP, Tournament.Status.RUNNING]
+    entries = (
+        Entry.objects.filter(player__user=user, tournament__status__in=current)
+        .select_related("tournament")
+        .order_by("-tournament__start_date", "tournament__name")
+    )
+    by_tournament: dict[int, list[Match]] = {}
+    for m in matches_of_player(user).filter(round__tournament__status__in=current):
+        by_tournament.setdefault(m.round.tournament_id, []).append(m)
+    rows = []
+    for entry in entries:
+        t = entry.tournament
+        match = _current(by_tournament.get(t.pk, []))
+        if match is None:
+            rows.append(PlayerHome(None, entry.pk, t))
+            continue
+        mine_a = match.player_a_id == entry.pk
+        other = match.player_b if mine_a else match.player_a
+        rows.append(
+            PlayerHome(
+                current=match,
+                entry_id=entry.pk,
+                tournament=t,
+                opponent=other.player.name if other else "",
+                first_side_first=mine_a,
+                quickfire=t.move_limit is not None and not match.is_bye,
+            )
         )
-    )
-    open_matches = [m for m in matches if not m.is_finished]
-    current = open_matches[-1] if open_matches else (matches[-1] if matches else None)
-    if current is None:
-        return PlayerHome(None, None, None)
-    mine_a = current.player_a.player.user_id == user.pk
-    entry = current.player_a if mine_a else current.player_b
-    other = current.player_b if mine_a else current.player_a
-    t = current.round.tournament
-    return PlayerHome(
-        current=current,
-        entry_id=entry.pk if entry else None,
-        tournament=t,
-        opponent=other.player.name if other else "",
-        first_side_first=mine_a,
-        quickfire=t.move_limit is not None and not current.is_bye,
-    )
+    return rows
 
 
 def pending_claims_count(user) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.urls import path, re_path
 
+from tournaments.web import views_downloads
 from tournaments.web.organiser import (
     dashboard,
     hall,
@@ -36,6 +37,12 @@ urlpatterns = [
     path(T + "players/upload/", players.upload_players, name="organiser_upload_players"),
     path(T + "players/<int:entry_id>/check-in/", players.check_in, name="organiser_check_in"),
     path(T + "players/<int:entry_id>/withdraw/", players.withdraw, name="organiser_withdraw"),
+    path(
+        T + "players/<int:entry_id>/revoke-link/",
+        players.revoke_link,
+        name="organiser_revoke_link",
+    ),
+    path(T + "player-cards.pdf", views_downloads.player_cards_pdf, name="player_cards_pdf"),
     path(T + "forbidden/", players.forbid_pair, name="organiser_forbid_pair"),
     path(T + "referees/", staff.appoint_referee, name="organiser_appoint_referee"),
     path(

@@ -1,8 +1,10 @@
-"""Downloads: standings and results as CSV, standings, pairings and result slips as PDF.
+"""Downloads: standings and results as CSV, standings, pairings, result slips and player
+cards as PDF.
 
 Access follows the HTML page showing the same thing (``permissions``): standings and
 results of published rounds are public, a draft round's pairings only for its referees,
-result slips only for referees and organisers. CSV files are language-neutral; a PDF is
+result slips only for referees and organisers, player cards (secret links) only for
+organisers. CSV files are language-neutral; a PDF is
 in the request's language.
 """
 
@@ -21,6 +23,7 @@ from tournaments.models.tournament import Tournament
 from tournaments.permissions.tournament_gates import (
     access_round_for_referee,
     access_round_public,
+    access_tournament_for_organiser,
     access_tournament_public,
 )
 from tournaments.reports import exports, loaders
@@ -31,6 +34,7 @@ from tournaments.reports.pdf_cache import (
     round_fingerprint,
     tournament_version,
 )
+from tournaments.reports.player_cards import player_cards
 from tournaments.rounds.reads import load_standings
 from tournaments.web.views_public import TIEBREAK_LABELS
 
@@ -124,3 +128,23 @@ def pairings_pdf(request: HtmxHttpRequest, slug: str, number: int) -> HttpRespon
 @require_GET
 def slips_pdf(request: AuthedRequest, slug: str, number: int) -> HttpResponse:
     return _round_pdf(request, access_round_for_referee(request.user, slug, number), "slips")
+
+
+@login_required
+@require_GET
+def player_cards_pdf(request: AuthedRequest, slug: str) -> HttpResponse:
+    """A card per player with a QR code of their personal link: for organisers only (the
+    links are secrets), never cached (a revoked link must not print again)."""
+    t = access_tournament_for_organiser(request.user, slug)
+    context = {
+        "tournament": t,
+        "cards": player_cards(t, request.build_absolute_uri),
+        "generated_at": timezone.now(),
+    }
+    response = HttpResponse(
+        render_pdf(request, "tournaments/pdf/player_cards.html", context),
+        content_type="application/pdf",
+    )
+    response["Content-Disposition"] = f'attachment; filename="{t.slug}-player-cards.pdf"'
+    response["Cache-Control"] = "private, no-store"
+    return response

@@ -33,6 +33,7 @@ from tournaments.permissions.match_gates import (
 )
 from tournaments.permissions.roles import Role, can_confirm, can_correct, can_decide
 from tournaments.permissions.tournament_gates import access_round_for_referee
+from tournaments.reports import dashboards
 from tournaments.results.corrections import correct_result, decide_result
 from tournaments.results.entry import confirm_result, enter_result
 from tournaments.results.writing import ResultError, StaleResultError
@@ -87,7 +88,9 @@ def round_view(request: AuthedRequest, slug: str, number: int) -> HttpResponse:
 @require_GET
 def my_matches(request: AuthedRequest) -> HttpResponse:
     matches = matches_of_player(request.user)
-    return render(request, "tournaments/referee_my_matches.html", {"matches": matches})
+    playing = dashboards.player_overview(request.user) or []
+    context = {"matches": matches, "my_pages": [row.tournament for row in playing]}
+    return render(request, "tournaments/referee_my_matches.html", context)
 
 
 @login_required

@@ -1,5 +1,5 @@
 """The organiser's players: entering them by hand or by CSV, checking them in,
-withdrawing them, and pairs never to be paired."""
+withdrawing them, revoking their personal links, and pairs never to be paired."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from tournaments.organising.imports import (
     namesake_elsewhere,
     parse_players,
 )
+from tournaments.organising.personal_links import revoke_personal_link
 from tournaments.permissions.tournament_gates import (
     access_entry_for_organiser,
     access_tournament_for_organiser,
@@ -96,6 +97,17 @@ def withdraw(request: AuthedRequest, slug: str, entry_id: int) -> HttpResponse:
         }
     else:
         note = _("%(name)s is playing again.") % {"name": entry.player}
+    return _players_fragment(request, entry.tournament, [(messages.SUCCESS, note)])
+
+
+@login_required
+@require_POST
+def revoke_link(request: AuthedRequest, slug: str, entry_id: int) -> HttpResponse:
+    entry = access_entry_for_organiser(request.user, slug, entry_id)
+    revoke_personal_link(entry)
+    note = _("%(name)s has a new personal link; the old one no longer works.") % {
+        "name": entry.player
+    }
     return _players_fragment(request, entry.tournament, [(messages.SUCCESS, note)])
 
 

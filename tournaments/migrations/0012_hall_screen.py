@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0010_join_window'),
+        ('tournaments', '0011_personal_token'),
     ]
 
     operations = [
