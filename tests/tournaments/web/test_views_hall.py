@@ -94,3 +94,6 @@ def test_the_round_timer_shows_on_the_round_and_referee_pages(client, match):
     assert f'data-ends-ms="{int(ends.timestamp())}000"' in html
     referee = client.get(reverse("referee_round", args=[t.slug, match.round.number]))
     assert "round-timer" in referee.content.decode()
+    client.logout()
+    mine = client.get(f"/p/{match.player_a.personal_token}/").content.decode()
+    assert f'data-ends-ms="{int(ends.timestamp())}000"' in mine  # the player's own page
