@@ -105,7 +105,11 @@ def _respond(
         battle = permissions.access_battle_for_arbiter(request.user, battle_id)
     context = _page_context(battle, error=error, confirm_decision=confirm_decision)
     page = "games/referee_clock.html"
-    return render(request, f"{page}#referee-panel" if request.htmx else page, context)
+    # The question is a refusal too: nothing was done until the answer posts "confirm".
+    status = 400 if confirm_decision is not None else 200
+    return render(
+        request, f"{page}#referee-panel" if request.htmx else page, context, status=status
+    )
 
 
 @require_GET

@@ -110,6 +110,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A tournament's pages show its times in its time zone (the venue's).
+    "tournaments.web.time_zones.TournamentTimeZoneMiddleware",
 ]
 
 ROOT_URLCONF = "thud_site.urls"

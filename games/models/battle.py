@@ -208,6 +208,13 @@ class Battle(models.Model):
         return self.match_id is None
 
     @property
+    def time_zone(self) -> str:
+        """The zone its times are shown in: its tournament's (the venue's), else the site's."""
+        if self.match is None:
+            return settings.TIME_ZONE
+        return self.match.round.tournament.time_zone
+
+    @property
     def clock_config(self) -> clock.ClockConfig:
         return clock.ClockConfig(
             think_ms=self.think_ms,

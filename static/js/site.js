@@ -119,7 +119,17 @@
       };
       dialog.showModal();
     });
+    // The yes goes with the form (confirm=1): the server refuses a destructive action
+    // without it, and asks on a page of its own when this script did not run.
     function submit(button) {
+      var form = button.form;
+      if (form && !form.querySelector("input[name=confirm]")) {
+        var field = document.createElement("input");
+        field.type = "hidden";
+        field.name = "confirm";
+        field.value = "1";
+        form.appendChild(field);
+      }
       button.dataset.confirmed = "1";
       button.click();
       delete button.dataset.confirmed;

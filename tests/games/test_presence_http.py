@@ -3,16 +3,18 @@ with and without htmx; a spectator and a stranger change nothing."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
 from django.urls import reverse
 from django.utils import timezone
 
-from games.battles.starting import create_casual_battle
+from games.battles import joining
+from games.battles.starting import create_battles, create_casual_battle
 from games.models.battle import Battle
 from tests.factories import UserFactory
+from tests.games.conftest import make_match
 
 pytestmark = pytest.mark.django_db
 
@@ -99,3 +101,14 @@ def test_the_page_says_when_a_no_show_may_be_claimed(client, waiting):
         html = client.get(reverse("games:battle", args=[waiting.pk])).content.decode()
     ends = (t0 + timedelta(seconds=60)).strftime("%H:%M:%S")
     assert f"If your opponent has not joined by {ends} (UTC; 60 seconds after" in html
+
+
+def test_a_tournament_battle_says_the_no_show_time_in_the_tournament_s_zone(client):
+    (match,) = make_match(time_zone="Europe/Oslo")
+    t0 = datetime(2026, 11, 24, 21, 0, 5, tzinfo=UTC)  # 22:00:05 in Oslo (winter time)
+    with time_machine.travel(t0, tick=False):
+        b1, _ = create_battles(match, mode=Battle.Mode.ONLINE, now=t0)
+        joining.open_for_players(b1.pk, side="dwarf", now=t0)
+        client.force_login(b1.first_entry.player.user)
+        html = client.get(reverse("games:battle", args=[b1.pk])).content.decode()
+    assert "If your opponent has not joined by 22:01:05 (Europe/Oslo; 60 seconds after" in html

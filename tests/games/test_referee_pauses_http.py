@@ -116,7 +116,7 @@ def test_the_tournament_s_people_decide_a_paused_battle_after_being_asked(
     login(client, person(b, who))
     r = act(client, b, "decide", reason="no way to replay it")
     html = unescape(r.content.decode())
-    assert r.status_code == 200 and 'id="confirm-decision"' in html
+    assert r.status_code == 400 and 'id="confirm-decision"' in html
     assert "End this battle now by decision?" in html
     assert "It ends with the score as it stands: Dwarfs 32 – Trolls 32, a draw." in html
     assert "Battle 2 then starts." in html and "no way to replay it" in html
@@ -157,7 +157,7 @@ def test_without_htmx_the_question_is_the_whole_page_and_the_answer_redirects(
     login(client, person(b, "owner"))
     r = act(client, b, "decide", hx=False, reason="abandoned")
     html = r.content.decode()
-    assert r.status_code == 200 and "<html" in html and 'id="confirm-decide"' in html
+    assert r.status_code == 400 and "<html" in html and 'id="confirm-decide"' in html
     assert status(b) == "paused"
     r = act(client, b, "decide", hx=False, reason="abandoned", confirm="1")
     assert r.status_code == 302 and status(b) == "finished"
@@ -229,3 +229,18 @@ def test_a_casual_battle_has_no_result_form_or_typed_in_moves_even_for_an_admini
     login(client, person(casual, "superuser"))
     assert client.post(reverse("games:survivors", args=[casual.pk])).status_code == 403
     assert client.get(reverse("games:otb_moves", args=[casual.pk])).status_code == 403
+
+
+def test_the_decision_has_its_own_form_away_from_pause_and_its_reason_is_required(
+    client, tournament_battle
+):
+    b = tournament_battle
+    login(client, person(b, "referee"))
+    start_resume = act(client, b, "resume", reason="")
+    assert start_resume.status_code == 200 and status(b) == "running"
+    page = client.get(reverse("games:referee_clock", args=[b.pk])).content.decode()
+    pause_form = page[: page.index('id="decide-form"')]
+    decide_form = page[page.index('id="decide-form"') :]
+    assert "/pause/" in pause_form and 'id="decide"' not in pause_form
+    assert "/pause/" not in decide_form.split("</form>")[0]
+    assert '<input id="decide-reason" name="reason" maxlength="200" required>' in decide_form

@@ -7,6 +7,7 @@ cut), the variant and its clock, the match points and the tiebreak order.
 from __future__ import annotations
 
 import secrets
+import zoneinfo
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -23,6 +24,15 @@ from tournaments.standings import tiebreaks
 DEFAULT_GAME = "thud"
 
 DEFAULT_TIEBREAKS = list(tiebreaks.KEYS)
+
+
+def time_zone_choices() -> list[tuple[str, str]]:
+    """Every IANA zone name the server knows (``zoneinfo``), sorted: the settings' select."""
+    return [(name, name) for name in sorted(zoneinfo.available_timezones())]
+
+
+def default_time_zone() -> str:
+    return settings.TIME_ZONE
 
 
 class Tournament(models.Model):
@@ -154,6 +164,15 @@ class Tournament(models.Model):
     )
     # What the hall screen shows the audience between the pairings and the standings.
     announcement = models.TextField(_("announcement"), max_length=500, blank=True)
+    # Every time on the tournament's pages is shown in this zone (the venue's), through
+    # ``tournaments.web.time_zones``; stored times stay in UTC.
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        choices=time_zone_choices,
+        default=default_time_zone,
+        help_text=_("The venue's time zone: every time on the tournament's pages is shown in it."),
+    )
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("organiser"),
@@ -278,6 +297,43 @@ class Entry(models.Model):
         return not (
             self.withdrawn_from_round is not None and round_number >= self.withdrawn_from_round
         )
+
+
+class EntryChange(models.Model):
+    """One field of an entry changed by its organiser: who, when, before and after.
+
+    The history of edits (a typo in a name, a rating, a seed) shown on the organiser's
+    page; a re-seed by rating writes one row per entry whose seed moved.
+    """
+
+    class Field(models.TextChoices):
+        NAME = "name", _("name")
+        CLUB = "club", _("club")
+        COUNTRY = "country", _("country")
+        RATING = "rating", _("rating")
+        SEED = "seed", _("seed")
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="changes")
+    field = models.CharField(_("field"), max_length=16, choices=Field.choices)
+    before = models.CharField(_("before"), max_length=200, blank=True)
+    after = models.CharField(_("after"), max_length=200, blank=True)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("changed by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    changed_at = models.DateTimeField(_("changed at"))
+
+    class Meta:
+        ordering = ["-changed_at", "-pk"]
+        verbose_name = _("entry change")
+        verbose_name_plural = _("entry changes")
+
+    def __str__(self) -> str:
+        return f"{self.entry}: {self.field} {self.before!r} → {self.after!r}"
 
 
 class ForbiddenPair(models.Model):

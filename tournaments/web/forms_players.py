@@ -143,3 +143,39 @@ class CsvUploadForm(forms.Form):
             return read_bounded(upload)
         except CsvImportError as exc:
             raise forms.ValidationError(str(exc)) from None
+
+
+class EntryForm(forms.Form):
+    """An entry's correction: the player's name, club, country and rating, and the seed.
+    The rules (a unique name and seed) are ``tournaments.organising.entries``'s."""
+
+    name = forms.CharField(
+        label=_("Player's name"),
+        max_length=TEXT_MAX_LENGTH["name"],
+        error_messages={"required": _("Type the player's name.")},
+    )
+    club = forms.CharField(label=_("Club"), max_length=TEXT_MAX_LENGTH["club"], required=False)
+    country = forms.CharField(
+        label=_("Country"), max_length=TEXT_MAX_LENGTH["country"], required=False
+    )
+    rating = forms.IntegerField(
+        label=_("Rating"),
+        required=False,
+        min_value=RATING_MIN,
+        max_value=RATING_MAX,
+        help_text=_("Optional, a whole number from 0 to 4000."),
+        error_messages=dict.fromkeys(
+            ("invalid", "min_value", "max_value"),
+            _("A rating is a whole number from 0 to 4000."),
+        ),
+    )
+    seed = forms.IntegerField(
+        label=_("Seed"),
+        min_value=1,
+        help_text=_("1 is the strongest; two players cannot share a seed."),
+        error_messages={
+            "required": _("Give the seed, a whole number from 1."),
+            "invalid": _("A seed is a whole number from 1."),
+            "min_value": _("A seed is a whole number from 1."),
+        },
+    )

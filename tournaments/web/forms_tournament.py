@@ -201,6 +201,7 @@ class TournamentSettingsForm(_TournamentChecks):
         fields = [
             "name",
             "venue",
+            "time_zone",
             "start_date",
             "end_date",
             "format",
@@ -227,7 +228,7 @@ class TournamentSettingsForm(_TournamentChecks):
 
     # The order the fields appear in, by group (the template draws one fieldset each).
     GROUPS = (
-        (_("Tournament"), ("name", "venue", "start_date", "end_date")),
+        (_("Tournament"), ("name", "venue", "time_zone", "start_date", "end_date")),
         (
             _("Format and rules"),
             (
@@ -259,6 +260,8 @@ class TournamentSettingsForm(_TournamentChecks):
     def __init__(self, *args, facts: settings_changes.TournamentFacts, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.facts = facts
+        # Not posted (an older page, a script): the tournament keeps its time zone.
+        self.fields["time_zone"].required = False
         self.fields["think_s"].initial = Decimal(self.instance.think_ms) / 1000
         self.fields["move_s"].initial = Decimal(self.instance.move_ms) / 1000
         self.fields["rounds"].widget.attrs["min"] = settings_changes.min_rounds(facts)
@@ -270,6 +273,9 @@ class TournamentSettingsForm(_TournamentChecks):
             field = self.fields[name]
             field.disabled = True
             field.help_text = format_lazy("{}: {}", _("Locked"), reason)
+
+    def clean_time_zone(self) -> str:
+        return self.cleaned_data.get("time_zone") or self.instance.time_zone
 
     def fieldsets(self) -> list[tuple[str | Promise, list[forms.BoundField]]]:
         return [(legend, [self[name] for name in names]) for legend, names in self.GROUPS]

@@ -34,6 +34,7 @@ LABELS: dict[str, StrOrPromise] = {
     "capture_policy": _("How pieces are captured (Thud only)"),
     "record_otb_moves": _("Referees type in the moves of battles played over the board"),
     "venue": _("Venue"),
+    "time_zone": _("Time zone"),
     "start_date": _("First day"),
     "end_date": _("Last day"),
     "points_win": _("Match points for a win"),
@@ -83,6 +84,10 @@ HELP: dict[str, StrOrPromise] = {
         "against the rules and kept in the game record."
     ),
     "venue": _("Where it is played, e.g. Ankh-Morpork Library, room 2. Optional."),
+    "time_zone": _(
+        "The venue's time zone, e.g. Europe/Oslo: every time on the tournament's pages is "
+        "shown in it."
+    ),
     "start_date": _("Optional; shown on the tournament's page."),
     "end_date": _("Optional; the same as the first day for a one-day event."),
     "points_win": _("Added to a player's score for each match won, e.g. 2."),

@@ -35,6 +35,8 @@ urlpatterns = [
     path(T + "hall/timer/<str:action>/", hall.round_timer, name="organiser_round_timer"),
     path(T + "players/add/", players.add_player, name="organiser_add_player"),
     path(T + "players/upload/", players.upload_players, name="organiser_upload_players"),
+    path(T + "players/reseed/", players.reseed, name="organiser_reseed"),
+    path(T + "players/<int:entry_id>/edit/", players.edit_player, name="organiser_edit_player"),
     path(T + "players/<int:entry_id>/check-in/", players.check_in, name="organiser_check_in"),
     path(T + "players/<int:entry_id>/withdraw/", players.withdraw, name="organiser_withdraw"),
     path(

@@ -20,6 +20,7 @@ from tournaments.models.rounds import Round
 from tournaments.models.tournament import ForbiddenPair, Tournament
 from tournaments.organising import settings_changes
 from tournaments.organising.creation import SlugTaken, create_tournament
+from tournaments.organising.entries import history as entry_history
 from tournaments.pairing import elimination
 from tournaments.permissions.roles import (
     can_create_tournament,
@@ -36,6 +37,7 @@ from tournaments.web.forms_players import CsvUploadForm, PlayerForm
 from tournaments.web.forms_rounds import PlayoffSidesForm, TwoEntriesForm
 from tournaments.web.forms_staff import UsernameForm
 from tournaments.web.forms_tournament import TournamentForm
+from tournaments.web.organiser.confirmations import ask_first, close_question
 from tournaments.web.organiser.tournament_settings import settings_facts
 
 
@@ -97,6 +99,7 @@ def dashboard_context(t: Tournament) -> dict[str, Any]:
         "referee_form": UsernameForm(),
         "co_organiser_form": UsernameForm(auto_id="id_co_%s"),  # ids unique on the page
         "pair_form": TwoEntriesForm(tournament=t),
+        "entry_changes": entry_history(t),
     }
 
 
@@ -144,6 +147,9 @@ def dashboard(request: AuthedRequest, slug: str) -> HttpResponse:
 @require_POST
 def close(request: AuthedRequest, slug: str) -> HttpResponse:
     t = access_tournament_for_organiser(request.user, slug)
+    yes = _("Close the tournament")
+    if (refused := ask_first(request, close_question(), yes, back=dashboard_url(t))) is not None:
+        return refused
     try:
         close_tournament(t)
         messages.success(request, _("The tournament is closed."))

@@ -1,17 +1,26 @@
-"""The organiser's players: entering them by hand or by CSV, checking them in,
-withdrawing them, revoking their personal links, and pairs never to be paired."""
+"""The organiser's players: entering them by hand or by CSV, editing an entry (with its
+history), re-seeding by rating, checking them in, withdrawing them (asked first),
+revoking their personal links, and pairs never to be paired."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from thud_site.http import AuthedRequest
 from tournaments.models.tournament import Tournament
+from tournaments.organising.entries import (
+    EntryEditError,
+    EntryValues,
+    current_values,
+    edit_entry,
+    reseed_by_rating,
+)
 from tournaments.organising.imports import (
     CsvImportError,
     enter_player,
@@ -25,8 +34,9 @@ from tournaments.permissions.tournament_gates import (
     access_tournament_for_organiser,
 )
 from tournaments.rounds.edits import add_forbidden_pair, toggle_withdrawal
-from tournaments.web.forms_players import CsvUploadForm, PlayerForm
+from tournaments.web.forms_players import CsvUploadForm, EntryForm, PlayerForm
 from tournaments.web.forms_rounds import TwoEntriesForm
+from tournaments.web.organiser.confirmations import ask_first, withdraw_question
 from tournaments.web.organiser.dashboard import dashboard_context, dashboard_url
 from tournaments.web.organiser.responses import Notes, form_errors, respond
 
@@ -77,6 +87,46 @@ def upload_players(request: AuthedRequest, slug: str) -> HttpResponse:
 
 
 @login_required
+@require_http_methods(["GET", "POST"])
+def edit_player(request: AuthedRequest, slug: str, entry_id: int) -> HttpResponse:
+    entry = access_entry_for_organiser(request.user, slug, entry_id)
+    form = EntryForm(request.POST or None, initial=vars(current_values(entry)))
+    if request.method == "POST" and form.is_valid():
+        try:
+            changes = edit_entry(
+                entry, values=EntryValues(**form.cleaned_data), by=request.user, now=timezone.now()
+            )
+        except EntryEditError as exc:
+            form.add_error(exc.field or None, exc.message)
+        else:
+            if changes:
+                messages.success(request, _("The entry is changed; the change is in its history."))
+            else:
+                messages.info(request, _("Nothing was changed."))
+            return redirect(dashboard_url(entry.tournament))
+    context = {
+        "tournament": entry.tournament,
+        "entry": entry,
+        "form": form,
+        "changes": entry.changes.select_related("changed_by"),
+    }
+    status = 400 if form.errors else 200
+    return render(request, "tournaments/organiser_entry.html", context, status=status)
+
+
+@login_required
+@require_POST
+def reseed(request: AuthedRequest, slug: str) -> HttpResponse:
+    t = access_tournament_for_organiser(request.user, slug)
+    try:
+        changes = reseed_by_rating(t, by=request.user, now=timezone.now())
+    except EntryEditError as exc:
+        return _players_fragment(request, t, [(messages.ERROR, exc.message)])
+    note = _("Seeded by rating: %(n)d seeds changed.") % {"n": len(changes)}
+    return _players_fragment(request, t, [(messages.SUCCESS, note)])
+
+
+@login_required
 @require_POST
 def check_in(request: AuthedRequest, slug: str, entry_id: int) -> HttpResponse:
     entry = access_entry_for_organiser(request.user, slug, entry_id)
@@ -89,6 +139,11 @@ def check_in(request: AuthedRequest, slug: str, entry_id: int) -> HttpResponse:
 @require_POST
 def withdraw(request: AuthedRequest, slug: str, entry_id: int) -> HttpResponse:
     entry = access_entry_for_organiser(request.user, slug, entry_id)
+    if entry.withdrawn_from_round is None:
+        question = withdraw_question(entry.player.name)
+        back = dashboard_url(entry.tournament)
+        if (refused := ask_first(request, question, _("Withdraw"), back=back)) is not None:
+            return refused
     toggle_withdrawal(entry)
     if entry.withdrawn_from_round:
         note = _("%(name)s is withdrawn from round %(n)d on.") % {

@@ -25,6 +25,7 @@ from tournaments.rounds.edits import set_bye, swap_players
 from tournaments.rounds.locks import RoundError
 from tournaments.rounds.play import publish_round, unpublish_round
 from tournaments.web.forms_rounds import ByeForm, TwoEntriesForm
+from tournaments.web.organiser.confirmations import ask_first, discard_question
 from tournaments.web.organiser.dashboard import dashboard_url, playoff_sides_form
 from tournaments.web.organiser.responses import Notes, form_errors, respond
 
@@ -115,6 +116,11 @@ ROUND_ACTIONS = {
 def round_action(request: AuthedRequest, slug: str, number: int, action: str) -> HttpResponse:
     round_ = access_round_for_organiser(request.user, slug, number)
     if action == "discard":
+        back = reverse("organiser_round", args=[slug, number])
+        yes = _("Discard draft")
+        refused = ask_first(request, discard_question(number), yes, back=back)
+        if refused is not None:
+            return refused
         try:
             discard_draft(round_)
             messages.success(request, _("Draft discarded."))

@@ -122,14 +122,14 @@ def test_the_pairing_seed_is_under_advanced_with_an_explanation(client):
 
 def test_close_tournament(organiser, tournament):
     r = publish_round(pair_next_round(tournament, by=None), now=timezone.now())
-    organiser.post(url(tournament, "close/"))
+    organiser.post(url(tournament, "close/"), {"confirm": "1"})
     tournament.refresh_from_db()
     assert tournament.status != Tournament.Status.FINISHED
     for m in r.matches.all():
         record_final_result(
             m, survivors=(10, 1, 5, 2), by=None, source="import", now=timezone.now()
         )
-    organiser.post(url(tournament, "close/"))
+    organiser.post(url(tournament, "close/"), {"confirm": "1"})
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
 

@@ -148,7 +148,7 @@ def test_check_in_htmx_and_plain(organiser, tournament):
 
 def test_withdraw_and_reinstate(organiser, tournament):
     entry = tournament.entries.first()
-    organiser.post(url(tournament, f"players/{entry.pk}/withdraw/"))
+    organiser.post(url(tournament, f"players/{entry.pk}/withdraw/"), {"confirm": "1"})
     entry.refresh_from_db()
     assert entry.withdrawn_from_round == 1
     organiser.post(url(tournament, f"players/{entry.pk}/withdraw/"))

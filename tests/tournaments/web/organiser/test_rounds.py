@@ -33,7 +33,7 @@ def test_generate_edit_publish_unpublish(organiser, tournament):
     organiser.post(url(tournament, "rounds/1/unpublish/"))
     round_.refresh_from_db()
     assert round_.status == Round.Status.DRAFT
-    organiser.post(url(tournament, "rounds/1/discard/"))
+    organiser.post(url(tournament, "rounds/1/discard/"), {"confirm": "1"})
     assert not tournament.round_set.exists()
 
 

@@ -152,7 +152,7 @@ def test_a_draft_locks_the_format_until_it_is_discarded(organiser, tournament):
     response = organiser.post(url(tournament, "settings/"), data)
     assert "Round 1 is paired as a draft" in response.content.decode()
     assert Tournament.objects.get(pk=tournament.pk).format == "swiss"
-    organiser.post(url(tournament, "rounds/1/discard/"))
+    organiser.post(url(tournament, "rounds/1/discard/"), {"confirm": "1"})
     assert organiser.post(url(tournament, "settings/"), data).status_code == 302
     assert Tournament.objects.get(pk=tournament.pk).format == "round_robin"
 

@@ -1,0 +1,102 @@
+"""Editing an entry (kept in its history) and re-seeding by rating before round 1."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from tests.factories import EntryFactory, TournamentFactory, UserFactory
+from tournaments.models.tournament import Entry, EntryChange
+from tournaments.organising.entries import (
+    EntryEditError,
+    EntryValues,
+    current_values,
+    edit_entry,
+    history,
+    reseed_by_rating,
+)
+from tournaments.rounds.draw import pair_next_round
+
+pytestmark = pytest.mark.django_db
+
+NOW = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
+
+
+def entered(t, name: str, rating: int | None, seed: int) -> Entry:
+    entry = EntryFactory(tournament=t, seed=seed, player__name=name, player__rating=rating)
+    return entry
+
+
+def test_an_edit_changes_the_entry_and_keeps_each_changed_field_in_the_history():
+    t = TournamentFactory()
+    entry = entered(t, "Anna Brg", None, 1)
+    by = UserFactory()
+    values = EntryValues("Anna Berg", "Lancre", "Norway", 1500, 1)
+    changes = edit_entry(entry, values=values, by=by, now=NOW)
+    entry.refresh_from_db()
+    assert current_values(entry) == values
+    assert {(c.field, c.before, c.after) for c in changes} == {
+        ("name", "Anna Brg", "Anna Berg"),
+        ("club", "", "Lancre"),
+        ("country", "", "Norway"),
+        ("rating", "", "1500"),
+    }
+    assert all(c.changed_by == by and c.changed_at == NOW for c in history(t))
+
+
+@pytest.mark.parametrize(
+    ("values", "field"),
+    [
+        (EntryValues("  ", "", "", None, 1), "name"),
+        (EntryValues("Anna", "", "", -1, 1), "rating"),
+        (EntryValues("Anna", "", "", 4001, 1), "rating"),
+        (EntryValues("Anna", "", "", None, 2), "seed"),
+        (EntryValues("Anna", "", "", None, 0), "seed"),
+        (EntryValues("bob", "", "", None, 1), "name"),
+        (EntryValues("Anna\x07", "", "", None, 1), "name"),
+    ],
+)
+def test_bad_input_is_refused_with_the_field_and_changes_nothing(values, field):
+    t = TournamentFactory()
+    entry = entered(t, "Anna", 1400, 1)
+    entered(t, "Bob", None, 2)
+    before = current_values(entry)
+    with pytest.raises(EntryEditError) as info:
+        edit_entry(entry, values=values, by=None, now=NOW)
+    assert info.value.field == field and info.value.message
+    entry.refresh_from_db()
+    assert current_values(entry) == before
+    assert not EntryChange.objects.exists()
+
+
+def test_reseed_orders_by_rating_ties_by_entry_order_unrated_last():
+    t = TournamentFactory()
+    unrated = entered(t, "Unrated", None, 1)
+    low = entered(t, "Low", 1200, 2)
+    tie_first = entered(t, "Tie first", 1500, 3)
+    tie_second = entered(t, "Tie second", 1500, 4)
+    top = entered(t, "Top", 1800, 5)
+    changes = reseed_by_rating(t, by=None, now=NOW)
+    seeds = dict(Entry.objects.filter(tournament=t).values_list("pk", "seed"))
+    assert [seeds[e.pk] for e in (top, tie_first, tie_second, low, unrated)] == [1, 2, 3, 4, 5]
+    moved = {c.entry_id: (c.before, c.after) for c in changes}
+    assert moved == {
+        top.pk: ("5", "1"),
+        tie_first.pk: ("3", "2"),
+        tie_second.pk: ("4", "3"),
+        low.pk: ("2", "4"),
+        unrated.pk: ("1", "5"),
+    }
+    assert all(c.field == "seed" for c in changes)
+
+
+def test_reseed_is_refused_once_round_1_is_paired_and_changes_nothing():
+    t = TournamentFactory()
+    entered(t, "A", None, 1)
+    entered(t, "B", 1800, 2)
+    pair_next_round(t, by=None)
+    with pytest.raises(EntryEditError):
+        reseed_by_rating(t, by=None, now=NOW)
+    assert list(t.entries.order_by("seed").values_list("player__name", flat=True)) == ["A", "B"]
+    assert not EntryChange.objects.exists()

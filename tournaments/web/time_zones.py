@@ -1,0 +1,52 @@
+"""Every time on a tournament's pages in the tournament's time zone (``Tournament.time_zone``).
+
+A middleware, keyed on the URL: a tournament's pages name it by ``slug``. Other pages keep
+the site's ``TIME_ZONE``. The battle pages (``games``) are not looked up here, for the
+referee's presses must stay at one query for the battle: the battle already holds its
+tournament, and its template shows its times in ``Battle.time_zone``. Stored times stay in
+UTC; only what is shown changes (``timezone.activate``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import zoneinfo
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
+
+from tournaments.models.tournament import Tournament
+
+
+def _tournament_zone(kwargs: dict[str, Any]) -> str | None:
+    if "slug" not in kwargs:
+        return None
+    return (
+        Tournament.objects.filter(slug=kwargs["slug"]).values_list("time_zone", flat=True).first()
+    )
+
+
+class TournamentTimeZoneMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()
+
+    def process_view(
+        self,
+        request: HttpRequest,
+        view_func: Callable[..., Any],
+        view_args: tuple[Any, ...],
+        view_kwargs: dict[str, Any],
+    ) -> None:
+        zone = _tournament_zone(view_kwargs)
+        if zone:
+            # A zone the server no longer knows: the site's.
+            with contextlib.suppress(zoneinfo.ZoneInfoNotFoundError, ValueError):
+                timezone.activate(zoneinfo.ZoneInfo(zone))
