@@ -5,10 +5,18 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments.web import views_bracket, views_downloads, views_public, views_reports
+from tournaments.web import (
+    views_bracket,
+    views_checkin_self,
+    views_downloads,
+    views_public,
+    views_reports,
+)
 
 urlpatterns = [
     path("t/<slug:slug>/", views_public.tournament, name="tournament"),
+    path("t/<slug:slug>/check-in/", views_checkin_self.check_in_self, name="check_in_self"),
+    path("t/<slug:slug>/skip-round/", views_checkin_self.skip_round_self, name="skip_round_self"),
     path("t/<slug:slug>/rounds/<int:number>/", views_public.round_pairings, name="round_pairings"),
     path("t/<slug:slug>/bracket/", views_bracket.bracket, name="bracket"),
     path("t/<slug:slug>/standings/", views_public.standings, name="standings"),

@@ -7,11 +7,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from thud_site.http import AuthedRequest
 from tournaments.models.tournament import Tournament
+from tournaments.organising.checkin import CheckInError, set_checked_in
 from tournaments.organising.imports import (
     CsvImportError,
     enter_player,
@@ -79,8 +81,10 @@ def upload_players(request: AuthedRequest, slug: str) -> HttpResponse:
 @require_POST
 def check_in(request: AuthedRequest, slug: str, entry_id: int) -> HttpResponse:
     entry = access_entry_for_organiser(request.user, slug, entry_id)
-    entry.checked_in = not entry.checked_in
-    entry.save(update_fields=["checked_in"])
+    try:
+        set_checked_in(entry, present=not entry.checked_in, now=timezone.now())
+    except CheckInError as exc:
+        return _players_fragment(request, entry.tournament, [(messages.ERROR, str(exc))])
     return _players_fragment(request, entry.tournament, [])
 
 
