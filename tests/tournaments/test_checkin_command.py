@@ -66,7 +66,7 @@ def test_unknown_names_exit_non_zero_one_line_each_and_change_nothing():
     assert not Entry.objects.filter(checked_in=True).exists()
 
 
-def test_a_refusal_midway_changes_nothing():
+def test_absent_without_a_round_once_round_one_is_paired_is_refused_and_changes_nothing():
     t = tournament_with_players(4, rounds=3)
     a, b = names(t)[:2]
     pair_next_round(t, by=None)  # round 1 is paired: --absent alone is refused

@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET, require_POST
 from thud_site.http import AuthedRequest
 from tournaments.models.tournament import Entry, Tournament
 from tournaments.organising import checkin
+from tournaments.permissions.roles import can_organise
 from tournaments.permissions.tournament_gates import (
     access_entry_for_referee,
     access_tournament_for_referee,
@@ -54,6 +55,7 @@ def _context(t: Tournament, query: str) -> dict[str, Any]:
 def desk(request: AuthedRequest, slug: str) -> HttpResponse:
     t = access_tournament_for_referee(request.user, slug)
     context = _context(t, request.GET.get("q", "")[:100])
+    context["can_organise"] = can_organise(request.user, t)
     if request.htmx and request.GET.get("list"):
         return render(request, f"{TEMPLATE}#desk-list", context)
     return render(request, TEMPLATE, context)

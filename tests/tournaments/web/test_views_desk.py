@@ -146,3 +146,8 @@ def test_someone_elses_player_cannot_check_in_for_them(client, t):
     other = PlayerFactory(user=UserFactory())
     client.force_login(other.user)
     assert client.post(reverse("check_in_self", args=[t.slug])).status_code == 403
+
+
+def test_a_referee_is_not_offered_the_organiser_dashboard(referee, t):
+    page = referee.get(reverse("desk", args=[t.slug]))
+    assert reverse("organiser_dashboard", args=[t.slug]).encode() not in page.content
