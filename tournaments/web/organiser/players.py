@@ -81,8 +81,12 @@ def upload_players(request: AuthedRequest, slug: str) -> HttpResponse:
 @require_POST
 def check_in(request: AuthedRequest, slug: str, entry_id: int) -> HttpResponse:
     entry = access_entry_for_organiser(request.user, slug, entry_id)
+    # The button posts the state it shows next (a double tap applies once); a post
+    # without it (an older page) toggles.
+    wanted = request.POST.get("present")
+    present = wanted == "1" if wanted in ("0", "1") else not entry.checked_in
     try:
-        set_checked_in(entry, present=not entry.checked_in, now=timezone.now())
+        set_checked_in(entry, present=present, now=timezone.now())
     except CheckInError as exc:
         return _players_fragment(request, entry.tournament, [(messages.ERROR, str(exc))])
     return _players_fragment(request, entry.tournament, [])
