@@ -98,7 +98,9 @@ def set_not_playing(entry: Entry, round_number: int, *, absent: bool, now: datet
     refused once that round is paired. True if that changed anything."""
     with transaction.atomic():
         tournament, locked = _locked_entry(entry)
-        if round_number < 1 or round_number > tournament.rounds + 8:
+        # Knockout and playoff rounds continue the numbers past ``rounds``.
+        beyond = round_number > tournament.rounds and not tournament.has_knockout
+        if round_number < 1 or beyond:
             raise CheckInError(_("There is no round %(n)d.") % {"n": round_number})
         if round_is_paired(tournament, round_number):
             raise CheckInError(

@@ -151,3 +151,11 @@ def test_names_are_matched_all_or_none():
         t, [a.player.name.upper(), b.player.name], absent=False, round_number=None, now=NOW
     )
     assert {e.pk for e in done} == {a.pk, b.pk}
+
+
+@pytest.mark.parametrize("number", [0, 4])
+def test_not_playing_a_round_that_does_not_exist_is_refused(number):
+    t = tournament_with_players(2, rounds=3)
+    with pytest.raises(checkin.CheckInError, match="no round"):
+        checkin.set_not_playing(entries(t)[0], number, absent=True, now=NOW)
+    assert not RoundAbsence.objects.exists()
