@@ -18,10 +18,14 @@ class GamesConfig(AppConfig):
     )
 
     def ready(self) -> None:
-        from tournaments.for_games import round_published
+        from tournaments.for_games import attendance_changed, round_published
 
         from .battles import joining
+        from .live import publish
 
         round_published.connect(
             joining.on_round_published, dispatch_uid="games.joining.round_published"
+        )
+        attendance_changed.connect(
+            publish.on_attendance_changed, dispatch_uid="games.publish.attendance_changed"
         )

@@ -10,6 +10,7 @@ app_name = "games"
 urlpatterns = [
     path("<int:battle_id>/", views.battle_page, name="battle"),
     path("notices/events/", views.notices_events, name="notices"),
+    path("tournaments/<slug:slug>/events/", views.tournament_events, name="tournament_events"),
     path("<int:battle_id>/diagram/", views.battle_diagram, name="diagram"),
     path("<int:battle_id>/record.txt", views_records.battle_record, name="record"),
     path("<int:battle_id>/replay/", views_records.replay, name="replay"),

@@ -327,6 +327,27 @@ async def battle_events(request: HtmxHttpRequest, battle_id: int):
     return response
 
 
+def _desk_tournament_id(user, slug: str) -> int:
+    return permissions.access_tournament_for_referee(user, slug).pk
+
+
+@require_GET
+async def tournament_events(request: HtmxHttpRequest, slug: str):
+    """A tournament's events (a check-in) for its organisers' and referees' desk pages."""
+    user = await request.auser()
+    tournament_id = await sync_to_async(stream.check_and_close, thread_sensitive=False)(
+        _desk_tournament_id, user, slug
+    )
+    if isinstance(request, WSGIRequest):  # as battle_events: only the events process streams
+        return HttpResponse(status=503)
+    response = StreamingHttpResponse(
+        stream.tournament_stream(tournament_id), content_type="text/event-stream"
+    )
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
 @require_GET
 async def notices_events(request: HtmxHttpRequest):
     """The logged-in user's notices (a battle waiting for them), on every page."""

@@ -28,6 +28,7 @@ from tournaments.permissions.match_gates import (
 from tournaments.permissions.roles import can_referee, can_see_round, player_entry_in_match
 from tournaments.permissions.tournament_gates import (
     access_round_id_for_referee,
+    access_tournament_for_referee,
     access_tournament_public,
 )
 from tournaments.reports.side_counts import SideCounts, count_by_side
@@ -38,7 +39,7 @@ from tournaments.results.writing import ResultError, game_of
 from tournaments.rounds.hall import current_round, hall_fingerprint
 from tournaments.rounds.locks import RoundError
 from tournaments.rounds.play import begin_play
-from tournaments.signals import round_published
+from tournaments.signals import attendance_changed, round_published
 from tournaments.web.forms_results import MatchResultForm
 
 if TYPE_CHECKING:
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 __all__ = [
+    "attendance_changed",
     "Entry",
     "Match",
     "ResultError",
@@ -58,6 +60,7 @@ __all__ = [
     "access_match_id_for_referee",
     "access_match_public",
     "access_round_id_for_referee",
+    "access_tournament_for_referee",
     "access_tournament_public",
     "begin_play",
     "can_referee",

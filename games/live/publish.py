@@ -11,6 +11,8 @@
 - ``publish_states`` does the same for many battles at once (the bulk writes of
   ``games.live.bulk``), in one pipeline.
 - ``publish_notices`` publishes notices to users on ``user:<id>`` (a battle waits for them).
+- ``publish_tournament_event`` publishes a tournament's events on ``tournament:<id>``
+  (``{"event": "checkin"}`` when someone checks in: the desk pages refetch their list).
 """
 
 from __future__ import annotations
@@ -116,3 +118,28 @@ def publish_notices(notices: Iterable[tuple[int, dict[str, Any]]]) -> None:
             pipe.execute()
     except redis.RedisError:
         log.warning("could not publish user notices", exc_info=True)
+
+
+def tournament_channel(tournament_id: int) -> str:
+    """The channel of one tournament's events, read by its desk pages
+    (``games.live.stream.tournament_stream``)."""
+    return f"{settings.THUD_EVENTS_PREFIX}tournament:{tournament_id}"
+
+
+def publish_tournament_event(tournament_id: int, event: str) -> None:
+    """Publish ``{"event": event}`` on the tournament's channel. A lost event is only
+    logged: the pages it would refresh show the right list on their next load."""
+    global _publisher
+    try:
+        if _publisher is None:
+            _publisher = redis.Redis.from_url(
+                settings.REDIS_URL, socket_timeout=0.5, socket_connect_timeout=0.5
+            )
+        _publisher.publish(tournament_channel(tournament_id), json.dumps({"event": event}))
+    except redis.RedisError:
+        log.warning("could not publish a tournament event", exc_info=True)
+
+
+def on_attendance_changed(sender: Any, *, tournament_id: int, **kwargs: Any) -> None:
+    """Receiver of ``tournaments.signals.attendance_changed`` (sent after commit)."""
+    publish_tournament_event(tournament_id, "checkin")

@@ -12,6 +12,8 @@
   page a logged-in user has open reads it (``templates/_notices.html``). While the
   subscription is down (Redis unreachable), each stream reads its battle every
   ``POLL_S`` and sends what changed: the clients see every move without Redis.
+- ``tournament_stream`` does the same for one tournament's events (``tournament:*``,
+  ``tournament_hub``), sent as ``event: <name>`` (``checkin``: the desk pages refetch).
 """
 
 from __future__ import annotations
@@ -193,6 +195,7 @@ class _Hub:
 
 hub = _Hub()
 user_hub = _Hub("user")
+tournament_hub = _Hub("tournament")
 
 
 async def stream(battle_id: int, *, read_clock: Callable[[], datetime]):
@@ -293,3 +296,25 @@ async def hall_stream(
     finally:
         for battle_id in battles:
             hub.unregister(battle_id, queue)
+
+
+async def tournament_stream(tournament_id: int):
+    """The SSE body of one tournament's events (``publish.publish_tournament_event``): a
+    comment once subscribed, then each event by its name, with keepalives. Not replayed:
+    the pages that read it refetch what they show, so a missed event costs one refresh."""
+    queue = tournament_hub.register(tournament_id)
+    try:
+        await tournament_hub.wait_ready()
+        yield b": connected\n\n"
+        while True:
+            try:
+                item = await asyncio.wait_for(queue.get(), timeout=KEEPALIVE_S)
+            except TimeoutError:
+                yield b": keepalive\n\n"
+                continue
+            if item is RESYNC:
+                yield format_sse({"event": "resync"}, event="checkin")
+            elif isinstance(item, dict) and isinstance(item.get("event"), str):
+                yield format_sse(item, event=item["event"])
+    finally:
+        tournament_hub.unregister(tournament_id, queue)

@@ -138,10 +138,10 @@ def test_logged_in_player_reaches_their_page_from_their_account(client):
     assert "Battle 1</strong>: you play dwarfs" in html
 
 
-def test_my_page_is_404_for_someone_not_in_the_tournament(client):
+def test_my_page_is_403_for_someone_not_in_the_tournament(client):
     m = running_match()
     client.force_login(UserFactory())
-    assert client.get(reverse("my_page", args=[m.round.tournament.slug])).status_code == 404
+    assert client.get(reverse("my_page", args=[m.round.tournament.slug])).status_code == 403
 
 
 def test_page_shows_the_confirmed_result_and_waits_for_the_next_round(client):

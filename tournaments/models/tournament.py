@@ -155,6 +155,10 @@ class Tournament(models.Model):
     outage_threshold_ms = models.PositiveIntegerField(
         _("late expiry that pauses instead of forfeiting (ms)"), default=3_000
     )
+    # With check-in required, only checked-in entries are paired (``pairing.attendance``).
+    # The model's default keeps tournaments made by scripts, imports and older code as they
+    # were; the new-tournament form offers it switched on.
+    check_in_required = models.BooleanField(_("check-in required"), default=False)
     # How long an online battle waits for the second player after the first joined, before
     # the one who came may claim a no-show (``games.presence``).
     join_window_s = models.PositiveIntegerField(
@@ -255,6 +259,7 @@ class Entry(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
     seed = models.PositiveIntegerField(_("seed"), default=0)
     checked_in = models.BooleanField(_("checked in"), default=False)
+    checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
     withdrawn_from_round = models.PositiveSmallIntegerField(
         _("withdrawn from round"),
         null=True,
@@ -291,12 +296,25 @@ class Entry(models.Model):
     def __str__(self) -> str:
         return f"{self.player} @ {self.tournament}"
 
-    def is_active_in(self, round_number: int) -> bool:
-        if self.late_from_round is not None and round_number < self.late_from_round:
-            return False
-        return not (
-            self.withdrawn_from_round is not None and round_number >= self.withdrawn_from_round
-        )
+
+class RoundAbsence(models.Model):
+    """An entry not playing one round (``organising.checkin``): not paired and given no
+    bye in that round, still in the tournament and paired again in the next."""
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="absences")
+    round_number = models.PositiveSmallIntegerField(_("round"))
+    created_at = models.DateTimeField(_("created at"))
+
+    class Meta:
+        ordering = ["round_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["entry", "round_number"], name="unique_round_absence")
+        ]
+        verbose_name = _("round absence")
+        verbose_name_plural = _("round absences")
+
+    def __str__(self) -> str:
+        return f"{self.entry.player} not playing round {self.round_number}"
 
 
 class EntryChange(models.Model):

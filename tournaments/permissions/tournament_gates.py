@@ -132,16 +132,29 @@ def access_entry_by_token(token: str) -> Entry:
     return entry
 
 
-def access_own_entry(user: AnyUser, slug: str) -> Entry:
-    """The logged-in user's own entry in a tournament (404 if they do not play in it)."""
-    tournament = get_tournament_or_404(slug)
-    entry = None
-    if user.is_authenticated:
-        entry = (
-            tournament.entries.select_related("player", "tournament")
-            .filter(player__user=user)
-            .first()
-        )
+def access_entry_for_referee(user: AnyUser, slug: str, entry_id: int):
+    """An Entry of a tournament the user referees or organises (the check-in desk)."""
+    tournament = access_tournament_for_referee(user, slug)
+    entry = tournament.entries.select_related("player", "tournament").filter(pk=entry_id).first()
     if entry is None:
-        raise Http404("You do not play in this tournament")
+        raise Http404("No such player in this tournament")
+    return entry
+
+
+def own_entry(user: AnyUser, tournament: Tournament):
+    """The user's own Entry in ``tournament`` (through their claimed player), or None."""
+    if not user.is_authenticated:
+        return None
+    return (
+        tournament.entries.select_related("player", "tournament")
+        .filter(player__user_id=user.pk)
+        .first()
+    )
+
+
+def access_own_entry(user: AnyUser, slug: str):
+    """The logged-in user's own Entry in the tournament; PermissionDenied if they have none."""
+    entry = own_entry(user, get_tournament_or_404(slug))
+    if entry is None:
+        raise PermissionDenied
     return entry

@@ -19,8 +19,9 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournaments.models.rounds import Match, Round
-from tournaments.models.tournament import Entry, ForbiddenPair, Tournament
+from tournaments.models.tournament import Entry, ForbiddenPair, RoundAbsence, Tournament
 from tournaments.pairing import elimination
+from tournaments.pairing.attendance import Attendance, players_of_round
 from tournaments.pairing.records import History, Pairing, PairingUserError, PlayerRecord
 from tournaments.pairing.round_robin import pair_round_robin
 from tournaments.pairing.swiss import pair_swiss
@@ -71,6 +72,27 @@ def _history(tournament: Tournament, matches) -> tuple[History, dict[int, list[s
     return History(frozenset(played), frozenset(forbidden)), sides, byes
 
 
+def active_entries(tournament: Tournament, entries: list[Entry], number: int) -> list[Entry]:
+    """The entries paired in round ``number`` (``pairing.attendance`` decides), in order."""
+    skipped: dict[int, set[int]] = defaultdict(set)
+    for entry_id, round_number in RoundAbsence.objects.filter(
+        entry__tournament=tournament
+    ).values_list("entry_id", "round_number"):
+        skipped[entry_id].add(round_number)
+    records = [
+        Attendance(
+            entry_id=e.pk,
+            checked_in=e.checked_in,
+            late_from_round=e.late_from_round,
+            withdrawn_from_round=e.withdrawn_from_round,
+            skipped_rounds=frozenset(skipped[e.pk]),
+        )
+        for e in entries
+    ]
+    ids = set(players_of_round(records, number, check_in_required=tournament.check_in_required))
+    return [e for e in entries if e.pk in ids]
+
+
 def _knockout_pairings(
     tournament: Tournament, number: int, entries: list[Entry], second_side_first: Collection[int]
 ) -> tuple[str, list[Pairing]]:
@@ -86,7 +108,7 @@ def _knockout_pairings(
             if exc.reason == "finished":
                 raise RoundError(_("The final has been played.")) from None
             raise RoundError(_("The knockout round still has matches without a result.")) from None
-    active = {e.pk for e in entries if e.is_active_in(number)}
+    active = {e.pk for e in active_entries(tournament, entries, number)}
     ranked = [r.entry_id for r in load_standings(tournament) if r.entry_id in active]
     cut = tournament.top_cut or len(ranked)
     if len(ranked) < max(cut, 2):
@@ -102,8 +124,10 @@ def _knockout_pairings(
 
 
 def _pairings(tournament, number, entries, matches, rounds) -> list[Pairing]:
-    active = [e for e in entries if e.is_active_in(number)]
+    active = active_entries(tournament, entries, number)
     if len(active) < 2:
+        if tournament.check_in_required:
+            raise RoundError(_("At least two checked-in players are needed to pair a round."))
         raise RoundError(_("At least two active players are needed to pair a round."))
     fmt = tournament.format
     if fmt == Tournament.Format.ROUND_ROBIN:

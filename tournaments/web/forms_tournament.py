@@ -98,6 +98,7 @@ class TournamentForm(_TournamentChecks):
             "venue",
             "start_date",
             "end_date",
+            "check_in_required",
             "points_win",
             "points_draw",
             "points_loss",
@@ -110,6 +111,9 @@ class TournamentForm(_TournamentChecks):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.slug_from_name = False  # made by clean(); creation may then change it
+        # On for every new tournament made here (the model's default keeps scripts as
+        # they were): the players at the hall are the ones paired.
+        self.fields["check_in_required"].initial = True
         slug = self.fields["slug"]
         slug.required = False
         slug.error_messages["invalid"] = _(
@@ -212,6 +216,7 @@ class TournamentSettingsForm(_TournamentChecks):
             "variant",
             "capture_policy",
             "record_otb_moves",
+            "check_in_required",
             "points_win",
             "points_draw",
             "points_loss",
@@ -240,6 +245,7 @@ class TournamentSettingsForm(_TournamentChecks):
                 "variant",
                 "capture_policy",
                 "record_otb_moves",
+                "check_in_required",
             ),
         ),
         (_("Match points"), ("points_win", "points_draw", "points_loss")),

@@ -33,6 +33,7 @@ LABELS: dict[str, StrOrPromise] = {
     "variant": _("Length of a battle and clock"),
     "capture_policy": _("How pieces are captured (Thud only)"),
     "record_otb_moves": _("Referees type in the moves of battles played over the board"),
+    "check_in_required": _("Players must check in to be paired"),
     "venue": _("Venue"),
     "time_zone": _("Time zone"),
     "start_date": _("First day"),
@@ -82,6 +83,10 @@ HELP: dict[str, StrOrPromise] = {
     "record_otb_moves": _(
         "After a battle on a real board, a referee may type in its moves; they are checked "
         "against the rules and kept in the game record."
+    ),
+    "check_in_required": _(
+        "Only players checked in (by themselves before round 1, or at the desk) are paired; "
+        "the others are absent, not withdrawn, and join the next round once checked in."
     ),
     "venue": _("Where it is played, e.g. Ankh-Morpork Library, room 2. Optional."),
     "time_zone": _(

@@ -7,6 +7,7 @@ from django.urls import path
 
 from tournaments.web import (
     views_bracket,
+    views_checkin_self,
     views_downloads,
     views_hall,
     views_public,
@@ -15,6 +16,8 @@ from tournaments.web import (
 
 urlpatterns = [
     path("t/<slug:slug>/", views_public.tournament, name="tournament"),
+    path("t/<slug:slug>/check-in/", views_checkin_self.check_in_self, name="check_in_self"),
+    path("t/<slug:slug>/skip-round/", views_checkin_self.skip_round_self, name="skip_round_self"),
     path("t/<slug:slug>/rounds/<int:number>/", views_public.round_pairings, name="round_pairings"),
     path("t/<slug:slug>/bracket/", views_bracket.bracket, name="bracket"),
     path("t/<slug:slug>/hall/", views_hall.hall, name="hall"),

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from django.urls import path
 
+from tournaments.web import views_desk
 from tournaments.web import views_referee as views
 
 urlpatterns = [
     path("my/", views.my_matches, name="referee_my_matches"),
+    path("t/<slug:slug>/desk/", views_desk.desk, name="desk"),
+    path("t/<slug:slug>/desk/<int:entry_id>/", views_desk.desk_check_in, name="desk_check_in"),
+    path("t/<slug:slug>/desk/<int:entry_id>/skip/", views_desk.desk_skip, name="desk_skip"),
     path("t/<slug:slug>/rounds/<int:number>/", views.round_view, name="referee_round"),
     path("t/<slug:slug>/matches/<int:match_id>/", views.match_view, name="referee_match"),
     path(

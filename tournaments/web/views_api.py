@@ -8,6 +8,7 @@ from django.views.decorators.http import require_GET
 from thud_site.http import HtmxHttpRequest, json_404
 from tournaments.models.rounds import Match
 from tournaments.models.tournament import DEFAULT_GAME, Tournament
+from tournaments.organising.checkin import entries_with_absences
 from tournaments.permissions.tournament_gates import access_player_public, access_tournament_public
 from tournaments.reports import loaders
 from tournaments.results.scales import api_key
@@ -34,6 +35,7 @@ def tournament_json(t: Tournament) -> dict:
         "venue": t.venue,
         "start_date": t.start_date.isoformat() if t.start_date else None,
         "end_date": t.end_date.isoformat() if t.end_date else None,
+        "check_in_required": t.check_in_required,
     }
 
 
@@ -49,6 +51,16 @@ def tournament_detail(request: HtmxHttpRequest, slug: str) -> JsonResponse:
     tournament = access_tournament_public(slug)
     data = tournament_json(tournament)
     data["published_rounds"] = list(tournament.round_set.counted().values_list("number", flat=True))
+    data["entries"] = [
+        {
+            "name": e.player.name,
+            "seed": e.seed,
+            "checked_in": e.checked_in,
+            "withdrawn_from_round": e.withdrawn_from_round,
+            "not_playing_rounds": [a.round_number for a in e.absences.all()],
+        }
+        for e in entries_with_absences(tournament)
+    ]
     return JsonResponse(data)
 
 

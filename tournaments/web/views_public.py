@@ -24,8 +24,9 @@ from django.views.decorators.http import require_GET
 from thud_site.http import HtmxHttpRequest
 from tournaments.models.rounds import Round
 from tournaments.models.tournament import Tournament
-from tournaments.permissions.roles import can_organise
-from tournaments.permissions.tournament_gates import access_tournament_public
+from tournaments.organising.checkin import own_attendance
+from tournaments.permissions.roles import can_organise, can_referee
+from tournaments.permissions.tournament_gates import access_tournament_public, own_entry
 from tournaments.rounds.reads import (
     entry_matches,
     load_standings,
@@ -88,6 +89,8 @@ def tournament(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "rounds": _published_rounds(t),
         "page": _page_of(request, entries),
         "can_organise": can_organise(request.user, t),
+        "can_referee": can_referee(request.user, t),
+        "attendance": own_attendance(own_entry(request.user, t)),
     }
     return render(request, "tournaments/tournament.html", context)
 

@@ -8,6 +8,7 @@ from django.utils import timezone
 from tests.factories import TournamentFactory, tournament_with_players
 from tests.tournaments.event import build_event, grow_event
 from tournaments.models.results import ResultVersion
+from tournaments.organising.checkin import set_checked_in as check_in
 from tournaments.results.final import record_final_result
 from tournaments.rounds.draw import pair_next_round
 from tournaments.rounds.play import publish_round
@@ -259,3 +260,20 @@ def test_cavalli_pairings_name_the_battles_sides_white_and_black(client):
             "black_points": 2600,
         },
     ]
+
+
+def test_detail_lists_entries_with_check_in_and_pairings_leave_absent_players_out(client):
+    t = tournament_with_players(5, check_in_required=True)
+    entries = list(t.entries.select_related("player").order_by("seed"))
+    absent = entries[-1]
+    for e in entries[:-1]:
+        check_in(e, present=True, now=timezone.now())
+    detail = client.get(f"/api/tournaments/{t.slug}/").json()
+    assert detail["check_in_required"] is True
+    assert [(e["name"], e["checked_in"]) for e in detail["entries"]] == [
+        (e.player.name, e is not absent) for e in entries
+    ]
+    publish_round(pair_next_round(t, by=None), now=timezone.now())
+    pairings = client.get(f"/api/tournaments/{t.slug}/rounds/1/pairings").json()
+    listed = {p["player_a"] for p in pairings} | {p["player_b"] for p in pairings}
+    assert absent.player.name not in listed and len(pairings) == 2

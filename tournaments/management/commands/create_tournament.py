@@ -1,4 +1,5 @@
-"""manage.py create_tournament --name N --slug S --format F --rounds R [...] (stable, DESIGN §8)."""
+"""manage.py create_tournament --name N --slug S --format F --rounds R [--check-in] [...]
+(stable, DESIGN §8)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,13 @@ class Command(BaseCommand):
             choices=Tournament.CapturePolicy.values,
         )
         parser.add_argument("--owner", help="username of the organiser")
+        # Off unless asked: scripts that import players and pair at once keep working.
+        parser.add_argument(
+            "--check-in",
+            action="store_true",
+            dest="check_in",
+            help="only players who checked in are paired (manage.py checkin, the desk page)",
+        )
 
     def handle(self, *args, **options) -> None:
         if options["rounds"] < 1:
@@ -49,5 +57,6 @@ class Command(BaseCommand):
             variant=VARIANT_ALIASES.get(options["variant"], options["variant"]),
             capture_policy=options["policy"],
             owner=owner,
+            check_in_required=options["check_in"],
         )
         self.stdout.write(f"Created tournament {tournament.slug!r} ({tournament.name}).")

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from thud_site.http import AuthedRequest
 from tournaments.models.tournament import Tournament
+from tournaments.organising.checkin import CheckInError, set_checked_in
 from tournaments.organising.entries import (
     EntryEditError,
     EntryValues,
@@ -130,8 +131,14 @@ def reseed(request: AuthedRequest, slug: str) -> HttpResponse:
 @require_POST
 def check_in(request: AuthedRequest, slug: str, entry_id: int) -> HttpResponse:
     entry = access_entry_for_organiser(request.user, slug, entry_id)
-    entry.checked_in = not entry.checked_in
-    entry.save(update_fields=["checked_in"])
+    # The button posts the state it shows next (a double tap applies once); a post
+    # without it (an older page) toggles.
+    wanted = request.POST.get("present")
+    present = wanted == "1" if wanted in ("0", "1") else not entry.checked_in
+    try:
+        set_checked_in(entry, present=present, now=timezone.now())
+    except CheckInError as exc:
+        return _players_fragment(request, entry.tournament, [(messages.ERROR, str(exc))])
     return _players_fragment(request, entry.tournament, [])
 
 

@@ -57,5 +57,7 @@ def settings_data(t: Tournament, **changes) -> dict:
         "max_consecutive_forfeits": t.max_consecutive_forfeits,
         "join_window_s": t.join_window_s,
         "pairing_seed": t.pairing_seed,
+        # A checkbox is posted only when ticked.
+        **({"check_in_required": "on"} if t.check_in_required else {}),
     }
     return data | changes

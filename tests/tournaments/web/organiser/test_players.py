@@ -169,3 +169,13 @@ def test_forbid_pair(organiser, tournament):
     response = organiser.post(url(tournament, "forbidden/"), {"first": a.pk, "second": a.pk})
     assert response.status_code == 302
     assert ForbiddenPair.objects.count() == 1
+
+
+def test_check_in_posting_the_state_applies_once(organiser, tournament):
+    entry = tournament.entries.first()
+    for _tap in range(2):
+        organiser.post(url(tournament, f"players/{entry.pk}/check-in/"), {"present": "1"}, **HTMX)
+    entry.refresh_from_db()
+    assert entry.checked_in
+    page = organiser.get(url(tournament))
+    assert b'name="present" value="0"' in page.content
