@@ -34,6 +34,11 @@ urlpatterns = [
     path(
         "t/<slug:slug>/rounds/<int:number>/slips.pdf", views_downloads.slips_pdf, name="slips_pdf"
     ),
+    path(
+        "t/<slug:slug>/rounds/<int:number>/table-cards.pdf",
+        views_downloads.table_cards_pdf,
+        name="table_cards_pdf",
+    ),
     path("t/<slug:slug>/stats/", views_reports.tournament_stats, name="tournament_stats"),
     path("t/<slug:slug>/crosstable/", views_reports.crosstable, name="crosstable"),
     path("t/<slug:slug>/report/", views_reports.report, name="report"),

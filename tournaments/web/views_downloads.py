@@ -35,6 +35,7 @@ from tournaments.reports.pdf_cache import (
     tournament_version,
 )
 from tournaments.reports.player_cards import player_cards
+from tournaments.reports.table_cards import table_cards
 from tournaments.rounds.reads import load_standings
 from tournaments.web.views_public import TIEBREAK_LABELS
 
@@ -147,4 +148,25 @@ def player_cards_pdf(request: AuthedRequest, slug: str) -> HttpResponse:
     )
     response["Content-Disposition"] = f'attachment; filename="{t.slug}-player-cards.pdf"'
     response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@login_required
+@require_GET
+def table_cards_pdf(request: AuthedRequest, slug: str, number: int) -> HttpResponse:
+    """A card per table of a round, with a QR code of its referee page (for referees and
+    organisers, like the result slips)."""
+    round_ = access_round_for_referee(request.user, slug, number)
+    context = {
+        "tournament": round_.tournament,
+        "round": round_,
+        "cards": table_cards(round_, request.build_absolute_uri),
+        "generated_at": timezone.now(),
+    }
+    response = HttpResponse(
+        render_pdf(request, "tournaments/pdf/table_cards.html", context),
+        content_type="application/pdf",
+    )
+    name = f"{round_.tournament.slug}-round-{round_.number}-table-cards.pdf"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
