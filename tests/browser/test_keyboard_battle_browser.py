@@ -39,6 +39,20 @@ FOCUSED = """() => { const el = document.activeElement;
   return el && el.closest('[data-board]') && el.dataset.square ? el.dataset.square : null; }"""
 
 
+def settled_focus(page, plies: int) -> str | None:
+    """The board's focused square once the panel after ``plies`` plies has settled.
+
+    Waited for, not read once: board.js puts the focus back at htmx's settle, some 20 ms
+    after the swap, and until then it is on the body; the page may also swap the panel
+    again meanwhile (the live event of a move the player made themself)."""
+    handle = page.wait_for_function(
+        f"p => document.getElementById('board-panel').dataset.ply === p && ({FOCUSED})()",
+        arg=str(plies),
+        timeout=10_000,
+    )
+    return handle.json_value()
+
+
 def squares(page) -> dict[str, tuple[int, int]]:
     return page.evaluate(
         """() => Object.fromEntries([...document.querySelectorAll('[data-board] [data-square]')]
@@ -168,10 +182,7 @@ def test_a_quickfire_battle_is_played_to_its_move_limit_by_keyboard_only(server,
                     expect(page.locator(".clock-face.active")).to_have_count(1)
             assert mover.evaluate(FOCUSED) == dst
             if ply >= 1:  # the waiting player's focus stayed on their board through the swap
-                other.wait_for_function(
-                    f"document.getElementById('board-panel').dataset.ply === '{ply + 1}'"
-                )
-                assert other.evaluate(FOCUSED), "the waiting player's focus left the board"
+                assert settled_focus(other, ply + 1), "the waiting player's focus left the board"
                 expect(other.locator("#announcer")).to_contain_text(notation)
 
         for page in pages.values():

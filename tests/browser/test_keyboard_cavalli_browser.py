@@ -32,9 +32,9 @@ from games.models.battle import Battle
 from games.models.history import Move as MoveRow
 from tests.browser.test_battle_browser import CHROMIUM_ARGS, server, session_cookie  # noqa: F401
 from tests.browser.test_keyboard_battle_browser import (
-    FOCUSED,
     OUT,
     focus_board,
+    settled_focus,
     wait_focus_on,
     walk_to,
 )
@@ -100,20 +100,6 @@ def choose_double_by_keyboard(page, position: Position, move: Move) -> None:
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.id") == "confirm-capture"
     page.keyboard.press("Enter")
-
-
-def settled_focus(page, plies: int) -> str | None:
-    """The board's focused square once the panel after ``plies`` plies has settled.
-
-    Waited for, not read once: board.js puts the focus back at htmx's settle, some 20 ms
-    after the swap, and until then it is on the body; the page may also swap the panel
-    again meanwhile (the live event of a move the player made themself)."""
-    handle = page.wait_for_function(
-        f"p => document.getElementById('board-panel').dataset.ply === p && ({FOCUSED})()",
-        arg=str(plies),
-        timeout=10_000,
-    )
-    return handle.json_value()
 
 
 def test_a_timed_cavalli_battle_is_played_to_its_move_limit_by_keyboard_only(server, monkeypatch):  # noqa: F811
