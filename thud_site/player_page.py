@@ -11,12 +11,16 @@ online (the battle's SSE stream); ``static/js/player_page.js`` raises a browser 
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from games.models.battle import Battle
+from games.presenters_hall import hall_line
 from tournaments.models.tournament import Entry
 from tournaments.organising.personal_links import personal_path
 from tournaments.permissions.tournament_gates import access_entry_by_token, access_own_entry
@@ -28,9 +32,10 @@ from .http import AuthedRequest, HtmxHttpRequest
 LIVE = (Battle.Status.RUNNING, Battle.Status.PAUSED, Battle.Status.NEEDS_REFEREE)
 
 
-def battles_of(page) -> list[dict]:
-    """Both battles of the current match with, for each, the side the player has and
-    whether the page should follow its live stream."""
+def battles_of(page, *, now: datetime) -> list[dict]:
+    """Both battles of the current match with, for each, the side the player has,
+    whether the page should follow its live stream, and (a running timed battle) its two
+    clocks as of ``now``, as the hall screen shows them."""
     if page.match is None or page.match.is_bye:
         return []
     battles = {b.number: b for b in Battle.objects.filter(match=page.match)}
@@ -47,7 +52,12 @@ def battles_of(page) -> list[dict]:
             and battle.status in LIVE
             and not battle.presence_state.awaiting  # following it must not join it
         )
-        rows.append({"number": number, "side": side, "battle": battle, "live": live})
+        clock = None
+        if live and battle is not None and battle.status == Battle.Status.RUNNING and battle.timed:
+            clock = hall_line(battle, now=now)
+        rows.append(
+            {"number": number, "side": side, "battle": battle, "live": live, "clock": clock}
+        )
     return rows
 
 
@@ -56,7 +66,7 @@ def _render(request: HtmxHttpRequest, entry: Entry, *, personal: bool) -> HttpRe
     context = {
         "page": page,
         "tournament": page.tournament,
-        "battles": battles_of(page),
+        "battles": battles_of(page, now=timezone.now()),
         "words": page.tournament.words,
         "personal": personal,
         "personal_url": request.build_absolute_uri(personal_path(entry)) if not personal else "",

@@ -20,4 +20,16 @@
     }
     if (now > seen) seen = now;
   });
+
+  // The running clock of a battle counts down between the page's refreshes (each state of
+  // the battle refreshes the panel with the server's time left).
+  var loadedAt = Date.now();
+  document.body.addEventListener("htmx:afterSettle", function () { loadedAt = Date.now(); });
+  window.setInterval(function () {
+    var since = Date.now() - loadedAt;
+    document.querySelectorAll("#my-round .clock[data-remaining-ms]").forEach(function (c) {
+      var ms = Math.max(0, Number(c.dataset.remainingMs) - since);
+      c.textContent = ms < 10000 ? (Math.ceil(ms / 100) / 10).toFixed(1) : String(Math.ceil(ms / 1000));
+    });
+  }, 200);
 })();

@@ -175,6 +175,9 @@ def test_page_shows_each_online_battles_status_and_follows_the_one_being_played(
     assert reverse("games:battle", args=[first.pk]) in html
     assert f'sse-connect="{reverse("games:events", args=[first.pk])}"' in html
     assert reverse("games:events", args=[second.pk]) not in html
+    # The running battle's two clocks, the side to move's counting down (player_page.js).
+    assert 'id="clocks-1"' in html and 'id="clocks-2"' not in html
+    assert html.count("data-remaining-ms=") == 1 and "move 1 of 24" in html
 
 
 def test_my_matches_links_my_page_of_each_running_tournament(client):
