@@ -91,7 +91,9 @@
     }
     var since = Date.now() - loadedAt;
     document.querySelectorAll(".hall-battle .clock[data-remaining-ms]").forEach(function (c) {
-      var ms = Math.max(0, Number(c.dataset.remainingMs) - since);
+      // As on the battle page: the think time first, then the time left to move.
+      var think = Number(c.dataset.thinkMs || 0) - since;
+      var ms = Math.max(0, think > 0 ? think : Number(c.dataset.remainingMs) - since);
       c.textContent = String(Math.ceil(ms / 1000));
       c.classList.toggle("low", ms <= 5000);
     });

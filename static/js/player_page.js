@@ -28,7 +28,9 @@
   window.setInterval(function () {
     var since = Date.now() - loadedAt;
     document.querySelectorAll("#my-round .clock[data-remaining-ms]").forEach(function (c) {
-      var ms = Math.max(0, Number(c.dataset.remainingMs) - since);
+      // As on the battle page: the think time first, then the time left to move.
+      var think = Number(c.dataset.thinkMs || 0) - since;
+      var ms = Math.max(0, think > 0 ? think : Number(c.dataset.remainingMs) - since);
       c.textContent = ms < 10000 ? (Math.ceil(ms / 100) / 10).toFixed(1) : String(Math.ceil(ms / 1000));
     });
   }, 200);

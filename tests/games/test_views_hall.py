@@ -30,6 +30,7 @@ def test_the_live_battles_show_who_plays_which_side_and_the_running_clock(client
     html = client.get(url + "?lang=it").content.decode()
     assert match.player_a.player.name in html and match.player_b.player.name in html
     assert "Nani" in html and "data-remaining-ms" in html and "mossa 1 di 24" in html
+    assert "data-think-ms=" in html  # the think time counts first
 
 
 @pytest.mark.django_db(transaction=True)  # the stream reads in another thread
