@@ -10,7 +10,7 @@
 - the language switcher (``i18n/``): accounts/views.py
 - the rules of each game (``rules/``: the default game, ``rules/<game>/``): thud_site/views.py
 - casual play (``play/``):            play/urls.py
-- a player's own page (``p/<token>/``, ``t/<slug>/me/``): thud_site/player_page.py
+- a player's own page (``p/<token>/``, ``t/<slug>/me/``): thud_site/views_player_page.py
 - the JavaScript catalog (``jsi18n/``): Django's JavaScriptCatalog
 """
 
@@ -25,7 +25,7 @@ from accounts.views import set_language
 from games import views_api, views_records
 from thud_site import views
 
-from . import home, player_page
+from . import home, views_player_page
 
 # The admin's login guards the most powerful accounts: it shares the site login's limiter.
 admin.site.login_form = RateLimitedAdminAuthenticationForm
@@ -50,7 +50,7 @@ urlpatterns = [
     path("rules/<slug:game>/", views.rules, name="rules_game"),
     path("play/", include("play.urls")),
     # A player's own page: by the secret personal link (no login) or from their account.
-    path("p/<str:token>/", player_page.personal_page, name="personal_page"),
-    path("t/<slug:slug>/me/", player_page.my_page, name="my_page"),
+    path("p/<str:token>/", views_player_page.personal_page, name="personal_page"),
+    path("t/<slug:slug>/me/", views_player_page.my_page, name="my_page"),
     path("", include("tournaments.web.urls_public")),
 ]
