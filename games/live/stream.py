@@ -232,13 +232,13 @@ async def stream(battle_id: int, *, read_clock: Callable[[], datetime]):
         hub.unregister(battle_id, queue)
 
 
-async def user_stream(user_id: int):
-    """The SSE body of one user's notices (``publish.publish_notices``): a comment once
-    subscribed, then each notice as ``event: notice``, with keepalives. Notices are not
-    replayed: what a page misses, the home page and "Your games" list anyway."""
-    queue = user_hub.register(user_id)
+async def _keyed_stream(events: _Hub, key: int, to_sse: Callable[[Any], bytes | None]):
+    """The SSE body of one key of ``events`` (a user, a tournament): a comment once
+    subscribed, then each message as ``to_sse`` writes it (``None``: skipped), with
+    keepalives. Nothing is replayed: the pages that read these refetch what they show."""
+    queue = events.register(key)
     try:
-        await user_hub.wait_ready()
+        await events.wait_ready()
         yield b": connected\n\n"
         while True:
             try:
@@ -246,10 +246,21 @@ async def user_stream(user_id: int):
             except TimeoutError:
                 yield b": keepalive\n\n"
                 continue
-            if isinstance(item, dict):
-                yield format_sse(item, event="notice")
+            event = to_sse(item)
+            if event is not None:
+                yield event
     finally:
-        user_hub.unregister(user_id, queue)
+        events.unregister(key, queue)
+
+
+def _notice(item: Any) -> bytes | None:
+    return format_sse(item, event="notice") if isinstance(item, dict) else None
+
+
+def user_stream(user_id: int):
+    """The SSE body of one user's notices (``publish.publish_notices``), each as ``event:
+    notice``. What a page misses, the home page and "Your games" list anyway."""
+    return _keyed_stream(user_hub, user_id, _notice)
 
 
 async def hall_stream(
@@ -298,23 +309,15 @@ async def hall_stream(
             hub.unregister(battle_id, queue)
 
 
-async def tournament_stream(tournament_id: int):
-    """The SSE body of one tournament's events (``publish.publish_tournament_event``): a
-    comment once subscribed, then each event by its name, with keepalives. Not replayed:
-    the pages that read it refetch what they show, so a missed event costs one refresh."""
-    queue = tournament_hub.register(tournament_id)
-    try:
-        await tournament_hub.wait_ready()
-        yield b": connected\n\n"
-        while True:
-            try:
-                item = await asyncio.wait_for(queue.get(), timeout=KEEPALIVE_S)
-            except TimeoutError:
-                yield b": keepalive\n\n"
-                continue
-            if item is RESYNC:
-                yield format_sse({"event": "resync"}, event="checkin")
-            elif isinstance(item, dict) and isinstance(item.get("event"), str):
-                yield format_sse(item, event=item["event"])
-    finally:
-        tournament_hub.unregister(tournament_id, queue)
+def _tournament_event(item: Any) -> bytes | None:
+    if item is RESYNC:
+        return format_sse({"event": "resync"}, event="checkin")
+    if isinstance(item, dict) and isinstance(item.get("event"), str):
+        return format_sse(item, event=item["event"])
+    return None
+
+
+def tournament_stream(tournament_id: int):
+    """The SSE body of one tournament's events (``publish.publish_tournament_event``),
+    each by its name; a missed event costs the page one refresh."""
+    return _keyed_stream(tournament_hub, tournament_id, _tournament_event)
