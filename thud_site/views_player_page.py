@@ -38,7 +38,12 @@ def battles_of(page, *, now: datetime) -> list[dict]:
     clocks as of ``now``, as the hall screen shows them."""
     if page.match is None or page.match.is_bye:
         return []
-    battles = {b.number: b for b in Battle.objects.filter(match=page.match)}
+    battles = {
+        b.number: b
+        for b in Battle.objects.filter(match=page.match).select_related(
+            "match", "first_entry__player", "second_entry__player"
+        )
+    }
     words = page.tournament.words
     mine = (words["first_side"], words["second_side"])
     if not page.first_side_first:

@@ -3,12 +3,11 @@
 // - Live: the hall's event stream says "battle" (a battle of the round changed: fetch the
 //   live battles again, at most every 700 ms) or "changed" (results, rounds, timer,
 //   announcement: fetch the slides again). The slide on screen stays on screen.
-// - Counts down the round timer and the running clocks between events.
+// - Counts down the running clocks between events (the round timer: round_timer.js).
 (function () {
   "use strict";
   var body = document.body;
   var every = Number(body.dataset.every || 12) * 1000;
-  var skew = Number(body.dataset.serverMs || Date.now()) - Date.now();
   var current = { kind: "", index: 0 };
   var loadedAt = Date.now();
 
@@ -73,22 +72,7 @@
     pending = window.setTimeout(function () { pending = null; loadBattles(); }, 700);
   }
 
-  function two(n) { return (n < 10 ? "0" : "") + n; }
   function tick() {
-    var timer = document.getElementById("hall-timer");
-    if (timer) {
-      var left = Math.max(0, Math.ceil((Number(timer.dataset.endsMs) - (Date.now() + skew)) / 1000));
-      var out = timer.querySelector(".time");
-      if (left === 0) {
-        out.textContent = timer.dataset.overText;
-        timer.classList.add("over");
-        timer.classList.remove("warning");
-      } else {
-        var h = Math.floor(left / 3600), m = Math.floor((left % 3600) / 60), s = left % 60;
-        out.textContent = (h ? h + ":" + two(m) : m) + ":" + two(s);
-        timer.classList.toggle("warning", left <= Number(timer.dataset.warningS));
-      }
-    }
     var since = Date.now() - loadedAt;
     document.querySelectorAll(".hall-battle .clock[data-remaining-ms]").forEach(function (c) {
       // As on the battle page: the think time first, then the time left to move.
