@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,9 +62,22 @@ def test_only_urls_and_the_door_reach_into_the_web_room():
     assert not crossings
 
 
+def test_ratings_is_pure_python():
+    """The ratings core imports the standard library and itself, nothing else: no Django,
+    none of the project's apps (its adapter will sit beside the pages, as games/thud's do)."""
+    foreign = {
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in app_files("ratings")
+        for name in imported_modules(path)
+        if name.split(".")[0] not in sys.stdlib_module_names and name.split(".")[0] != "ratings"
+    }
+    assert app_files("ratings")
+    assert not foreign
+
+
 # ------------------------------------------------------------------ the import graph
 
-APPS = ("accounts", "games", "outbox", "play", "thud_site", "tournaments")
+APPS = ("accounts", "games", "outbox", "play", "ratings", "thud_site", "tournaments")
 
 
 def module_name(path: Path) -> str:
