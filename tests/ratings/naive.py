@@ -34,9 +34,12 @@ def naive_rate(rating, rd, sigma, games, tau=0.5):
     a = math.log(sigma**2)
 
     def f(x):
-        return math.exp(x) * (delta**2 - phi**2 - v - math.exp(x)) / (
-            2 * (phi**2 + v + math.exp(x)) ** 2
-        ) - (x - a) / tau**2
+        return (
+            math.exp(x)
+            * (delta**2 - phi**2 - v - math.exp(x))
+            / (2 * (phi**2 + v + math.exp(x)) ** 2)
+            - (x - a) / tau**2
+        )
 
     # f falls from positive to negative through its one root: widen a bracket around a.
     lo, hi = a - 1, a + 1
