@@ -75,11 +75,11 @@ def test_rate_agrees_with_the_naive_implementation(rating, rd, volatility, games
     after = rate(Rating(rating, rd, volatility), games, tau=tau)
     naive = naive_rate(rating, rd, volatility, [(g.rating, g.rd, g.score) for g in games], tau)
     # The paper's iteration stops at 1e-6 on ln σ², the naive bisection at 1e-9: the
-    # volatility may differ by up to 5e-7 of itself, the rating and RD by a few 1e-5 (the
-    # largest seen on 20,000 seeded periods: 4.6e-5 and 1.2e-5).
+    # volatility may differ by up to 5e-7 of itself, and the new RD and the rating's change
+    # (both scale with φ'²) by about as much of themselves.
     assert after.volatility == pytest.approx(naive[2], rel=1e-6)
-    assert after.rating == pytest.approx(naive[0], abs=2e-4)
-    assert after.rd == pytest.approx(naive[1], abs=2e-4)
+    assert after.rd == pytest.approx(naive[1], rel=2e-6)
+    assert after.rating == pytest.approx(naive[0], abs=1e-6 + 2e-6 * abs(naive[0] - rating))
 
 
 def test_an_upset_raises_the_volatility_and_a_steady_result_lowers_it():

@@ -256,17 +256,18 @@ def test_the_fold_agrees_with_a_naive_recompute(periods):
         [(p.at, p.key, [(m.player, m.opponent, m.score) for m in p.matches]) for p in periods]
     )
     assert set(result.states) == set(values)
+    # Apart by the two volatility root finders only: 3e-6 at most on 3,000 seeded histories.
     for player, state in result.states.items():
-        assert state.rating.rating == pytest.approx(values[player][0], abs=1e-3)
-        assert state.rating.rd == pytest.approx(values[player][1], abs=1e-3)
+        assert state.rating.rating == pytest.approx(values[player][0], abs=1e-4)
+        assert state.rating.rd == pytest.approx(values[player][1], abs=1e-4)
         assert state.rating.volatility == pytest.approx(values[player][2], rel=1e-5)
     assert [(e.player, e.key) for e in result.history] == [(h[0], h[1]) for h in history]
     for entry, (_, _, before, start, _, faced) in zip(result.history, history, strict=True):
-        assert entry.before.rating == pytest.approx(before[0], abs=1e-3)
-        assert entry.start.rd == pytest.approx(start[1], abs=1e-3)
+        assert entry.before.rating == pytest.approx(before[0], abs=1e-4)
+        assert entry.start.rd == pytest.approx(start[1], abs=1e-4)
         assert [f.opponent for f in entry.games] == [o for o, _, _ in faced]
         assert [f.rating.rd for f in entry.games] == pytest.approx(
-            [s[1] for _, s, _ in faced], abs=1e-3
+            [s[1] for _, s, _ in faced], abs=1e-4
         )
 
 
