@@ -263,6 +263,20 @@ def main() -> None:
             figures[f"{system}_settle_median"] = percentile(rounds, 0.5)
         row = f"{system:<9} {loss:>9.4f} {late:>9.4f} {newcomers:>9.4f} {accuracy:>9.1%} {settle}"
         print(row.rstrip())
+    half = args.tournaments // 2 + 1
+    print(
+        "log-loss: mean of -[s ln p + (1-s) ln(1-p)] over the matches, p the first player's "
+        "predicted score\n  from the values before the round, s their result 1 / 0.5 / 0 (a draw "
+        "is half a win and half a loss;\n  a coin scores ln 2). Glicko-2's p: expected score "
+        "with both RDs combined, grown to the round.\n"
+        f"  2nd half: tournaments {half}-{args.tournaments}; newcomer: matches with a newcomer "
+        f"in their first {NEW_ROUNDS} rated rounds.\n"
+        "accuracy: decisive matches won by the predicted favourite (p = 0.5 counts half).\n"
+        "settle: the k-th rated round of a newcomer after which, at every later round they "
+        "play, their rank by\n  rating among the players arrived so far is within "
+        f"{SETTLE_BAND:.0%} of that field of their rank by hidden strength;\n  never: not "
+        "settled when the season ends (counted over newcomers x seeds)."
+    )
     wins = sum(d < 0 for d in per_seed)
     print(
         f"Glicko-2 minus Elo log-loss per seed: {', '.join(f'{d:+.4f}' for d in per_seed)} "
