@@ -7,6 +7,13 @@ same state (an end offer republishes it): receivers must be idempotent. One exce
 kept for the sweep's cost: the forfeited turns of *over-the-board* battles that the
 set-based pass (``games.live.sweep``) settles in bulk are not signalled — nobody plays those on
 the site, and a hall's worth of them expire every second.
+
+``casual_battle_finished`` is sent *inside the transaction* that ends a casual battle,
+whatever ended it (the game, the clock, an agreement, a no-show claim: then
+``battle.is_cancelled``), with ``battle`` (locked, its final scores stored) and ``now``.
+It is how ``play`` follows a casual match (battle 2 after battle 1, the match's result)
+without ``games`` importing ``play``: a receiver's writes commit or roll back with the
+battle's end, and each battle ends once (the clock's compare-and-set write).
 """
 
 from __future__ import annotations
@@ -14,3 +21,4 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 turn_changed = Signal()
+casual_battle_finished = Signal()

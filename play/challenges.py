@@ -35,6 +35,7 @@ from games.live import publish
 from games.models.battle import MAX_CORRESPONDENCE_DAYS, Battle
 
 from . import notify
+from .matches import start_match
 from .models import OFFER_LIFETIME, Challenge
 
 MAX_LIVE_OFFERS = 20
@@ -74,9 +75,11 @@ def create_challenge(
     timing: str,
     days: int = 3,
     first: str = Challenge.First.RANDOM,
+    rated_match: bool = False,
     now: datetime,
 ) -> Challenge:
-    """Challenge ``opponent`` (a user), or open a public seek when ``opponent`` is None."""
+    """Challenge ``opponent`` (a user), or open a public seek when ``opponent`` is None.
+    ``rated_match``: accepting it starts a rated casual match (``play.matches``)."""
     if opponent is not None and opponent.pk == by.pk:
         raise ChallengeError(_("You cannot challenge yourself."))
     if game not in dict(registry.choices()):
@@ -98,6 +101,7 @@ def create_challenge(
             timing=timing,
             days=days,
             first=first,
+            rated_match=rated_match,
             created_at=now,
             expires_at=now + OFFER_LIFETIME[timing],
         )
@@ -144,7 +148,8 @@ def accept(
     now: datetime,
     coin: Callable[[], bool] = lambda: bool(secrets.randbelow(2)),
 ) -> Battle:
-    """Accept a challenge made to ``by`` or someone else's open seek; create the battle.
+    """Accept a challenge made to ``by`` or someone else's open seek; create the battle
+    (battle 1 of a casual match for a rated-match challenge, ``play.matches``).
 
     A quickfire battle waits for both players before its clock runs (``games.presence``);
     the challenger is told at once (a notice on their channel, after commit).
@@ -175,15 +180,25 @@ def accept(
             (challenge.challenger, by) if challenger_first else (by, challenge.challenger)
         )
         try:
-            battle = create_casual_battle(
-                game=challenge.game,
-                first=first,
-                second=second,
-                timing=challenge.timing,
-                days=challenge.days,
-                await_players=True,
-                now=now,
-            )
+            if challenge.rated_match:
+                battle = start_match(
+                    game=challenge.game,
+                    first=first,
+                    second=second,
+                    timing=challenge.timing,
+                    days=challenge.days,
+                    now=now,
+                ).battle_1
+            else:
+                battle = create_casual_battle(
+                    game=challenge.game,
+                    first=first,
+                    second=second,
+                    timing=challenge.timing,
+                    days=challenge.days,
+                    await_players=True,
+                    now=now,
+                )
         except BattleError as exc:
             transaction.set_rollback(True)
             raise ChallengeError(exc.message) from None

@@ -29,7 +29,7 @@ class ChallengeForm(forms.ModelForm):
 
     class Meta:
         model = Challenge
-        fields = ["game", "timing", "days", "first"]
+        fields = ["game", "timing", "days", "first", "rated_match"]
 
     def __init__(self, *args, user, **kwargs) -> None:
         super().__init__(*args, **kwargs)

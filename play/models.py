@@ -12,6 +12,8 @@ Terminology and invariants:
   offers goes through it, so an expired offer is dead to the second. The status
   ``expired`` is bookkeeping written a minute later by the beat (``play.expire_offers``),
   never what correctness depends on.
+- A challenge with ``rated_match`` makes a *casual match* (``CasualMatch``) when accepted:
+  two battles with sides swapped, like a tournament match (see ``play.matches``).
 - ``Notice`` remembers every email sent about a battle's turn: unique per (battle, ply,
   user), so the same move never mails twice however often the turn signal fires.
 """
@@ -91,6 +93,14 @@ class Challenge(models.Model):
     first = models.CharField(
         _("who moves first"), max_length=12, choices=First.choices, default=First.RANDOM
     )
+    rated_match = models.BooleanField(
+        _("rated match (two battles, sides swapped)"),
+        default=False,
+        help_text=_(
+            "Play two battles, the second with the sides swapped, like a tournament match. "
+            "The match's result counts for both players' ratings."
+        ),
+    )
     status = models.CharField(
         _("status"), max_length=12, choices=Status.choices, default=Status.OPEN
     )
@@ -148,3 +158,89 @@ class Notice(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["battle", "ply", "user"], name="one_notice_per_turn"),
         ]
+
+
+class CasualMatchQuerySet(models.QuerySet):
+    def rated_ended(self, game: str) -> CasualMatchQuerySet:
+        """The rated matches of ``game`` played to the end (they have a result)."""
+        return self.filter(game=game, rated=True, status=CasualMatch.Status.ENDED)
+
+
+class CasualMatch(models.Model):
+    """Two casual battles with sides swapped between two users, like a tournament match.
+
+    Invariants (kept by ``play.matches``):
+    - ``user_a`` has the first side in battle 1 and the second side in battle 2;
+      ``battle_2`` exists from the end of battle 1 (its board seed is battle 1's).
+    - ``status`` leaves ``playing`` once: ``ended`` with ``ended_at`` and
+      ``differential_a`` (A's summed points minus B's, scored as a tournament match is),
+      or ``cancelled`` (a battle nobody played: a no-show) with neither.
+    """
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("Playing")
+        ENDED = "ended", _("Ended")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    user_a = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    user_b = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    game = models.CharField(_("game"), max_length=16)
+    rated = models.BooleanField(_("rated"), default=True)
+    battle_1 = models.OneToOneField(Battle, on_delete=models.PROTECT, related_name="+")
+    battle_2 = models.OneToOneField(
+        Battle, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.PLAYING
+    )
+    created_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    differential_a = models.IntegerField(null=True, blank=True)
+
+    objects = CasualMatchQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(user_a=models.F("user_b")), name="casual_match_two_users"
+            ),
+            # A result exactly when the match ended.
+            models.CheckConstraint(
+                condition=(
+                    models.Q(status="ended", ended_at__isnull=False, differential_a__isnull=False)
+                    | (
+                        ~models.Q(status="ended")
+                        & models.Q(ended_at__isnull=True, differential_a__isnull=True)
+                    )
+                ),
+                name="casual_match_result_iff_ended",
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["game", "ended_at", "id"],
+                condition=models.Q(status="ended", rated=True),
+                name="casual_match_rated_ended",
+            ),
+        ]
+        verbose_name = _("casual match")
+        verbose_name_plural = _("casual matches")
+
+    def __str__(self) -> str:
+        return f"{self.user_a} – {self.user_b} ({self.game})"
+
+    def number_of(self, battle_id: int) -> int:
+        """1 or 2: which of this match's battles ``battle_id`` is."""
+        return 1 if battle_id == self.battle_1_id else 2
+
+    @property
+    def margin(self) -> int | None:
+        """The winner's differential (the absolute value of ``differential_a``)."""
+        return None if self.differential_a is None else abs(self.differential_a)
+
+    @property
+    def winner(self):
+        """The user who won the match (``None``: a draw or no result)."""
+        if not self.differential_a:
+            return None
+        return self.user_a if self.differential_a > 0 else self.user_b

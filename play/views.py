@@ -16,7 +16,7 @@ from accounts.models import UserProfile
 from games import registry
 from thud_site.http import AuthedRequest, HtmxHttpRequest
 
-from . import challenges, queries
+from . import challenges, matches, queries
 from . import stats as stats_lib
 from .forms import ChallengeForm, NotificationsForm
 from .models import Challenge
@@ -41,6 +41,7 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
                 timing=data["timing"],
                 days=data["days"],
                 first=data["first"],
+                rated_match=data["rated_match"],
                 now=now,
             )
         except challenges.ChallengeError as exc:
@@ -56,6 +57,11 @@ def _start_page(
 ) -> HttpResponse:
     live = Challenge.objects.live(now).select_related("challenger", "opponent")
     seeks = live.filter(opponent__isnull=True).exclude(challenger=request.user)
+    # Accepted challenges whose battles wait for the players (found here without
+    # JavaScript too; with it, the page turns into the battle at once).
+    waiting = list(
+        queries.waiting_for_players(request.user).select_related("first_user", "second_user")
+    )
     context = {
         "form": form,
         "received": paginate(
@@ -65,11 +71,8 @@ def _start_page(
         "made": paginate(
             request, live.filter(challenger=request.user), param="made", anchor="made"
         ),
-        # Accepted challenges whose battles wait for the players (found here without
-        # JavaScript too; with it, the page turns into the battle at once).
-        "waiting": list(
-            queries.waiting_for_players(request.user).select_related("first_user", "second_user")
-        ),
+        "waiting": waiting,
+        "match_numbers": matches.numbers_of([b.pk for b in waiting]),
     }
     return render(request, "play/start.html", context, status=status)
 
@@ -102,9 +105,12 @@ def my_games(request: HtmxHttpRequest) -> HttpResponse:
     """The user's casual battles, the ones waiting for their move first."""
     mine = queries.casual_battles_of(request.user).select_related("first_user", "second_user")
     your_move = queries.your_move(request.user)
+    first = list(mine.filter(your_move).order_by("deadline", "pk"))
+    others = list(mine.exclude(your_move).order_by("-updated_at", "-pk")[:100])
     context = {
-        "your_move": list(mine.filter(your_move).order_by("deadline", "pk")),
-        "others": list(mine.exclude(your_move).order_by("-updated_at", "-pk")[:100]),
+        "your_move": first,
+        "others": others,
+        "match_numbers": matches.numbers_of([b.pk for b in first + others]),
     }
     return render(request, "play/games.html", context)
 

@@ -89,12 +89,13 @@ def challenge_words(
     sides: tuple[str, str],
     first: str,
     clock: ClockWords,
+    rated_match: bool = False,
 ) -> str:
     """The whole line of a challenge as ``reader`` reads it.
 
     ``opponent``: the challenged user's name, ``None`` for a seek; ``game``: the game's
     translated name; ``sides``: its sides' translated names in turn order; ``first``: a
-    ``Challenge.First`` value.
+    ``Challenge.First`` value (for a ``rated_match``, in battle 1).
     """
     if opponent is None and reader_is_challenger:
         head = _("You seek a game of %(game)s") % {"game": game}
@@ -105,7 +106,10 @@ def challenge_words(
     else:
         head = _("%(user)s challenges you to %(game)s") % {"user": challenger, "game": game}
     sides_text = _side_words(challenger, opponent, reader_is_challenger, sides, first)
-    return f"{head}: {sides_text} · {time_words(clock)}"
+    line = f"{head}: {sides_text} · {time_words(clock)}"
+    if rated_match:
+        line += " · " + _("rated match: two battles, sides swapped")
+    return line
 
 
 def _side_words(
@@ -147,4 +151,5 @@ def words_for(challenge: Challenge, *, reader) -> str:
         sides=(_(game.sides[0].name), _(game.sides[1].name)),  # noqa: INT001
         first=challenge.first,
         clock=clock_of(challenge),
+        rated_match=challenge.rated_match,
     )

@@ -40,6 +40,7 @@ from tournaments.rounds.hall import current_round, hall_fingerprint
 from tournaments.rounds.locks import RoundError
 from tournaments.rounds.play import begin_play
 from tournaments.signals import attendance_changed, round_published
+from tournaments.standings.scoring import score
 from tournaments.web.forms_results import MatchResultForm
 
 if TYPE_CHECKING:
@@ -69,6 +70,7 @@ __all__ = [
     "current_round",
     "enter_referee_result",
     "hall_fingerprint",
+    "match_differential",
     "player_entry_in_match",
     "record_engine_result",
     "referee_result_form",
@@ -124,6 +126,20 @@ def record_engine_result(
         log.warning("online result of match %s not recorded", match.pk, exc_info=True)
         return False
     return True
+
+
+def match_differential(battle_1: tuple[int, int], battle_2: tuple[int, int], *, game: str) -> int:
+    """Player A's differential over a two-battle match (A has the first side in battle 1),
+    from each battle's result numbers, scored as a tournament match is
+    (``MatchResult.from_battles``, ``standings.scoring.score``): a casual match's result.
+
+    In Thud (a dwarf left is 1 point, a troll 4) A ends battle 1 with 30 dwarves and
+    battle 2 with 8 trolls (62 points), B with 2 trolls and 12 dwarves (20):
+
+    >>> match_differential((30, 2), (12, 8), game="thud")
+    42
+    """
+    return score(MatchResult.from_battles(battle_1, battle_2, game=game)).differential
 
 
 def referee_result_form(match: Match, data: object = None) -> MatchResultForm:

@@ -2,8 +2,9 @@
 (waiting for both players again, as battle 1 did), and the hand-off of a finished match
 to its tournament (``tournaments.for_games``).
 
-A casual battle just ends and keeps its scores; an over-the-board battle's result is
-entered by the referee, so nothing here touches it.
+A casual battle ends and keeps its scores, then tells ``play`` (``casual_battle_finished``,
+in the same transaction: a casual match's battle 2 follows from it); an over-the-board
+battle's result is entered by the referee, so nothing here touches it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from games import clock
 from games.interface import other_side
 from games.live import publish
 from games.models.battle import Battle
+from games.signals import casual_battle_finished
 from tournaments.for_games import record_engine_result
 
 from . import joining
@@ -48,7 +50,7 @@ def _final_scores(battle: Battle) -> dict:
 
 def finished(battle: Battle, *, now: datetime) -> None:
     """Store the scores; battle 1 of an online match starts battle 2; both done
-    records the match result. A casual battle just ends."""
+    records the match result. A casual battle tells ``play`` it ended."""
     if battle.mode != Battle.Mode.ONLINE:
         return
     result = _final_scores(battle)
@@ -57,6 +59,7 @@ def finished(battle: Battle, *, now: datetime) -> None:
         setattr(battle, name, value)
     match_id = battle.match_id
     if match_id is None:  # a casual battle
+        casual_battle_finished.send(sender=Battle, battle=battle, now=now)
         return
     battles = {b.number: b for b in Battle.objects.filter(match_id=match_id)}
     if battle.number == 1 and 2 in battles and battles[2].status == Battle.Status.PENDING:
@@ -70,6 +73,12 @@ def _open_second(second: Battle, *, now: datetime) -> None:
     """Battle 2 follows battle 1 as battle 1 did: a timed one waits for both players to
     join it (they are told at once, on whatever page they are), an untimed one starts."""
     second = joining.open_for_players(second.pk, side=None, now=now)
+    tell_next(second)
+
+
+def tell_next(second: Battle) -> None:
+    """Tell both players of a battle 2 that waits for them, at once, on whatever page
+    they are (after commit); one that does not wait (untimed) needs no call."""
     if not second.awaits_players:
         return
     users = joining.seat_users(second)

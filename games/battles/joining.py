@@ -11,7 +11,7 @@ already, the battle started or never waited) writes nothing.
   on commit), whatever page they have open.
 - A published round tells each of its players the same way (``on_round_published``).
 - A no-show claim, once the join window has passed: a casual battle is cancelled
-  (finished, reason ``no_show``, no winner); a tournament battle waits for a referee
+  (finished, reason ``no_show``, no winner; ``casual_battle_finished`` tells ``play``); a tournament battle waits for a referee
   (``needs_referee``, reason ``no_show_claimed``) on its opening position, and the claim
   is kept as a ``ClockEvent`` (who, when). Refused claims raise ``NotAllowed`` and change
   nothing.
@@ -31,6 +31,7 @@ from games.interface import side_keys
 from games.live import publish
 from games.models.battle import NO_SHOW, NO_SHOW_CLAIMED, Battle
 from games.models.history import ClockEvent
+from games.signals import casual_battle_finished
 from tournaments.for_games import players_of_round
 
 from . import store
@@ -153,6 +154,8 @@ def claim_no_show(battle_id: int, *, side: str, by_name: str, now: datetime) -> 
         store.event(
             battle, ClockEvent.Kind.NO_SHOW, now=now, via=ClockEvent.Via.PLAYER, detail=detail
         )
+        if battle.is_casual:
+            casual_battle_finished.send(sender=Battle, battle=battle, now=now)
     return battle
 
 

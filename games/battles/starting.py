@@ -92,9 +92,13 @@ def create_casual_battle(
     days: int = 3,
     board_seed: int | None = None,
     await_players: bool = False,
+    number: int = 1,
     now: datetime,
 ) -> Battle:
     """Create and start a battle between two users outside any tournament.
+
+    ``number`` is 2 for the second battle of a casual match (``play.matches``; sides
+    swapped, same ``board_seed``), 1 otherwise.
 
     ``await_players``: a battle whose clock would run with nobody there (quickfire,
     ``presence.needs_players``) is left pending until both players join
@@ -132,7 +136,7 @@ def create_casual_battle(
         battle = Battle.objects.create(
             game=rules.key,
             match=None,
-            number=1,
+            number=number,
             first_user=first,
             second_user=second,
             side_to_move=rules.sides[0].key,

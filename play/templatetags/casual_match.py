@@ -1,0 +1,36 @@
+"""Casual matches on the pages: ``{% match_label battle numbers %}`` in the lists of
+battles ("Rated match, battle 1 of 2"; ``numbers`` from ``play.matches.numbers_of``), and
+``{% casual_match_box battle %}`` on a casual battle's page (the games app's template
+asks play, which it may not import: a battle knows nothing of its match)."""
+
+from __future__ import annotations
+
+from django import template
+
+from games.models.battle import Battle
+from play import matches
+
+register = template.Library()
+
+
+@register.simple_tag
+def match_label(battle: Battle, numbers: dict | None) -> str:
+    found = (numbers or {}).get(battle.pk)
+    if found is None:
+        return ""
+    number, rated = found
+    return matches.label(number, rated=rated)
+
+
+@register.inclusion_tag("play/_match_box.html", takes_context=True)
+def casual_match_box(context, battle: Battle) -> dict:
+    match = matches.of_battle(battle)
+    if match is None:
+        return {"match": None}
+    number = match.number_of(battle.pk)
+    return {
+        "match": match,
+        "label": matches.label(number, rated=match.rated),
+        "number": number,
+        "request": context.get("request"),
+    }

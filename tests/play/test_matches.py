@@ -1,0 +1,250 @@
+"""Rated casual matches (``play.matches``): a challenge makes battle 1, its end opens battle
+2 with the sides swapped, battle 2's end writes the match's result once and tells the
+ratings; a match not played out gives no rating period (``PlayConfig.rated_periods``)."""
+
+from __future__ import annotations
+
+import doctest
+import json
+from datetime import timedelta
+
+import pytest
+import redis
+from django.apps import apps
+from django.conf import settings
+from django.utils import timezone
+
+from games.battles import joining
+from games.battles.play import accept_end, offer_end
+from games.battles.starting import create_casual_battle
+from games.live import publish
+from games.models.battle import Battle
+from play import challenges, matches, rating_hook
+from play.models import CasualMatch
+from tests.factories import UserFactory
+from tournaments import for_games
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def hook_calls(monkeypatch):
+    """Every call of the ratings hook, in order (the hook itself does nothing yet)."""
+    calls: list[tuple[str, object]] = []
+    monkeypatch.setattr(
+        rating_hook, "on_rated_match_end", lambda game, now: calls.append((game, now))
+    )
+    return calls
+
+
+def rated_match(game="thud", timing="quickfire", *, now):
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    c = challenges.create_challenge(
+        by=alice,
+        opponent=bob,
+        game=game,
+        timing=timing,
+        first="challenger",
+        rated_match=True,
+        now=now,
+    )
+    battle = challenges.accept(c.pk, by=bob, now=now)
+    return CasualMatch.objects.get(battle_1=battle)
+
+
+def play_to_end(battle_id: int, *, now, dwarves_lost: int = 0) -> Battle:
+    """Join both seats (a waiting battle), optionally take dwarves off a Thud board, and
+    end the battle by agreement at ``now``."""
+    battle = Battle.objects.get(pk=battle_id)
+    first, second = (info.key for info in battle.rules.sides)
+    if battle.status == "pending":
+        joining.join(battle_id, side=first, now=now)
+        joining.join(battle_id, side=second, now=now)
+    if dwarves_lost:
+        board = Battle.objects.get(pk=battle_id).board.replace("d", ".", dwarves_lost)
+        Battle.objects.filter(pk=battle_id).update(board=board)
+    offer_end(battle_id, side=first, now=now)
+    return accept_end(battle_id, side=second, now=now)
+
+
+def test_accepting_a_rated_challenge_makes_battle_1_of_a_match_waiting_for_both():
+    now = timezone.now()
+    m = rated_match(now=now)
+    b1 = m.battle_1
+    assert (m.user_a.username, m.user_b.username, m.game, m.rated) == ("alice", "bob", "thud", True)
+    assert (m.status, m.battle_2, m.ended_at, m.differential_a) == ("playing", None, None, None)
+    assert (b1.first_user_id, b1.second_user_id, b1.number) == (m.user_a_id, m.user_b_id, 1)
+    assert (b1.status, b1.awaits_players) == ("pending", True)
+    assert apps.get_app_config("play").rated_periods("thud") == []
+
+
+def test_a_plain_challenge_still_makes_a_single_battle():
+    now = timezone.now()
+    alice, bob = UserFactory(), UserFactory()
+    c = challenges.create_challenge(
+        by=alice, opponent=bob, game="thud", timing="quickfire", now=now
+    )
+    battle = challenges.accept(c.pk, by=bob, now=now)
+    play_to_end(battle.pk, now=now)
+    assert not CasualMatch.objects.exists()
+    assert Battle.objects.count() == 1
+
+
+@pytest.mark.parametrize("game", ["thud", "cavalli"])
+def test_battle_2_opens_when_battle_1_ends_sides_swapped_and_waits_for_both(
+    game, django_capture_on_commit_callbacks, monkeypatch
+):
+    monkeypatch.setattr(publish, "_publisher", None)
+    now = timezone.now()
+    m = rated_match(game, now=now)
+    sub = redis.Redis.from_url(settings.REDIS_URL).pubsub()
+    sub.subscribe(publish.user_channel(m.user_a_id))
+    assert sub.get_message(timeout=2)["type"] == "subscribe"
+    with django_capture_on_commit_callbacks(execute=True):
+        play_to_end(m.battle_1_id, now=now + timedelta(seconds=5))
+    message = sub.get_message(timeout=2)
+    sub.close()
+    m.refresh_from_db()
+    b1, b2 = m.battle_1, m.battle_2
+    assert b2 is not None
+    assert (b2.first_user_id, b2.second_user_id) == (b1.second_user_id, b1.first_user_id)
+    assert (b2.number, b2.game, b2.timing, b2.board_seed) == (2, game, "quickfire", b1.board_seed)
+    assert (b2.status, b2.awaits_players, b2.deadline) == ("pending", True, None)
+    assert m.status == "playing" and m.ended_at is None
+    assert json.loads(message["data"]) == {
+        "kind": "next",
+        "battle": b2.pk,
+        "url": f"/battles/{b2.pk}/",
+        "from": "bob",
+    }
+    # It starts only when both are there.
+    first = b2.rules.sides[0].key
+    joining.join(b2.pk, side=first, now=now + timedelta(seconds=6))
+    assert Battle.objects.get(pk=b2.pk).status == "pending"
+
+
+def test_an_untimed_correspondence_battle_2_starts_at_once():
+    now = timezone.now()
+    m = rated_match(timing="correspondence", now=now)
+    assert m.battle_1.status == "running"
+    play_to_end(m.battle_1_id, now=now)
+    m.refresh_from_db()
+    assert m.battle_2 is not None and m.battle_2.status == "running"
+    assert m.battle_2.think_ms == m.battle_1.think_ms  # the same days per move
+
+
+def test_battle_2_ending_writes_the_result_and_ended_at_once_and_tells_the_ratings_once(
+    hook_calls, django_capture_on_commit_callbacks
+):
+    t0 = timezone.now()
+    m = rated_match(now=t0)
+    play_to_end(m.battle_1_id, now=t0)
+    m.refresh_from_db()
+    end = t0 + timedelta(minutes=5)
+    with django_capture_on_commit_callbacks(execute=True):
+        # Bob, who has the dwarves in battle 2, loses one: Alice wins the match by 1
+        # (Thud: a dwarf is worth 1, a troll 4; both battles otherwise equal).
+        play_to_end(m.battle_2_id, now=end, dwarves_lost=1)
+    m.refresh_from_db()
+    assert (m.status, m.ended_at, m.differential_a) == ("ended", end, 1)
+    assert m.winner == m.user_a and m.margin == 1
+    assert hook_calls == [("thud", end)]
+    # Once: the same end seen again (a redelivered signal, a second caller) changes nothing.
+    with django_capture_on_commit_callbacks(execute=True):
+        assert matches.end_match(m, now=end + timedelta(minutes=1)) is False
+        matches.on_casual_battle_finished(Battle, battle=m.battle_2, now=end + timedelta(minutes=1))
+    m.refresh_from_db()
+    assert (m.ended_at, m.differential_a) == (end, 1)
+    assert hook_calls == [("thud", end)]
+    assert apps.get_app_config("play").rated_periods("thud") == [
+        (m.pk, end, m.user_a_id, m.user_b_id, 1)
+    ]
+    assert apps.get_app_config("play").rated_periods("cavalli") == []
+
+
+def test_the_match_result_is_the_tournament_scoring_of_both_battles():
+    t0 = timezone.now()
+    m = rated_match(now=t0)
+    # Alice (dwarves in battle 1) loses three dwarves; Bob loses one in battle 2: B by 2.
+    play_to_end(m.battle_1_id, now=t0, dwarves_lost=3)
+    m.refresh_from_db()
+    play_to_end(m.battle_2_id, now=t0, dwarves_lost=1)
+    m.refresh_from_db()
+    assert m.differential_a == -2 and m.winner == m.user_b
+
+
+def test_an_unrated_match_ends_without_telling_the_ratings(hook_calls):
+    t0 = timezone.now()
+    m = rated_match(now=t0)
+    CasualMatch.objects.filter(pk=m.pk).update(rated=False)
+    play_to_end(m.battle_1_id, now=t0)
+    m.refresh_from_db()
+    play_to_end(m.battle_2_id, now=t0)
+    m.refresh_from_db()
+    assert (m.status, m.differential_a) == ("ended", 0)
+    assert hook_calls == []
+    assert apps.get_app_config("play").rated_periods("thud") == []
+
+
+def test_a_no_show_in_battle_1_cancels_the_match_without_a_period(hook_calls):
+    t0 = timezone.now()
+    m = rated_match(now=t0)
+    joining.join(m.battle_1_id, side="dwarf", now=t0)
+    joining.claim_no_show(m.battle_1_id, side="dwarf", by_name="alice", now=t0 + timedelta(hours=1))
+    m.refresh_from_db()
+    assert (m.status, m.battle_2, m.ended_at, m.differential_a) == ("cancelled", None, None, None)
+    assert Battle.objects.count() == 1
+    assert hook_calls == []
+    assert apps.get_app_config("play").rated_periods("thud") == []
+
+
+def test_a_no_show_in_battle_2_cancels_the_match_without_a_period(hook_calls):
+    t0 = timezone.now()
+    m = rated_match(now=t0)
+    play_to_end(m.battle_1_id, now=t0)
+    m.refresh_from_db()
+    assert m.battle_2 is not None
+    joining.join(m.battle_2_id, side="troll", now=t0)
+    joining.claim_no_show(m.battle_2_id, side="troll", by_name="alice", now=t0 + timedelta(hours=1))
+    m.refresh_from_db()
+    assert (m.status, m.ended_at, m.differential_a) == ("cancelled", None, None)
+    assert hook_calls == []
+    assert apps.get_app_config("play").rated_periods("thud") == []
+
+
+def _ended(a, b, game, *, ended_at, diff, rated=True, status="ended"):
+    battle = create_casual_battle(
+        game=game, first=a, second=b, timing="correspondence", now=timezone.now()
+    )
+    result = {"ended_at": ended_at, "differential_a": diff} if status == "ended" else {}
+    return CasualMatch.objects.create(
+        user_a=a,
+        user_b=b,
+        game=game,
+        rated=rated,
+        battle_1=battle,
+        status=status,
+        created_at=timezone.now(),
+        **result,
+    )
+
+
+def test_rated_periods_are_the_ended_rated_matches_of_the_game_by_end_then_id():
+    a, b, c = UserFactory(), UserFactory(), UserFactory()
+    t = timezone.now()
+    late = _ended(a, b, "thud", ended_at=t + timedelta(hours=1), diff=-3)
+    tie_1 = _ended(b, c, "thud", ended_at=t, diff=0)
+    tie_2 = _ended(c, a, "thud", ended_at=t, diff=7)
+    _ended(a, b, "cavalli", ended_at=t, diff=2)  # another game
+    _ended(a, b, "thud", ended_at=t, diff=2, rated=False)  # not rated
+    _ended(a, b, "thud", ended_at=None, diff=None, status="cancelled")
+    _ended(a, b, "thud", ended_at=None, diff=None, status="playing")
+    assert apps.get_app_config("play").rated_periods("thud") == [
+        (tie_1.pk, t, b.pk, c.pk, 0),
+        (tie_2.pk, t, c.pk, a.pk, 7),
+        (late.pk, t + timedelta(hours=1), a.pk, b.pk, -3),
+    ]
+
+
+def test_the_match_differential_doctest_holds():
+    assert doctest.testmod(for_games).failed == 0
