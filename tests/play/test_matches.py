@@ -173,24 +173,32 @@ def test_the_match_result_is_the_tournament_scoring_of_both_battles():
     assert m.differential_a == -2 and m.winner == m.user_b
 
 
-def test_an_unrated_match_ends_without_telling_the_ratings(hook_calls):
+def test_an_unrated_match_ends_without_telling_the_ratings(
+    hook_calls, django_capture_on_commit_callbacks
+):
     t0 = timezone.now()
     m = rated_match(now=t0)
     CasualMatch.objects.filter(pk=m.pk).update(rated=False)
     play_to_end(m.battle_1_id, now=t0)
     m.refresh_from_db()
-    play_to_end(m.battle_2_id, now=t0)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_to_end(m.battle_2_id, now=t0)
     m.refresh_from_db()
     assert (m.status, m.differential_a) == ("ended", 0)
     assert hook_calls == []
     assert apps.get_app_config("play").rated_periods("thud") == []
 
 
-def test_a_no_show_in_battle_1_cancels_the_match_without_a_period(hook_calls):
+def test_a_no_show_in_battle_1_cancels_the_match_without_a_period(
+    hook_calls, django_capture_on_commit_callbacks
+):
     t0 = timezone.now()
     m = rated_match(now=t0)
     joining.join(m.battle_1_id, side="dwarf", now=t0)
-    joining.claim_no_show(m.battle_1_id, side="dwarf", by_name="alice", now=t0 + timedelta(hours=1))
+    with django_capture_on_commit_callbacks(execute=True):
+        joining.claim_no_show(
+            m.battle_1_id, side="dwarf", by_name="alice", now=t0 + timedelta(hours=1)
+        )
     m.refresh_from_db()
     assert (m.status, m.battle_2, m.ended_at, m.differential_a) == ("cancelled", None, None, None)
     assert Battle.objects.count() == 1
@@ -198,14 +206,19 @@ def test_a_no_show_in_battle_1_cancels_the_match_without_a_period(hook_calls):
     assert apps.get_app_config("play").rated_periods("thud") == []
 
 
-def test_a_no_show_in_battle_2_cancels_the_match_without_a_period(hook_calls):
+def test_a_no_show_in_battle_2_cancels_the_match_without_a_period(
+    hook_calls, django_capture_on_commit_callbacks
+):
     t0 = timezone.now()
     m = rated_match(now=t0)
     play_to_end(m.battle_1_id, now=t0)
     m.refresh_from_db()
     assert m.battle_2 is not None
     joining.join(m.battle_2_id, side="troll", now=t0)
-    joining.claim_no_show(m.battle_2_id, side="troll", by_name="alice", now=t0 + timedelta(hours=1))
+    with django_capture_on_commit_callbacks(execute=True):
+        joining.claim_no_show(
+            m.battle_2_id, side="troll", by_name="alice", now=t0 + timedelta(hours=1)
+        )
     m.refresh_from_db()
     assert (m.status, m.ended_at, m.differential_a) == ("cancelled", None, None)
     assert hook_calls == []
