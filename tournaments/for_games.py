@@ -133,8 +133,8 @@ def match_differential(battle_1: tuple[int, int], battle_2: tuple[int, int], *, 
     from each battle's result numbers, scored as a tournament match is
     (``MatchResult.from_battles``, ``standings.scoring.score``): a casual match's result.
 
-    In Thud (a dwarf left is 1 point, a troll 4) A ends battle 1 with 30 dwarves and
-    battle 2 with 8 trolls (62 points), B with 2 trolls and 12 dwarves (20):
+    In Thud (the first side scores 1 point a piece left, the second 4): A keeps 30 in
+    battle 1 and 8 in battle 2 (30 + 32 = 62 points), B 2 and 12 (8 + 12 = 20):
 
     >>> match_differential((30, 2), (12, 8), game="thud")
     42
