@@ -102,9 +102,18 @@ class BattlesSection:
             battle.updated_at = time_of(part["updated_at"])  # auto_now: set after
         Battle.objects.bulk_update(battles, ["updated_at"])
         Move.objects.bulk_create(
-            Move(battle=battle, **m, submitted_at=time_of(m["submitted_at"]))
+            Move(
+                battle=battle,
+                ply=m["ply"],
+                side=m["side"],
+                notation=m["notation"],
+                kind=m["kind"],
+                captures=m["captures"],
+                submitted_at=time_of(m["submitted_at"]),
+                clock_version_before=m["clock_version_before"],
+            )
             for battle, part in zip(battles, data, strict=True)
-            for m in ({k: v for k, v in m.items() if k != "submitted_at"} for m in part["moves"])
+            for m in part["moves"]
         )
         ClockEvent.objects.bulk_create(
             ClockEvent(
