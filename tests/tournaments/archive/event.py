@@ -44,7 +44,9 @@ def results_for(table: int, number: int) -> tuple[int, int, int, int]:
 
 def play_online(match: Match, plies: int) -> None:
     """Both battles online: ``plies`` greedy plies each, then ended by agreement."""
-    for number, battle in enumerate(create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now()), 1):
+    for number, battle in enumerate(
+        create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now()), 1
+    ):
         battle = start_battle(battle.pk, now=timezone.now())
         moves, _ = greedy_game(plies, battle.capture_policy)
         for text in moves:
@@ -84,7 +86,12 @@ def play_round(t: Tournament, people: SimpleNamespace, results=None, *, online=(
         if m.table in online:
             play_online(m, 8)
         else:
-            two_referees(m, (results or {}).get(m.table, results_for(m.table, round_.number)), people.ref1, people.ref2)
+            two_referees(
+                m,
+                (results or {}).get(m.table, results_for(m.table, round_.number)),
+                people.ref1,
+                people.ref2,
+            )
     return round_
 
 
@@ -113,7 +120,9 @@ def build_event(players: int = 10, slug: str = "archive-open") -> SimpleNamespac
         player = Player.objects.create(
             name=f"Player Æ{seed}", club=f"Club {seed % 3}", rating=1500 + 10 * seed, user=user
         )
-        entries.append(Entry.objects.create(tournament=t, player=player, seed=seed, checked_in=True))
+        entries.append(
+            Entry.objects.create(tournament=t, player=player, seed=seed, checked_in=True)
+        )
     add_forbidden_pair(t, entries[0], entries[1])
     values = current_values(entries[5])
     edit_entry(
