@@ -19,13 +19,15 @@ from django.test import Client
 from pypdf import PdfReader
 
 from games.models.battle import Battle
+from tournaments.archive.document import SETTINGS
 from tournaments.models.results import ResultVersion
+from tournaments.models.rounds import Match
 from tournaments.models.tournament import Entry, EntryChange, RoundAbsence, Tournament
 
 URL_IDS = re.compile(r"/(battles|players|api/battles|p|matches)/[0-9A-Za-z_-]+")
 ID_KEYS = {"id", "player", "player_id", "entry_id", "battle_id", "match_id"}
-#: Lines a PDF or page prints about when it was made, not what it says.
-GENERATED = re.compile(r"(Generated|Printed|Created) .*|\d{1,2}:\d{2}(:\d{2})?")
+#: When a PDF was printed ("printed 25 November 2026, 01:31"), not what it says.
+PRINTED = re.compile(r"printed .*")
 
 
 def normalise(value: Any, slug: str) -> Any:
@@ -43,7 +45,7 @@ def normalise(value: Any, slug: str) -> Any:
 
 def pdf_text(content: bytes) -> list[str]:
     text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(content)).pages)
-    return [GENERATED.sub("…", line) for line in text.splitlines()]
+    return [PRINTED.sub("printed …", line) for line in text.splitlines()]
 
 
 def page_text(html: str) -> str:
@@ -104,6 +106,27 @@ def dump(slug: str) -> dict[str, Any]:
         for c in EntryChange.objects.filter(entry__tournament=t)
         .select_related("entry__player", "changed_by")
         .order_by("changed_at", "field")
+    ]
+    # The rows behind the pages, for what only the organiser's pages show (pairing notes).
+    out["tournament_row"] = {
+        name: str(getattr(t, name)) for name in SETTINGS + ("start_date", "created_at")
+    } | {"slug": "SLUG"}
+    out["rounds"] = [
+        [r.number, r.stage, r.status, r.seed, str(r.created_at), str(r.published_at)]
+        for r in t.round_set.order_by("number")
+    ]
+    out["matches"] = [
+        [m.round.number, m.table, m.player_a.player.name, m.player_b and m.player_b.player.name]
+        + [m.flags, m.result_status, m.lock_version, str(m.play_started_at)]
+        for m in Match.objects.filter(round__tournament=t)
+        .select_related("round", "player_a__player", "player_b__player")
+        .order_by("round__number", "table")
+    ]
+    out["entries"] = [
+        [e.player.name, e.player.club, e.player.country, e.player.rating, e.seed]
+        + [e.checked_in, str(e.checked_in_at), e.withdrawn_from_round, e.late_from_round]
+        + [e.initial_points, e.knockout_seed]
+        for e in entries.select_related("player")
     ]
     out["absences"] = [
         [a.entry.player.name, a.round_number, a.created_at.isoformat()]
