@@ -77,7 +77,9 @@ def check_structure(value: Any, against: Mapping[str, Any], prefix: tuple = ()) 
     errors = sorted(validator.iter_errors(value), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
         error: ValidationError = errors[0]
-        raise ArchiveError(f"{where([*prefix, *error.absolute_path])}: {error.message}")
+        # A message may quote the whole offending value: a line is enough to find it.
+        message = error.message if len(error.message) <= 300 else error.message[:300] + "…"
+        raise ArchiveError(f"{where([*prefix, *error.absolute_path])}: {message}")
 
 
 def read_archive(data: bytes | str) -> dict[str, Any]:
@@ -124,12 +126,16 @@ def semantic_problems(doc: dict[str, Any]) -> Iterator[str]:
     if t["time_zone"] not in zones():
         yield "tournament.time_zone: " + _("unknown time zone %(zone)r.") % {"zone": t["time_zone"]}
     keys = yield from entry_problems(doc["entries"])
+    pairs: set[frozenset[int]] = set()
     for n, pair in enumerate(doc["forbidden_pairs"]):
         here = f"forbidden_pairs[{n}]: "
         if unknown := [k for k in pair if k not in keys]:
             yield here + _("no entry has key %(key)d.") % {"key": unknown[0]}
         elif pair[0] == pair[1]:
             yield here + _("an entry cannot be forbidden to play itself.")
+        elif frozenset(pair) in pairs:
+            yield here + _("this pair appears twice.")
+        pairs.add(frozenset(pair))
     matches = yield from round_problems(doc["rounds"], keys, game)
     index = DocumentIndex(game=game, entries=frozenset(keys), matches=matches)
     known = sections.registered()

@@ -22,7 +22,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from tournaments.archive import sections
@@ -53,6 +53,17 @@ def import_archive(
         raise ArchiveError(
             _("%(slug)r is not a valid address: use letters, digits, - and _.") % {"slug": slug}
         ) from None
+    try:
+        return _write(document, slug=slug, by=by)
+    except IntegrityError as exc:
+        # The checks should leave the database nothing to refuse; if it does, the
+        # transaction is rolled back and the person importing is told, not a 500.
+        raise ArchiveError(
+            _("The archive could not be written, nothing was: %(error)s") % {"error": exc}
+        ) from exc
+
+
+def _write(document: dict[str, Any], *, slug: str, by: User | None) -> Tournament:
     with transaction.atomic():
         if Tournament.objects.select_for_update().filter(slug=slug).exists():
             raise ArchiveError(

@@ -207,6 +207,12 @@ CASES = {
         ),
         "sections.battles[0]: its players are not the players of its match",
     ),
+    "a forbidden pair twice": (
+        lambda text: broken(
+            json.loads(text), lambda d: d["forbidden_pairs"].append(d["forbidden_pairs"][0][::-1])
+        ),
+        "forbidden_pairs[1]: this pair appears twice",
+    ),
     "an entry twice in a round": (
         lambda text: broken(
             json.loads(text), lambda d: d["rounds"][0]["matches"][1].update(a=first_match(d)["a"])
@@ -248,12 +254,12 @@ def test_the_same_archive_twice_is_refused_and_writes_nothing(archive_text, tmp_
 
 
 def test_a_refusal_mid_write_rolls_everything_back(document):
-    """A check the pure reading cannot make (here: the battles' section refers to an
-    entry key the writer meets only when it writes) still leaves nothing behind."""
-    document["sections"]["battles"][0]["first"] = 99  # past read_archive's checks
+    """What the database refuses half-way (here a table twice in a round, which
+    ``read_archive`` would have refused first) is told as a refusal and leaves nothing."""
+    first_match(document)["table"] = document["rounds"][0]["matches"][1]["table"]
     before = counts()
 
-    with pytest.raises(KeyError):
+    with pytest.raises(ArchiveError, match="could not be written, nothing was"):
         import_archive(document)
 
     assert counts() == before
