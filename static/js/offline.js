@@ -191,8 +191,8 @@
       sending = false;
       render();
       if (sent) {
-        say(interpolate(ngettext("Sent: %(count)s entry that was waiting on this device.",
-          "Sent: %(count)s entries that were waiting on this device.", sent), { count: sent }, true));
+        var text = ngettext("Sent: %(count)s entry that was waiting on this device.", "Sent: %(count)s entries that were waiting on this device.", sent);
+        say(interpolate(text, { count: sent }, true));
       }
     }, function () {
       sending = false;

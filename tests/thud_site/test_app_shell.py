@@ -40,3 +40,8 @@ def test_every_page_links_the_manifest_and_loads_the_offline_script(client):
     page = client.get(reverse("home")).text
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
     assert "js/offline.js" in page and 'data-service-worker="/sw.js"' in page
+
+
+def test_manifest_speaks_the_visitors_language(client):
+    body = client.get("/manifest.webmanifest", HTTP_ACCEPT_LANGUAGE="it").json()
+    assert body["name"] == "Gestione tornei di Thud"
