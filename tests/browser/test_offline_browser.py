@@ -12,9 +12,11 @@ import json
 import time
 
 import pytest
+from axe_playwright_python.base import AXE_SCRIPT
 from django.urls import reverse
 from django.utils import timezone
 
+from tests.browser.test_accessibility_browser import describe, scan
 from tests.factories import (
     EntryFactory,
     MatchFactory,
@@ -34,6 +36,7 @@ pytestmark = [
 ]
 
 WAIT_MS = 15_000
+PHONE = {"width": 360, "height": 740}
 NUMBERS = [(30, 2, 12, 8), (20, 3, 15, 1), (5, 6, 7, 2)]
 
 
@@ -100,6 +103,15 @@ def enter(page, values):
     page.click("button[name=enter]")
 
 
+def assert_accessible(page):
+    """axe finds nothing and nothing scrolls sideways, in the state the page is in now."""
+    page.add_script_tag(content=AXE_SCRIPT)
+    violations = scan(page, "referee", "en", page.url)
+    assert not violations, describe(violations)
+    width = page.viewport_size["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
 def count_text(page):
     return page.locator("#offline-count").inner_text()
 
@@ -117,7 +129,7 @@ def test_three_entries_made_offline_survive_a_reload_and_are_sent_once(
     offline_browser, live_server, log_in, hall
 ):
     base = live_server.url
-    context = offline_browser.new_context()
+    context = offline_browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     log_in(context, "ref-one")
     page = context.new_page()
     open_controlled(page, match_url(base, hall[0]))
@@ -137,6 +149,7 @@ def test_three_entries_made_offline_survive_a_reload_and_are_sent_once(
     page.focus("#offline-count")
     page.keyboard.press("Enter")  # the list opens by keyboard
     assert "Round 2, table 1: 30–2, 12–8" in page.locator("#offline-list").inner_text()
+    assert_accessible(page)
 
     # A reload while still offline: the page comes from the worker, the entries stay.
     page.reload()
@@ -200,6 +213,7 @@ def test_a_queued_entry_and_confirmation_overtaken_meanwhile_are_shown_not_appli
     choice = page.locator("#conflict-choice").inner_text()
     assert "Your entry (not applied): 30–2, 12–8" in choice
     assert "Stored now: 20–2, 15–3" in choice
+    assert_accessible(page)
     assert [v.pk for v in match.versions.all()] == [theirs.pk]
     assert page.locator("#offline-queue").is_hidden()
 
