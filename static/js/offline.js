@@ -171,7 +171,10 @@
           if (!go) return false;
           return send(item).then(function (response) {
             return response.text().then(function (html) {
-              if (response.ok) {
+              if (response.redirected) {
+                // Sent to the log-in page (the session ended): not applied, keep it.
+                mark(item.key, "refused");
+              } else if (response.ok) {
                 remove(item.key);
                 sent += 1;
                 if (item.page === here) show(html);
@@ -233,7 +236,15 @@
         link.textContent = item.state === "conflict"
           ? gettext("Someone else entered this match meanwhile: open it to choose")
           : gettext("Not accepted: open the page to see why");
-        li.append(link);
+        li.append(link, " ");
+        // Asks first (static/js/site.js's data-confirm), then the click comes back here.
+        var discard = document.createElement("button");
+        discard.type = "button";
+        discard.className = "link";
+        discard.dataset.discard = item.key;
+        discard.dataset.confirm = gettext("Discard this entry? It will not be sent.");
+        discard.textContent = gettext("Discard");
+        li.append(discard);
       }
       list.append(li);
     });
@@ -250,9 +261,18 @@
       keep(form);
     }, true);
     // Online by the browser's account, yet the request never reached the server.
+    // Only the form's own submit: a failed live preview from one of its inputs is no entry.
     document.body.addEventListener("htmx:sendError", function (event) {
-      var form = event.detail.elt && event.detail.elt.closest("form[data-offline-queue]");
-      if (form) keep(form);
+      var form = event.detail.elt;
+      if (form instanceof HTMLFormElement && form.hasAttribute("data-offline-queue")) keep(form);
+    });
+    document.addEventListener("click", function (event) {
+      var button = event.target.closest && event.target.closest("[data-discard]");
+      if (!button || event.defaultPrevented) return;  // not yet confirmed
+      remove(button.dataset.discard);
+      render();
+      // The button is gone: the focus goes to what is left of the list, or to the page.
+      document.getElementById(load().length ? "offline-count" : "main").focus();
     });
     document.getElementById("offline-send").addEventListener("click", function () {
       if (!navigator.onLine) say(gettext("Still offline: it will be sent when the connection returns."));

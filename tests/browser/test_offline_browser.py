@@ -13,6 +13,7 @@ import time
 
 import pytest
 from axe_playwright_python.base import AXE_SCRIPT
+from django.contrib.sessions.models import Session
 from django.urls import reverse
 from django.utils import timezone
 
@@ -238,3 +239,27 @@ def test_a_queued_entry_and_confirmation_overtaken_meanwhile_are_shown_not_appli
     theirs.refresh_from_db()
     assert theirs.status == ResultVersion.Status.DISPUTED and theirs.confirmed_by is None
     assert json.loads(page.evaluate("localStorage.getItem('thud-offline-queue')")) == []
+
+    # A confirmation sent after the session ended is not lost: the server answered with the
+    # log-in page, so it stays, marked, until the referee discards it (asked first).
+    go_offline(context)
+    page.click("button[name=confirm] >> nth=0")
+    Session.objects.all().delete()
+    go_online(context)
+    page.wait_for_selector("#offline-list >> text=Not accepted", state="attached", timeout=WAIT_MS)
+    assert count_text(page) == "Not sent yet (1)"
+    page.click("#offline-count")
+    page.click("#offline-list [data-discard]")
+    page.click("#confirm-dialog-ok")
+    page.wait_for_selector("#offline-details[hidden]", state="attached", timeout=WAIT_MS)
+    assert match.versions.count() == 2
+    assert Match.objects.get(pk=match.pk).result_status == Match.ResultStatus.DISPUTED
+
+    # Logging out empties the saved pages: the next person on this phone sees none of them.
+    log_in(context, "ref-one")
+    page.goto(match_url(base, match))
+    saved = "caches.open('thud-pages').then(c => c.keys()).then(ks => ks.map(r => r.url))"
+    assert match_url(base, match) in page.evaluate(saved)
+    page.locator(f"form[action='{reverse('logout')}'] button").click()
+    page.wait_for_load_state()
+    assert match_url(base, match) not in page.evaluate(saved)
