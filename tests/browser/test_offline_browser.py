@@ -17,6 +17,9 @@ from django.contrib.sessions.models import Session
 from django.urls import reverse
 from django.utils import timezone
 
+from games.battles.referee import referee_decision
+from games.battles.starting import create_battles, start_battle
+from games.models.battle import Battle
 from tests.browser.test_accessibility_browser import describe, scan
 from tests.factories import (
     EntryFactory,
@@ -38,6 +41,7 @@ pytestmark = [
 
 WAIT_MS = 15_000
 PHONE = {"width": 360, "height": 740}
+FIELDS = ["battle1_first", "battle1_second", "battle2_first", "battle2_second"]
 NUMBERS = [(30, 2, 12, 8), (20, 3, 15, 1), (5, 6, 7, 2)]
 
 
@@ -97,9 +101,7 @@ def open_controlled(page, url):
 
 
 def enter(page, values):
-    for field, value in zip(
-        ["battle1_first", "battle1_second", "battle2_first", "battle2_second"], values, strict=True
-    ):
+    for field, value in zip(FIELDS, values, strict=True):
         page.fill(f"#result-panel input[name={field}]", str(value))
     page.click("button[name=enter]")
 
@@ -136,9 +138,14 @@ def test_three_entries_made_offline_survive_a_reload_and_are_sent_once(
     open_controlled(page, match_url(base, hall[0]))
     for match in hall[:3]:
         page.goto(match_url(base, match))  # the worker keeps each page the referee opens
-    # A second tab is open too; it will also try to send when the connection returns.
+    # A second tab is open too, on table 4's over-the-board clock page: both battles are
+    # over, its survivors form (a plain form, no htmx) is there.
+    battles = create_battles(hall[3], mode=Battle.Mode.OTB, now=timezone.now())
+    for battle in battles:
+        start_battle(battle.pk, now=timezone.now())
+        referee_decision(battle.pk, reason="time", now=timezone.now())
     other = context.new_page()
-    other.goto(match_url(base, hall[3]))
+    other.goto(base + reverse("games:referee_clock", args=[battles[0].pk]))
 
     go_offline(context)
     for match, values in zip(hall[:3], NUMBERS, strict=True):
@@ -147,6 +154,12 @@ def test_three_entries_made_offline_survive_a_reload_and_are_sent_once(
         enter(page, values)
         page.wait_for_selector("#offline-queue:not([hidden])", timeout=WAIT_MS)
     assert count_text(page) == "Not sent yet (3)"
+    for field, value in zip(FIELDS, (25, 4, 18, 2), strict=True):
+        other.fill(f"#survivors-form input[name={field}]", str(value))
+    other.click("#survivors-form button[type=submit]")
+    other.wait_for_selector("#offline-queue:not([hidden])", timeout=WAIT_MS)
+    assert count_text(other) == "Not sent yet (4)"
+    page.wait_for_function("document.getElementById('offline-count').textContent.includes('(4)')")
     page.focus("#offline-count")
     page.keyboard.press("Enter")  # the list opens by keyboard
     assert "Round 2, table 1: 30–2, 12–8" in page.locator("#offline-list").inner_text()
@@ -155,14 +168,15 @@ def test_three_entries_made_offline_survive_a_reload_and_are_sent_once(
     # A reload while still offline: the page comes from the worker, the entries stay.
     page.reload()
     assert "saved at" in page.locator("#offline-state").inner_text()
-    assert count_text(page) == "Not sent yet (3)"
+    assert count_text(page) == "Not sent yet (4)"
     assert not ResultVersion.objects.filter(match__in=hall).exists()
     queued = page.evaluate("localStorage.getItem('thud-offline-queue')")
 
     go_online(context)
     page.wait_for_selector("#offline-details[hidden]", state="attached", timeout=WAIT_MS)
     other.wait_for_selector("#offline-details[hidden]", state="attached", timeout=WAIT_MS)
-    wait_for_versions(hall, 3)
+    wait_for_versions(hall, 4)
+    assert hall[3].versions.get().survivors.as_tuple() == (25, 4, 18, 2)
     for match, values in zip(hall[:3], NUMBERS, strict=True):
         (version,) = match.versions.all()
         assert version.survivors.as_tuple() == values
@@ -173,7 +187,7 @@ def test_three_entries_made_offline_survive_a_reload_and_are_sent_once(
     other.evaluate("q => localStorage.setItem('thud-offline-queue', q)", queued)
     other.reload()
     other.wait_for_selector("#offline-details[hidden]", state="attached", timeout=WAIT_MS)
-    assert ResultVersion.objects.filter(match__in=hall).count() == 3
+    assert ResultVersion.objects.filter(match__in=hall).count() == 4
 
     # A second referee confirms all three.
     second = offline_browser.new_context()
