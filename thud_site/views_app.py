@@ -5,7 +5,7 @@ Both are served from the site root, so the worker's scope covers every page. The
 hash of their contents (a changed file makes a new cache and drops the old one), and the
 pages a person opened network-first, falling back to the saved copy when the network is
 gone; it never caches a POST, an API call or a stream, and it empties the saved pages when
-someone logs in or out.
+someone logs in or out. The admin's and the account pages are never saved.
 """
 
 from __future__ import annotations
@@ -53,6 +53,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "staticPrefix": static(""),
         "catalog": reverse("javascript-catalog"),
         "clearOn": [reverse("login"), reverse("logout")],
+        # Never saved: the admin, and the account pages (log-in, password-reset links).
+        "private": [reverse("admin:index"), reverse("login").rsplit("/", 2)[0] + "/"],
     }
     # JSON is valid JavaScript; the worker is a script file, not HTML, so nothing is escaped.
     context = {"config": json.dumps(config)}

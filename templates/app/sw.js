@@ -33,6 +33,8 @@ self.addEventListener("fetch", function (event) {
     if (CONFIG.clearOn.indexOf(url.pathname) !== -1) event.waitUntil(caches.delete(PAGES));
     return;
   }
+  var isPrivate = CONFIG.private.some(function (prefix) { return url.pathname.indexOf(prefix) === 0; });
+  if (isPrivate) return;
   if (url.pathname.indexOf(CONFIG.staticPrefix) === 0) {
     event.respondWith(cacheFirst(request));
   } else if (request.mode === "navigate" || url.pathname === CONFIG.catalog) {

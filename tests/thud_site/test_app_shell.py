@@ -21,6 +21,7 @@ def test_service_worker_is_a_script_at_the_root_naming_its_assets_and_version(cl
     assert config["version"] == shell_version() and len(config["version"]) == 12
     assert config["assets"] == [f"/static/{path}" for path in SHELL_ASSETS]
     assert config["clearOn"] == [reverse("login"), reverse("logout")]
+    assert config["private"] == ["/admin/", "/accounts/"]
 
 
 def test_manifest_names_the_app_its_start_and_icons(client):
