@@ -25,7 +25,7 @@ from tournaments.archive.sections import (
     parse_time,
     time_of,
 )
-from tournaments.models.results import ResultVersion
+from tournaments.models.results import ResultVersion, SubmissionKey
 from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Entry, Tournament
 from tournaments.permissions.match_gates import (
@@ -42,13 +42,14 @@ from tournaments.permissions.tournament_gates import (
 from tournaments.reports.side_counts import SideCounts, count_by_side
 from tournaments.results.entry import enter_result
 from tournaments.results.final import record_final_result
+from tournaments.results.once import apply_once
 from tournaments.results.value import MatchResult
 from tournaments.results.writing import ResultError, game_of
 from tournaments.rounds.hall import current_round, hall_fingerprint
 from tournaments.rounds.locks import RoundError
 from tournaments.rounds.play import begin_play
 from tournaments.signals import attendance_changed, round_published
-from tournaments.web.forms_results import MatchResultForm
+from tournaments.web.forms_results import KeyedResultForm
 
 if TYPE_CHECKING:
     from tournaments.permissions.roles import AnyUser  # noqa: F401 (for games.permissions)
@@ -140,26 +141,34 @@ def record_engine_result(
     return True
 
 
-def referee_result_form(match: Match, data: object = None) -> MatchResultForm:
-    """The result form of the match's game, bound to ``data`` when given."""
-    return MatchResultForm(data, game=game_of(match))
+def referee_result_form(match: Match, data: object = None) -> KeyedResultForm:
+    """The result form of the match's game with its submission key, bound to ``data``
+    when given."""
+    return KeyedResultForm(data, game=game_of(match))
 
 
 def enter_referee_result(
     match: Match,
     *,
-    form: MatchResultForm,
+    form: KeyedResultForm,
     by: User,
     players: tuple[int, int],
     now: datetime,
 ) -> ResultVersion:
-    """Enter a valid ``referee_result_form`` for a second person to confirm; raises
-    ``ResultError`` when the workflow refuses it (already confirmed, the pairing changed)."""
-    return enter_result(
-        match,
-        survivors=form.survivors(),
+    """Enter a valid ``referee_result_form`` for a second person to confirm, once per
+    submission key; raises ``ResultError`` when the workflow refuses it (already
+    confirmed, the pairing changed, the key was used for something else)."""
+    return apply_once(
+        form.cleaned_data["key"],
         by=by,
-        expected_lock_version=match.lock_version,
-        players=players,
-        now=now,
+        match=match,
+        kind=SubmissionKey.Kind.ENTRY,
+        write=lambda: enter_result(
+            match,
+            survivors=form.survivors(),
+            by=by,
+            expected_lock_version=match.lock_version,
+            players=players,
+            now=now,
+        ),
     )

@@ -121,3 +121,34 @@ class ResultVersion(models.Model):
     def stands_alone(self) -> bool:
         """Confirmed by the person who entered it: only an organiser's decision may."""
         return self.kind == self.Kind.DECISION
+
+
+class SubmissionKey(models.Model):
+    """The idempotency key of one result submission, stored with the version it made.
+
+    A form carries a fresh key (made when the page renders it, or by the page's script when
+    it keeps the submission on the device to send later); the write and this row commit
+    together, so a repeat of the key (a retry, a double tap, a second tab replaying the same
+    queued entry) finds the row and gets the same version back instead of a second one.
+    """
+
+    class Kind(models.TextChoices):
+        ENTRY = "entry", _("Entry")
+        CONFIRMATION = "confirmation", _("Confirmation")
+
+    key = models.CharField(_("key"), max_length=64, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
+    # Null only inside the transaction that inserts the row and then makes the version.
+    version = models.ForeignKey(
+        ResultVersion, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("submission key")
+        verbose_name_plural = _("submission keys")
+
+    def __str__(self) -> str:
+        return self.key
