@@ -12,6 +12,8 @@
 - casual play (``play/``):            play/urls.py
 - a player's own page (``p/<token>/``, ``t/<slug>/me/``): thud_site/views_player_page.py
 - the JavaScript catalog (``jsi18n/``): Django's JavaScriptCatalog
+- the app shell (``sw.js``, ``manifest.webmanifest``, at the root for the worker's scope):
+  thud_site/views_app.py
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from accounts.views import set_language
 from games import views_api, views_records
 from thud_site import views
 
-from . import home, views_player_page
+from . import home, views_app, views_player_page
 
 # The admin's login guards the most powerful accounts: it shares the site login's limiter.
 admin.site.login_form = RateLimitedAdminAuthenticationForm
@@ -44,6 +46,8 @@ urlpatterns = [
     # logged-in user's choice is also saved on their profile.
     path("i18n/setlang/", set_language, name="set_language"),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("sw.js", views_app.service_worker, name="service_worker"),
+    path("manifest.webmanifest", views_app.manifest, name="manifest"),
     path("rules/", views.rules, name="rules"),
     # Served by games (tournaments never imports games), before the public routes.
     path("t/<slug:slug>/records.txt", views_records.tournament_records, name="records"),

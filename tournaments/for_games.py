@@ -3,8 +3,8 @@
 ``tournaments`` never imports ``games``; ``games`` and ``play`` import only this module
 (enforced by ``tests/test_layout.py`` and by ruff's banned-api in ``games/ruff.toml`` and
 ``play/ruff.toml``). Everything a battle needs from its tournament is named here: the role
-gates, beginning play, handing over an engine-verified result, a referee's result entry
-and the counting of results by side. (The games offer their result scales through their
+gates, beginning play, handing over an engine-verified result, a referee's result entry,
+the counting of results by side, and the refs of the tournament archive's sections. (The games offer their result scales through their
 ``AppConfig``, ``tournaments.results.scales``, without importing this app.)
 """
 
@@ -17,7 +17,15 @@ from typing import TYPE_CHECKING
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from tournaments.models.results import ResultVersion
+from tournaments.archive.sections import (
+    DocumentIndex,
+    ExportRefs,
+    ImportRefs,
+    iso,
+    parse_time,
+    time_of,
+)
+from tournaments.models.results import ResultVersion, SubmissionKey
 from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Entry, Tournament
 from tournaments.permissions.match_gates import (
@@ -34,6 +42,7 @@ from tournaments.permissions.tournament_gates import (
 from tournaments.reports.side_counts import SideCounts, count_by_side
 from tournaments.results.entry import enter_result
 from tournaments.results.final import record_final_result
+from tournaments.results.once import apply_once
 from tournaments.results.value import MatchResult
 from tournaments.results.writing import ResultError, game_of
 from tournaments.rounds.hall import current_round, hall_fingerprint
@@ -41,7 +50,7 @@ from tournaments.rounds.locks import RoundError
 from tournaments.rounds.play import begin_play
 from tournaments.signals import attendance_changed, round_published
 from tournaments.standings.scoring import score
-from tournaments.web.forms_results import MatchResultForm
+from tournaments.web.forms_results import KeyedResultForm
 
 if TYPE_CHECKING:
     from tournaments.permissions.roles import AnyUser  # noqa: F401 (for games.permissions)
@@ -50,6 +59,12 @@ log = logging.getLogger(__name__)
 
 __all__ = [
     "attendance_changed",
+    "DocumentIndex",
+    "ExportRefs",
+    "ImportRefs",
+    "iso",
+    "parse_time",
+    "time_of",
     "Entry",
     "Match",
     "ResultError",
@@ -142,26 +157,34 @@ def match_differential(battle_1: tuple[int, int], battle_2: tuple[int, int], *, 
     return score(MatchResult.from_battles(battle_1, battle_2, game=game)).differential
 
 
-def referee_result_form(match: Match, data: object = None) -> MatchResultForm:
-    """The result form of the match's game, bound to ``data`` when given."""
-    return MatchResultForm(data, game=game_of(match))
+def referee_result_form(match: Match, data: object = None) -> KeyedResultForm:
+    """The result form of the match's game with its submission key, bound to ``data``
+    when given."""
+    return KeyedResultForm(data, game=game_of(match))
 
 
 def enter_referee_result(
     match: Match,
     *,
-    form: MatchResultForm,
+    form: KeyedResultForm,
     by: User,
     players: tuple[int, int],
     now: datetime,
 ) -> ResultVersion:
-    """Enter a valid ``referee_result_form`` for a second person to confirm; raises
-    ``ResultError`` when the workflow refuses it (already confirmed, the pairing changed)."""
-    return enter_result(
-        match,
-        survivors=form.survivors(),
+    """Enter a valid ``referee_result_form`` for a second person to confirm, once per
+    submission key; raises ``ResultError`` when the workflow refuses it (already
+    confirmed, the pairing changed, the key was used for something else)."""
+    return apply_once(
+        form.cleaned_data["key"],
         by=by,
-        expected_lock_version=match.lock_version,
-        players=players,
-        now=now,
+        match=match,
+        kind=SubmissionKey.Kind.ENTRY,
+        write=lambda: enter_result(
+            match,
+            survivors=form.survivors(),
+            by=by,
+            expected_lock_version=match.lock_version,
+            players=players,
+            now=now,
+        ),
     )

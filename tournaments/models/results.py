@@ -69,6 +69,10 @@ class ResultVersion(models.Model):
         blank=True,
         related_name="+",
     )
+    # The author's username when the version came from another installation's archive
+    # where that user does not exist here (``entered_by`` is then empty): the history
+    # still names them. Likewise ``confirmed_by_name``.
+    entered_by_name = models.CharField(_("entered by (name)"), max_length=150, blank=True)
     entered_at = models.DateTimeField(_("entered at"), auto_now_add=True)
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -77,6 +81,7 @@ class ResultVersion(models.Model):
         blank=True,
         related_name="+",
     )
+    confirmed_by_name = models.CharField(_("confirmed by (name)"), max_length=150, blank=True)
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
 
     class Meta:
@@ -103,6 +108,47 @@ class ResultVersion(models.Model):
         )
 
     @property
+    def entered_by_label(self) -> str:
+        """Who entered it, for the history: the user's name, else the name kept by an
+        archive import, else ""."""
+        return self.entered_by.get_username() if self.entered_by else self.entered_by_name
+
+    @property
+    def confirmed_by_label(self) -> str:
+        return self.confirmed_by.get_username() if self.confirmed_by else self.confirmed_by_name
+
+    @property
     def stands_alone(self) -> bool:
         """Confirmed by the person who entered it: only an organiser's decision may."""
         return self.kind == self.Kind.DECISION
+
+
+class SubmissionKey(models.Model):
+    """The idempotency key of one result submission, stored with the version it made.
+
+    A form carries a fresh key (made when the page renders it, or by the page's script when
+    it keeps the submission on the device to send later); the write and this row commit
+    together, so a repeat of the key (a retry, a double tap, a second tab replaying the same
+    queued entry) finds the row and gets the same version back instead of a second one.
+    """
+
+    class Kind(models.TextChoices):
+        ENTRY = "entry", _("Entry")
+        CONFIRMATION = "confirmation", _("Confirmation")
+
+    key = models.CharField(_("key"), max_length=64, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
+    # Null only inside the transaction that inserts the row and then makes the version.
+    version = models.ForeignKey(
+        ResultVersion, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("submission key")
+        verbose_name_plural = _("submission keys")
+
+    def __str__(self) -> str:
+        return self.key

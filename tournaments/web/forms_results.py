@@ -12,6 +12,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models.results import ResultVersion
+from tournaments.results.once import KEY_PATTERN, new_key
 from tournaments.results.scales import form_label_of, limit_of, scale_of
 from tournaments.results.value import FIELDS as SURVIVOR_FIELDS
 from tournaments.results.value import MatchResult, MatchResultError
@@ -85,7 +86,38 @@ class MatchResultForm(forms.Form):
         return preview(values)
 
 
-class ResultForm(MatchResultForm):
+def _key_field() -> forms.CharField:
+    """The submission's idempotency key (``tournaments.results.once``): optional, so a
+    form from before keys still works; a fresh one in every unbound form."""
+    return forms.CharField(required=False, max_length=200, widget=forms.HiddenInput)
+
+
+def _check_key(form: forms.Form) -> None:
+    key = form.cleaned_data.get("key") or ""
+    if key and not KEY_PATTERN.match(key):
+        form.add_error(
+            None, _("This form's submission key is not valid; reload the page and try again.")
+        )
+
+
+class KeyedResultForm(MatchResultForm):
+    """The result form with a submission key: the referee's entry, a player's report and
+    the over-the-board survivors form."""
+
+    key = _key_field()
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial.setdefault("key", new_key())
+
+    def clean(self):
+        cleaned = super().clean()
+        _check_key(self)
+        return cleaned
+
+
+class ResultForm(KeyedResultForm):
     lock_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
 
 
@@ -113,6 +145,12 @@ class CorrectionForm(MatchResultForm):
 class ConfirmForm(forms.Form):
     version_id = forms.IntegerField(widget=forms.HiddenInput)
     lock_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    key = _key_field()
+
+    def clean(self):
+        cleaned = super().clean()
+        _check_key(self)
+        return cleaned
 
 
 def initial_from(version: ResultVersion | None, lock_version: int) -> dict[str, int]:

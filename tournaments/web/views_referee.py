@@ -11,6 +11,8 @@ answers 409 with the current values, so nobody overwrites a result they never sa
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, HttpResponseBadRequest
@@ -22,7 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
 from thud_site.http import AuthedRequest, HtmxHttpRequest
-from tournaments.models.results import ResultVersion
+from tournaments.models.results import ResultVersion, SubmissionKey
 from tournaments.models.rounds import Match
 from tournaments.permissions.listings import matches_of_player
 from tournaments.permissions.match_gates import (
@@ -36,6 +38,8 @@ from tournaments.permissions.tournament_gates import access_round_for_referee
 from tournaments.reports import dashboards
 from tournaments.results.corrections import correct_result, decide_result
 from tournaments.results.entry import confirm_result, enter_result
+from tournaments.results.once import apply_once, new_key
+from tournaments.results.value import MatchResult
 from tournaments.results.writing import ResultError, StaleResultError
 from tournaments.rounds import lifecycle
 from tournaments.web.forms_results import (
@@ -61,6 +65,24 @@ SOURCE_BY_ROLE = {
     Role.REFEREE: ResultVersion.Source.REFEREE,
     Role.PLAYER: ResultVersion.Source.PLAYER,
 }
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """A submission that lost the compare-and-set to someone else's write (a queued entry
+    sent when the network returned, typically): shown beside what is stored now, never
+    applied on its own. ``values`` and ``key`` for an entry, ``confirming`` (a version
+    number) for a confirmation."""
+
+    values: MatchResult | None = None
+    key: str = ""
+    confirming: int | None = None
+
+
+def numbers(values: MatchResult) -> str:
+    """The four numbers, battle by battle: "30–2, 12–8"."""
+    a, b, c, d = values.as_tuple()
+    return f"{a}–{b}, {c}–{d}"
 
 
 @login_required
@@ -116,17 +138,25 @@ def result_enter(request: AuthedRequest, slug: str, match_id: int) -> HttpRespon
     form = ResultForm(request.POST, game=match.round.tournament.game)
     if not form.is_valid():
         return _panel(request, match, role, entry_form=form, status=422)
+    values = form.survivors()
     try:
-        enter_result(
-            match,
-            survivors=form.survivors(),
+        apply_once(
+            form.cleaned_data["key"],
             by=request.user,
-            expected_lock_version=form.cleaned_data["lock_version"],
-            source=SOURCE_BY_ROLE[role],
-            now=timezone.now(),
+            match=match,
+            kind=SubmissionKey.Kind.ENTRY,
+            write=lambda: enter_result(
+                match,
+                survivors=values,
+                by=request.user,
+                expected_lock_version=form.cleaned_data["lock_version"],
+                source=SOURCE_BY_ROLE[role],
+                now=timezone.now(),
+            ),
         )
     except StaleResultError as stale:
-        return _panel(request, stale.match, role, conflict=True, status=409)
+        attempt = Attempt(values=values, key=form.cleaned_data["key"])
+        return _panel(request, stale.match, role, conflict=True, attempt=attempt, status=409)
     except ResultError as error:
         form.add_error(None, str(error))
         return _panel(request, match, role, entry_form=form, status=422)
@@ -138,20 +168,30 @@ def result_enter(request: AuthedRequest, slug: str, match_id: int) -> HttpRespon
 def result_confirm(request: AuthedRequest, slug: str, match_id: int) -> HttpResponse:
     form = ConfirmForm(request.POST)
     if not form.is_valid():
-        return HttpResponseBadRequest(_("Which result should be confirmed?"))
+        errors = form.non_field_errors()
+        return HttpResponseBadRequest(
+            errors[0] if errors else _("Which result should be confirmed?")
+        )
     match, version, role = access_version_for_confirm(
         request.user, slug, match_id, form.cleaned_data["version_id"]
     )
     try:
-        confirm_result(
-            match,
-            version_id=version.pk,
+        apply_once(
+            form.cleaned_data["key"],
             by=request.user,
-            expected_lock_version=form.cleaned_data["lock_version"],
-            now=timezone.now(),
+            match=match,
+            kind=SubmissionKey.Kind.CONFIRMATION,
+            write=lambda: confirm_result(
+                match,
+                version_id=version.pk,
+                by=request.user,
+                expected_lock_version=form.cleaned_data["lock_version"],
+                now=timezone.now(),
+            ),
         )
     except StaleResultError as stale:
-        return _panel(request, stale.match, role, conflict=True, status=409)
+        attempt = Attempt(confirming=version.number)
+        return _panel(request, stale.match, role, conflict=True, attempt=attempt, status=409)
     except ResultError as error:
         return _panel(request, match, role, error=str(error), status=422)
     return _done(request, match, role, _("Result confirmed."))
@@ -232,6 +272,7 @@ def _panel(
     correction_form: CorrectionForm | None = None,
     decision_form: DecisionForm | None = None,
     conflict: bool = False,
+    attempt: Attempt | None = None,
     error: str = "",
     notice: str = "",
     status: int = 200,
@@ -260,6 +301,11 @@ def _panel(
         if form is not None:
             form.enable_preview(preview_url)
     shown_form = entry_form or correction_form
+    retry_form = None
+    if attempt is not None and attempt.values is not None and writable and not confirmed:
+        # "Enter it anyway": the same numbers and key against what is stored now.
+        retry = initial_from(None, match.lock_version) | attempt.values.as_dict()
+        retry_form = ResultForm(initial=retry | {"key": attempt.key}, game=game, auto_id=False)
     context = {
         "match": match,
         "role": role,
@@ -274,11 +320,17 @@ def _panel(
                 "v": v,
                 "score": preview(v.survivors),
                 "can_confirm": can_confirm(request.user, role, v),
+                "key": new_key(),
             }
             for v in reversed(versions)
         ],
         "can_referee": role in (Role.ORGANISER, Role.REFEREE),
         "conflict": _("This match was changed by someone else meanwhile.") if conflict else "",
+        "attempt": attempt,
+        "attempt_numbers": numbers(attempt.values) if attempt and attempt.values else "",
+        "stored": latest,
+        "stored_numbers": numbers(latest.survivors) if latest else "",
+        "retry_form": retry_form,
         "error": error,
         "notice": notice,
     }
