@@ -26,25 +26,6 @@ def survivors(d1=20, t1=2, d2=15, t2=3, **extra):
     return data
 
 
-@pytest.fixture
-def match():
-    return MatchFactory()
-
-
-@pytest.fixture
-def referee(match):
-    user = UserFactory()
-    match.round.tournament.referees.add(user)
-    return user
-
-
-@pytest.fixture
-def referee2(match):
-    user = UserFactory()
-    match.round.tournament.referees.add(user)
-    return user
-
-
 def players_of(match):
     a, b = UserFactory(), UserFactory()
     match.player_a.player.user = a

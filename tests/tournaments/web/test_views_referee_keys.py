@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import MatchFactory, UserFactory
+from tests.factories import UserFactory
 from tests.games.conftest import make_match
 from tests.games.test_referee_survivors import ENTERED, finish_otb
 from tests.tournaments.web.test_views_referee import (
@@ -30,25 +30,6 @@ from tournaments.results.entry import enter_result
 pytestmark = pytest.mark.django_db
 
 KEY = "5f0c2b9e-8d1a-4c3e-b7a6-1e2d3c4b5a69"
-
-
-@pytest.fixture
-def match():
-    return MatchFactory()
-
-
-@pytest.fixture
-def referee(match):
-    user = UserFactory()
-    match.round.tournament.referees.add(user)
-    return user
-
-
-@pytest.fixture
-def referee2(match):
-    user = UserFactory()
-    match.round.tournament.referees.add(user)
-    return user
 
 
 def test_entry_form_carries_a_fresh_key_each_time_it_is_rendered(client, match, referee):
