@@ -187,7 +187,7 @@ HEADER = "round,table,battle1_dwarfs,battle1_trolls,battle2_dwarfs,battle2_troll
 @pytest.fixture
 def round_one():
     t = tournament_with_players(4)
-    return publish_round(pair_next_round(t, by=None), now=timezone.now())
+    return publish_round(pair_next_round(t, by=None, now=timezone.now()), now=timezone.now())
 
 
 def test_import_results_records_confirmed_import_versions(tmp_path, round_one):
@@ -223,7 +223,7 @@ def test_import_results_bad_file_names_the_line_and_changes_nothing(
 
 def test_import_results_refuses_a_bye_and_a_draft_round_and_changes_nothing(tmp_path):
     t = tournament_with_players(5)
-    round_one = publish_round(pair_next_round(t, by=None), now=timezone.now())
+    round_one = publish_round(pair_next_round(t, by=None, now=timezone.now()), now=timezone.now())
     bye = round_one.matches.get(player_b=None).table
     played = round_one.matches.exclude(player_b=None).first().table
     path = write(tmp_path, HEADER + f"1,{played},3,1,5,2\n1,{bye},3,1,5,2\n")
@@ -232,7 +232,7 @@ def test_import_results_refuses_a_bye_and_a_draft_round_and_changes_nothing(tmp_
     for m in round_one.matches.exclude(player_b=None):
         m.versions.all().delete()
         record_final_result(m, survivors=(1, 1, 1, 1), by=None, source="import", now=timezone.now())
-    pair_next_round(t, by=None)  # round 2, still a draft
+    pair_next_round(t, by=None, now=timezone.now())  # round 2, still a draft
     path = write(tmp_path, HEADER + "2,1,3,1,5,2\n")
     with pytest.raises(CommandError, match="Line 2: there is no table 1 in published round 2"):
         run("import_results", t.slug, path)
@@ -244,7 +244,7 @@ CAVALLI_HEADER = "round,table,battle1_white,battle1_black,battle2_white,battle2_
 
 def test_import_results_of_a_cavalli_tournament_follows_its_scale(tmp_path):
     t = tournament_with_players(2, game="cavalli")
-    round_one = publish_round(pair_next_round(t, by=None), now=timezone.now())
+    round_one = publish_round(pair_next_round(t, by=None, now=timezone.now()), now=timezone.now())
     with pytest.raises(CommandError, match="Line 2: battle1_white must be between 0 and 4950"):
         run("import_results", t.slug, write(tmp_path, CAVALLI_HEADER + "1,1,4951,0,0,0\n"))
     # Thud's columns are not Cavalli's: the file names the game's sides.

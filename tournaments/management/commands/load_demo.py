@@ -72,7 +72,9 @@ class Command(BaseCommand):
             )
         if not tournament.round_set.exists():
             # Round 1 paired and published, half its results confirmed: the demo has standings.
-            round_ = publish_round(pair_next_round(tournament, by=organiser), now=timezone.now())
+            round_ = publish_round(
+                pair_next_round(tournament, by=organiser, now=timezone.now()), now=timezone.now()
+            )
             demo_results = [(20, 2, 14, 3), (8, 5, 25, 1)]
             for match, survivors in zip(
                 round_.matches.filter(player_b__isnull=False), demo_results, strict=False
@@ -123,5 +125,7 @@ class Command(BaseCommand):
                 tournament=tournament, player=player, defaults={"seed": seed, "checked_in": True}
             )
         if created and not tournament.round_set.exists():
-            publish_round(pair_next_round(tournament, by=organiser), now=timezone.now())
+            publish_round(
+                pair_next_round(tournament, by=organiser, now=timezone.now()), now=timezone.now()
+            )
         self.stdout.write(f"Demo quickfire tournament '{tournament.slug}': round 1 ready to play.")
