@@ -148,21 +148,25 @@ def _write(
         )
     RatingChange.objects.bulk_create(changes)
     touched = {e.player for e in history}
-    for player in touched:
+    existing = {r.player_id: r for r in SiteRating.objects.filter(game=game, player_id__in=touched)}
+    fresh: list[SiteRating] = []
+    for player in sorted(touched):
         state = states[player]
-        SiteRating.objects.update_or_create(
-            player_id=player,
-            game=game,
-            defaults={
-                "rating": state.rating.rating,
-                "rd": state.rating.rd,
-                "volatility": state.rating.volatility,
-                "matches": counts[player],
-                "last_at": state.last_at,
-                "last_key_a": state.last_key[0],
-                "last_key_b": state.last_key[1],
-            },
+        row = existing.get(player) or SiteRating(player_id=player, game=game)
+        row.rating, row.rd, row.volatility = (
+            state.rating.rating,
+            state.rating.rd,
+            state.rating.volatility,
         )
+        row.matches = counts[player]
+        row.last_at, (row.last_key_a, row.last_key_b) = state.last_at, state.last_key
+        if row.pk is None:
+            fresh.append(row)
+    SiteRating.objects.bulk_create(fresh)
+    SiteRating.objects.bulk_update(
+        existing.values(),
+        ["rating", "rd", "volatility", "matches", "last_at", "last_key_a", "last_key_b"],
+    )
 
 
 def after_rounds_changed(tournament_id: int, game: str, rated: bool, *, now: datetime) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from tests.factories import UserFactory, tournament_with_players
 from tests.tournaments.rating.helpers import LATER, T0, play_round, stored
@@ -113,3 +115,20 @@ def test_discarding_the_next_draft_unrates_the_round_it_had_finished():
     discard_draft(draft, now=LATER)
     assert t.round_set.get(number=1).status == Round.Status.PUBLISHED
     assert not RatedPeriod.objects.exists() and not SiteRating.objects.exists()
+
+
+def _queries_to_recompute(players: int) -> int:
+    t = tournament_with_players(players)
+    play_round(t, 1)
+    play_round(t, 2)
+    close_tournament(t, now=LATER)
+    with CaptureQueriesContext(connection) as queries:
+        recompute(t.game, now=LATER)
+    RatedPeriod.objects.all().delete()  # the next tournament starts afresh
+    RatingChange.objects.all().delete()
+    SiteRating.objects.all().delete()
+    return len(queries)
+
+
+def test_the_number_of_queries_does_not_grow_with_the_players():
+    assert _queries_to_recompute(4) == _queries_to_recompute(10)

@@ -250,3 +250,22 @@ def test_the_time_to_join_an_online_battle_is_a_setting_in_seconds(organiser, to
     assert response.status_code == 400
     assert "greater than or equal to 10" in response.content.decode()
     assert Tournament.objects.get(pk=tournament.pk).join_window_s == 90
+
+
+def test_rated_changes_until_round_1_is_paired_then_is_locked(organiser, tournament):
+    assert tournament.rated  # on by default
+    data = settings_data(tournament)
+    del data["rated"]  # unticked
+    assert organiser.post(url(tournament, "settings/"), data).status_code == 302
+    tournament.refresh_from_db()
+    assert not tournament.rated
+    pair_next_round(tournament, by=None, now=timezone.now())
+    page = organiser.get(url(tournament, "settings/")).content.decode()
+    assert "disabled" in re.search(r'<input[^>]*name="rated"[^>]*>', page).group(0)
+    response = organiser.post(url(tournament, "settings/"), settings_data(tournament, rated="on"))
+    body = response.content.decode()
+    assert response.status_code == 400
+    assert "This setting can no longer change." in body
+    assert "the players were paired knowing whether the tournament counts" in body
+    tournament.refresh_from_db()
+    assert not tournament.rated
