@@ -17,11 +17,18 @@ class GamesConfig(AppConfig):
         if scale is not None
     )
 
+    #: The tournament archive's sections this app writes and reads (set in ``ready``: a
+    #: section needs the models), offered to ``tournaments.archive.sections``.
+    archive_sections: tuple = ()
+
     def ready(self) -> None:
         from tournaments.for_games import attendance_changed, round_published
 
+        from . import archive_battles
         from .battles import joining
         from .live import publish
+
+        self.archive_sections = (archive_battles.SECTION,)
 
         round_published.connect(
             joining.on_round_published, dispatch_uid="games.joining.round_published"

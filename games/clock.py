@@ -62,6 +62,7 @@ LOSE_GAME = "lose_game"
 # Reasons a battle is paused or finished.
 REASON_REFEREE = "referee"
 REASON_OUTAGE = "server_outage"
+REASON_REFEREE_OFFLINE = "referee_offline"  # its referee page is away (games.referee_presence)
 REASON_FORFEITS = "consecutive_forfeits"
 REASON_MOVE_LIMIT = "move_limit"
 REASON_TIME = "lost_on_time"
@@ -244,9 +245,11 @@ def site_down(state: ClockState, now: datetime, site_seen_at: datetime | None) -
     return _ms(now - site_seen_at) > outage_threshold_ms(state.config)
 
 
-def outage_pause(state: ClockState, site_seen_at: datetime | None) -> ClockState:
-    """Pause for an outage: the turn replayed in full on resume, or (a lose-the-game
-    clock) the time left when the site was last seen, and at least the threshold."""
+def outage_pause(
+    state: ClockState, site_seen_at: datetime | None, reason: str = REASON_OUTAGE
+) -> ClockState:
+    """Pause for an outage (the site's, or ``referee_offline``): the turn replayed in full on
+    resume, or (a lose-the-game clock) the time left when last seen, at least the threshold."""
     remaining, think = state.config.turn_ms, state.config.think_ms
     if state.config.timeout_rule == LOSE_GAME and state.deadline is not None:
         # At least the threshold's time, so that a resume never lands on an expiry.
@@ -257,7 +260,7 @@ def outage_pause(state: ClockState, site_seen_at: datetime | None) -> ClockState
     return replace(
         state,
         status=PAUSED,
-        paused_reason=REASON_OUTAGE,
+        paused_reason=reason,
         paused_remaining_ms=remaining,
         paused_think_remaining_ms=think,
         touched="",

@@ -30,6 +30,7 @@ urlpatterns = [
     path("referee/<int:battle_id>/", views_referee.referee_clock, name="referee_clock"),
     path("referee/<int:battle_id>/moves/", views_referee.enter_otb_moves, name="otb_moves"),
     path("referee/<int:battle_id>/survivors/", views_referee.survivors, name="survivors"),
+    path("referee/<int:battle_id>/beat/", views_referee.referee_beat, name="referee_beat"),
     path(
         "referee/<int:battle_id>/<str:action>/", views_referee.referee_action, name="referee_action"
     ),

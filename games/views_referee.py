@@ -7,7 +7,9 @@ referee entry form's labels and limits) enters the result for normal confirmatio
 
 The page is a tournament battle's referees' and organisers'; a site administrator also
 opens a casual battle's, to resume or decide it (``permissions.access_battle_for_arbiter``).
-A resume keeps the reason given, if any; a decision needs one and is asked about first,
+The page of an over-the-board battle beats every second (``referee_beat``): without
+its referee's page the battle pauses (``games.referee_presence``). A resume keeps the
+reason given, if any; a decision needs one and is asked about first,
 saying what it will do, before it ends the battle.
 """
 
@@ -18,7 +20,7 @@ from typing import TYPE_CHECKING
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -27,9 +29,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games.battles.errors import BattleError
 from games.battles.play import submit_move, touch
-from games.battles.referee import give_time, pause, referee_decision, resume
+from games.battles.referee import give_time, pause, referee_decision, referee_page_seen, resume
 from games.battles.referee import pause_round as pause_battles_of_round
 from games.battles.starting import create_battles, start_battle
+from games.live import publish
 from games.models.battle import Battle
 from thud_site.http import HtmxHttpRequest
 
@@ -158,6 +161,34 @@ def referee_action(request: HtmxHttpRequest, battle_id: int, action: str):
     except BattleError as exc:
         return _respond(request, battle_id, error=exc.message, pressed=pressed)
     return _respond(request, battle_id, pressed=pressed)
+
+
+@require_POST
+def referee_beat(request: HtmxHttpRequest, battle_id: int):
+    """The referee's clock page of an over-the-board battle is there (every second):
+    without it the battle pauses (``games.referee_presence``); the beat after it was
+    offline resumes it. Answers the battle's clock version, which the page compares with
+    what it shows, and that state too when the page shows an older one."""
+    battle = permissions.access_battle_for_referee(request.user, battle_id)
+    if battle.mode != Battle.Mode.OTB:
+        error = _("Only the clock page of an over-the-board battle keeps its battle running.")
+        return JsonResponse({"error": str(error)}, status=400)
+    try:
+        shown = int(request.POST["version"])
+    except (KeyError, ValueError):
+        error = _("The page did not say which state of the clock it shows.")
+        return JsonResponse({"error": str(error)}, status=400)
+    now = timezone.now()
+    resumed = referee_page_seen(battle, by=request.user.get_username(), now=now)
+    current = resumed or battle
+    data: dict = {"version": current.clock_version, "resumed": resumed is not None}
+    if current.clock_version != shown:  # the page missed a state (its stream was down)
+        state = current.clock_state
+        offer = current.end_offered_by
+        data["state"] = publish.payload(
+            current.pk, current.clock_version, state, now=now, offer=offer
+        )
+    return JsonResponse(data)
 
 
 @require_POST

@@ -3,8 +3,8 @@
 ``tournaments`` never imports ``games``; ``games`` and ``play`` import only this module
 (enforced by ``tests/test_layout.py`` and by ruff's banned-api in ``games/ruff.toml`` and
 ``play/ruff.toml``). Everything a battle needs from its tournament is named here: the role
-gates, beginning play, handing over an engine-verified result, a referee's result entry
-and the counting of results by side. (The games offer their result scales through their
+gates, beginning play, handing over an engine-verified result, a referee's result entry,
+the counting of results by side, and the refs of the tournament archive's sections. (The games offer their result scales through their
 ``AppConfig``, ``tournaments.results.scales``, without importing this app.)
 """
 
@@ -17,6 +17,14 @@ from typing import TYPE_CHECKING
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from tournaments.archive.sections import (
+    DocumentIndex,
+    ExportRefs,
+    ImportRefs,
+    iso,
+    parse_time,
+    time_of,
+)
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Entry, Tournament
@@ -50,6 +58,12 @@ log = logging.getLogger(__name__)
 
 __all__ = [
     "attendance_changed",
+    "DocumentIndex",
+    "ExportRefs",
+    "ImportRefs",
+    "iso",
+    "parse_time",
+    "time_of",
     "Entry",
     "Match",
     "ResultError",

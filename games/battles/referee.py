@@ -1,5 +1,6 @@
-"""The referee's actions on a battle: pause, resume, give time, end by decision, and
-pause every running battle of a round at once.
+"""The referee's actions on a battle: pause, resume, give time, end by decision,
+pause every running battle of a round at once, and the beat of the referee's clock page
+(``referee_page_seen``: it resumes a battle paused because that page was offline).
 
 Each is a compare-and-set transition of the clock, retried if a move or an expiry landed
 in between (``referee_write``).
@@ -117,3 +118,42 @@ def pause_round(round_id: int, *, now: datetime) -> int:
             except NotAllowed:
                 pass  # finished or waiting for a referee meanwhile
     return paused
+
+
+def referee_page_seen(battle: Battle, *, by: str, now: datetime) -> Battle | None:
+    """A referee's clock page of ``battle`` beat at ``now`` (``by``: whose page): keep the
+    time, and resume the battle if it was paused because its referee page was offline
+    (``games.referee_presence``): the resumed battle, else None. Any other pause (a referee's
+    own, a site outage) is left alone. ``battle`` is the row as the gate just read it."""
+    Battle.objects.filter(pk=battle.pk).exclude(status=Battle.Status.FINISHED).update(
+        referee_seen_at=now
+    )
+    if not _paused_offline(battle):
+        return None  # the common beat: one UPDATE
+    with transaction.atomic():
+        current = store.load(battle.pk)
+        if not _paused_offline(current):
+            return None
+        if not store.write(
+            current,
+            clock.resume(current.clock_state, now),
+            now=now,
+            resume_asked_by="",
+            resume_asked_version=None,
+        ):
+            return None  # another writer came first: the next beat looks again
+        store.event(
+            current,
+            ClockEvent.Kind.RESUMED,
+            now=now,
+            via=ClockEvent.Via.REFEREE,
+            detail=f"referee page back: {by}"[:200],
+        )
+    return current
+
+
+def _paused_offline(battle: Battle) -> bool:
+    return (
+        battle.status == Battle.Status.PAUSED
+        and battle.paused_reason == clock.REASON_REFEREE_OFFLINE
+    )

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games import clock
+from games import clock, referee_presence
 from games.live import outages
 from games.models.battle import Battle
 from games.models.history import Move
@@ -29,9 +29,12 @@ def settle(battle_id: int, *, via: str, now: datetime) -> Battle:
         if not clock.expiry_due(state, now):
             return battle
         due = clock.due_at(state)
-        new, kind = clock.resolve_timeout(state, now, outages.site_seen_at())
+        if referee_presence.offline(battle.referee_seen_at, now):
+            return battle  # its referee page is offline: the sweep pauses it instead
+        seen = referee_presence.seen_for_expiry(outages.site_seen_at(), battle.referee_seen_at)
+        new, kind = clock.resolve_timeout(state, now, seen)
         if kind == clock.EXPIRY_WAITS:
-            return battle  # nobody has seen the site up since the deadline: not yet
+            return battle  # the site (or the referee page) not seen since the deadline yet
         extra: dict[str, Any] = {}
         if kind == clock.TURN_EXPIRED and battle.mode == Battle.Mode.ONLINE and battle.board:
             game = battle.rules

@@ -26,7 +26,9 @@ Terminology and invariants (see ``games/battles/`` and DESIGN.md §5):
 - Every tick first looks at the web heartbeats (``games.live.outages.check``): it pauses
   every timed battle while players cannot reach the site, resumes them when they
   can, and hands the time the site was last seen to the expiries, which wait for
-  a heartbeat newer than their deadline (``clock.resolve_timeout``).
+  a heartbeat newer than their deadline (``clock.resolve_timeout``). Then it pauses the
+  over-the-board battles whose referee page is offline (``games.live.referees.check``),
+  whose expiries wait for that page's beat as well (``games.referee_presence``).
 """
 
 from __future__ import annotations
@@ -36,12 +38,12 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 
-from games import clock
+from games import clock, referee_presence
 from games.battles.settle import settle
 from games.models.battle import Battle
 from games.models.history import ClockEvent
 
-from . import bulk, outages
+from . import bulk, outages, referees
 
 # Enough for a 10,000-battle hall falling one tick behind; the rest waits a second.
 TICK_LIMIT = 5_000
@@ -53,7 +55,8 @@ def _bulk_ok(battle: Battle) -> bool:
 
 
 def sweep(*, read_clock: Callable[[], datetime], via: str = ClockEvent.Via.SWEEP) -> int:
-    """A tick: pause or resume for outages, then settle every due expiry; returns how
+    """A tick: pause or resume for outages, pause the battles whose referee page is
+    offline (``games.live.referees``), then settle every due expiry; returns how
     many battles changed.
 
     ``read_clock`` is the wall clock the caller (the timer, the beat task) hands in: a
@@ -61,6 +64,7 @@ def sweep(*, read_clock: Callable[[], datetime], via: str = ClockEvent.Via.SWEEP
     transitions with the time it started.
     """
     seen, changed = outages.check(via=via, now=read_clock())
+    changed += referees.check(via=via, now=read_clock())
     return changed + settle_expiries(via=via, read_clock=read_clock, seen=seen)
 
 
@@ -114,7 +118,11 @@ def _bulk_pass(
             if not _bulk_ok(battle):
                 rest.append((battle.pk, battle.clock_version))
                 continue
-            new, kind = clock.resolve_timeout(state, now, seen)
+            if referee_presence.offline(battle.referee_seen_at, now):
+                continue  # its page is offline: the next tick pauses it, forfeiting nothing
+            # An over-the-board expiry also waits for its referee page to beat after it.
+            battle_seen = referee_presence.seen_for_expiry(seen, battle.referee_seen_at)
+            new, kind = clock.resolve_timeout(state, now, battle_seen)
             if kind != clock.EXPIRY_WAITS:
                 transitions.append(bulk.Transition(battle, new, kind, clock.due_at(state)))
         done = bulk.write(transitions, via=via, now=now)

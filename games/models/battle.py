@@ -37,6 +37,9 @@ REASONS = {
     clock.REASON_MOVE_LIMIT: _("move limit reached"),
     clock.REASON_REFEREE: _("referee"),
     clock.REASON_OUTAGE: _("server outage: the turn will be replayed"),
+    clock.REASON_REFEREE_OFFLINE: _(
+        "the referee's clock page is offline: the turn will be replayed"
+    ),
     clock.REASON_FORFEITS: _("too many forfeited turns in a row"),
     "agreement": _("ended by agreement"),
     "no_legal_move": _("the side to move has no legal move"),
@@ -177,6 +180,10 @@ class Battle(models.Model):
     first_joined_at = models.DateTimeField(null=True, blank=True)
     second_joined_at = models.DateTimeField(null=True, blank=True)
     join_window_ms = models.PositiveIntegerField(default=60_000)
+    # The last beat of a referee's clock page of this (over-the-board) battle; None: never
+    # seen, and never paused for it (``games.referee_presence``). Written by the beat
+    # alone (``.update()``), never by a clock write.
+    referee_seen_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -189,7 +196,16 @@ class Battle(models.Model):
                 name="battle_has_players",
             ),
         ]
-        indexes = [models.Index(fields=["status", "deadline"], name="battle_status_deadline")]
+        indexes = [
+            models.Index(fields=["status", "deadline"], name="battle_status_deadline"),
+            # The sweep's look for offline referee pages: only running battles a page was
+            # seen for are in it, so when none is offline the look finds nothing at once.
+            models.Index(
+                fields=["referee_seen_at"],
+                name="battle_referee_seen",
+                condition=models.Q(status=clock.RUNNING, referee_seen_at__isnull=False),
+            ),
+        ]
         verbose_name = _("battle")
         verbose_name_plural = _("battles")
 

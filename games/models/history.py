@@ -56,6 +56,7 @@ class ClockEvent(models.Model):
         STARTED = "started", _("Started")
         TURN_EXPIRED = clock.TURN_EXPIRED, _("Turn expired")
         OUTAGE_PAUSE = clock.OUTAGE_PAUSE, _("Paused: server outage")
+        REFEREE_OFFLINE = clock.REASON_REFEREE_OFFLINE, _("Paused: referee page offline")
         TOUCHED = "touched", _("Piece touched")
         PAUSED = "paused", _("Paused")
         RESUMED = "resumed", _("Resumed")

@@ -69,6 +69,10 @@ class ResultVersion(models.Model):
         blank=True,
         related_name="+",
     )
+    # The author's username when the version came from another installation's archive
+    # where that user does not exist here (``entered_by`` is then empty): the history
+    # still names them. Likewise ``confirmed_by_name``.
+    entered_by_name = models.CharField(_("entered by (name)"), max_length=150, blank=True)
     entered_at = models.DateTimeField(_("entered at"), auto_now_add=True)
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -77,6 +81,7 @@ class ResultVersion(models.Model):
         blank=True,
         related_name="+",
     )
+    confirmed_by_name = models.CharField(_("confirmed by (name)"), max_length=150, blank=True)
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
 
     class Meta:
@@ -101,6 +106,16 @@ class ResultVersion(models.Model):
             self.battle2_second,
             game=self.game,
         )
+
+    @property
+    def entered_by_label(self) -> str:
+        """Who entered it, for the history: the user's name, else the name kept by an
+        archive import, else ""."""
+        return self.entered_by.get_username() if self.entered_by else self.entered_by_name
+
+    @property
+    def confirmed_by_label(self) -> str:
+        return self.confirmed_by.get_username() if self.confirmed_by else self.confirmed_by_name
 
     @property
     def stands_alone(self) -> bool:

@@ -350,6 +350,8 @@ class EntryChange(models.Model):
         blank=True,
         related_name="+",
     )
+    # The username kept by an archive import when that user does not exist here.
+    changed_by_name = models.CharField(_("changed by (name)"), max_length=150, blank=True)
     changed_at = models.DateTimeField(_("changed at"))
 
     class Meta:
@@ -359,6 +361,11 @@ class EntryChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry}: {self.field} {self.before!r} → {self.after!r}"
+
+    @property
+    def changed_by_label(self) -> str:
+        """Who changed it: the user's name, else the name kept by an archive import."""
+        return self.changed_by.get_username() if self.changed_by else self.changed_by_name
 
 
 class ForbiddenPair(models.Model):

@@ -6,6 +6,7 @@ from django.urls import path, re_path
 
 from tournaments.web import views_downloads
 from tournaments.web.organiser import (
+    archive,
     dashboard,
     hall,
     players,
@@ -27,6 +28,7 @@ urlpatterns = [
         name="organiser_revoke_role",
     ),
     path("t/new/", dashboard.new_tournament, name="organiser_new"),
+    path("import/", archive.upload_archive, name="organiser_import_archive"),
     path(T, dashboard.dashboard, name="organiser_dashboard"),
     path(T + "settings/", tournament_settings.tournament_settings, name="organiser_settings"),
     path(T + "settings/tiebreaks/", tournament_settings.tiebreak_order, name="organiser_tiebreaks"),
@@ -44,6 +46,7 @@ urlpatterns = [
         players.revoke_link,
         name="organiser_revoke_link",
     ),
+    path(T + "archive.json", archive.download_archive, name="organiser_archive"),
     path(T + "player-cards.pdf", views_downloads.player_cards_pdf, name="player_cards_pdf"),
     path(T + "forbidden/", players.forbid_pair, name="organiser_forbid_pair"),
     path(T + "referees/", staff.appoint_referee, name="organiser_appoint_referee"),

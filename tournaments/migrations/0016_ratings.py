@@ -15,7 +15,7 @@ def backfill_finished_at(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0014_check_in'),
+        ('tournaments', '0015_archive_names'),
     ]
 
     operations = [

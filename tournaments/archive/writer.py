@@ -1,0 +1,240 @@
+"""Recreating a tournament from a checked archive document, in one transaction.
+
+Terminology and invariants:
+- ``import_archive(document, slug=..., by=...)`` writes everything or nothing: any refusal
+  (``ArchiveError``: the slug is taken or not a slug) or failure rolls the whole
+  transaction back.
+- Users are matched by username. A player whose user exists here is that user's player
+  (created for them if they have none); otherwise a new player without an account. A
+  result version's or an entry change's author who does not exist here is kept as a name
+  (``entered_by_name``, ``confirmed_by_name``, ``changed_by_name``), so the histories
+  read the same. The organiser is the archive's organiser if that user exists here, else
+  ``by`` (whoever imports on the web), else nobody.
+- Times are written as the archive says, ``created_at`` and ``entered_at`` too (they are
+  ``auto_now_add``: set after the insert, with ``bulk_update``, which leaves them alone).
+- Personal-link tokens are new: they are secrets of the installation that drew them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from tournaments.archive import sections
+from tournaments.archive.document import SETTINGS
+from tournaments.archive.sections import ImportRefs, MatchKey, parse_time, time_of
+from tournaments.archive.validation import ArchiveError
+from tournaments.models.people import Player
+from tournaments.models.results import ResultVersion
+from tournaments.models.rounds import Match, Round
+from tournaments.models.tournament import (
+    Entry,
+    EntryChange,
+    ForbiddenPair,
+    RoundAbsence,
+    Tournament,
+)
+from tournaments.results.scales import FIELDS
+
+
+def import_archive(
+    document: dict[str, Any], *, slug: str = "", by: User | None = None
+) -> Tournament:
+    """The tournament of a document ``read_archive`` accepted, under ``slug`` if given."""
+    slug = slug or document["tournament"]["slug"]
+    try:
+        validate_slug(slug)
+    except ValidationError:
+        raise ArchiveError(
+            _("%(slug)r is not a valid address: use letters, digits, - and _.") % {"slug": slug}
+        ) from None
+    try:
+        return _write(document, slug=slug, by=by)
+    except IntegrityError as exc:
+        # The checks should leave the database nothing to refuse; if it does, the
+        # transaction is rolled back and the person importing is told, not a 500.
+        raise ArchiveError(
+            _("The archive could not be written, nothing was: %(error)s") % {"error": exc}
+        ) from exc
+
+
+def _write(document: dict[str, Any], *, slug: str, by: User | None) -> Tournament:
+    with transaction.atomic():
+        if Tournament.objects.select_for_update().filter(slug=slug).exists():
+            raise ArchiveError(
+                _(
+                    "A tournament with the address %(slug)s exists here already; import it under another address."
+                )
+                % {"slug": slug}
+            )
+        t = write_tournament(document["tournament"], slug=slug, by=by)
+        refs = ImportRefs(tournament=t, entries={}, matches={})
+        refs.entries = write_entries(document["entries"], t, refs)
+        ForbiddenPair.objects.bulk_create(
+            ForbiddenPair(tournament=t, entry_a=refs.entries[a], entry_b=refs.entries[b])
+            for a, b in document["forbidden_pairs"]
+        )
+        refs.matches = write_rounds(document["rounds"], t, refs)
+        known = sections.registered()
+        for name, value in document["sections"].items():
+            known[name].write(value, refs)
+    return t
+
+
+def write_tournament(part: dict[str, Any], *, slug: str, by: User | None) -> Tournament:
+    refs = ImportRefs(tournament=Tournament(), entries={}, matches={})
+    owner = refs.user(part["organiser"]) or by
+    fields = {name: part[name] for name in SETTINGS if name != "slug"}
+    t = Tournament.objects.create(
+        slug=slug,
+        owner=owner,
+        start_date=part["start_date"],
+        end_date=part["end_date"],
+        **fields,
+    )
+    t.created_at = time_of(part["created_at"])
+    Tournament.objects.filter(pk=t.pk).update(created_at=t.created_at)
+    t.co_organisers.add(*filter(None, map(refs.user, part["co_organisers"])))
+    t.referees.add(*filter(None, map(refs.user, part["referees"])))
+    t.refresh_from_db()
+    return t
+
+
+def player_for(part: dict[str, Any], refs: ImportRefs) -> Player:
+    user = refs.user(part["username"])
+    if user is not None:
+        existing = Player.objects.filter(user=user).first()
+        if existing is not None:
+            return existing
+    return Player.objects.create(
+        name=part["name"],
+        club=part["club"],
+        country=part["country"],
+        rating=part["rating"],
+        user=user,
+    )
+
+
+def write_entries(parts: list[dict[str, Any]], t: Tournament, refs: ImportRefs) -> dict[int, Entry]:
+    entries = {
+        e["key"]: Entry(
+            tournament=t,
+            player=player_for(e["player"], refs),
+            seed=e["seed"],
+            checked_in=e["checked_in"],
+            checked_in_at=parse_time(e["checked_in_at"]),
+            withdrawn_from_round=e["withdrawn_from_round"],
+            late_from_round=e["late_from_round"],
+            initial_points=e["initial_points"],
+            knockout_seed=e["knockout_seed"],
+        )
+        for e in parts
+    }
+    Entry.objects.bulk_create(entries.values())
+    RoundAbsence.objects.bulk_create(
+        RoundAbsence(
+            entry=entries[e["key"]], round_number=a["round"], created_at=time_of(a["created_at"])
+        )
+        for e in parts
+        for a in e["absences"]
+    )
+    changes = []
+    for e in parts:
+        for c in e["changes"]:
+            user = refs.user(c["changed_by"])
+            changes.append(
+                EntryChange(
+                    entry=entries[e["key"]],
+                    field=c["field"],
+                    before=c["before"],
+                    after=c["after"],
+                    changed_by=user,
+                    changed_by_name="" if user or c["changed_by"] is None else c["changed_by"],
+                    changed_at=time_of(c["changed_at"]),
+                )
+            )
+    EntryChange.objects.bulk_create(changes)
+    return entries
+
+
+def write_rounds(
+    parts: list[dict[str, Any]], t: Tournament, refs: ImportRefs
+) -> dict[MatchKey, Match]:
+    rounds = [
+        Round(
+            tournament=t,
+            number=r["number"],
+            stage=r["stage"],
+            status=r["status"],
+            seed=r["seed"],
+            published_at=parse_time(r["published_at"]),
+            finished_at=parse_time(r["finished_at"]),
+            timer_started_at=parse_time(r["timer_started_at"]),
+            timer_minutes=r["timer_minutes"],
+        )
+        for r in parts
+    ]
+    Round.objects.bulk_create(rounds)
+    for round_, part in zip(rounds, parts, strict=True):
+        round_.created_at = time_of(part["created_at"])
+    Round.objects.bulk_update(rounds, ["created_at"])
+    matches: dict[MatchKey, Match] = {}
+    for round_, part in zip(rounds, parts, strict=True):
+        for m in part["matches"]:
+            matches[(round_.number, m["table"])] = Match(
+                round=round_,
+                table=m["table"],
+                player_a=refs.entries[m["a"]],
+                player_b=None if m["b"] is None else refs.entries[m["b"]],
+                flags=m["flags"],
+                result_status=m["result_status"],
+                lock_version=m["lock_version"],
+                play_started_at=parse_time(m["play_started_at"]),
+            )
+    Match.objects.bulk_create(matches.values())
+    write_versions(parts, matches, refs)
+    return matches
+
+
+def write_versions(
+    parts: list[dict[str, Any]], matches: dict[MatchKey, Match], refs: ImportRefs
+) -> None:
+    versions: list[tuple[ResultVersion, dict[str, Any]]] = []
+    counted: dict[MatchKey, int] = {}
+    for r in parts:
+        for m in r["matches"]:
+            key = (r["number"], m["table"])
+            if m["confirmed_version"] is not None:
+                counted[key] = m["confirmed_version"]
+            for v in m["versions"]:
+                entered_by, confirmed_by = refs.user(v["entered_by"]), refs.user(v["confirmed_by"])
+                version = ResultVersion(
+                    match=matches[key],
+                    number=v["number"],
+                    game=v["game"],
+                    **dict(zip(FIELDS, v["result"], strict=True)),
+                    source=v["source"],
+                    kind=v["kind"],
+                    status=v["status"],
+                    reason=v["reason"],
+                    entered_by=entered_by,
+                    entered_by_name="" if entered_by else v["entered_by"] or "",
+                    confirmed_by=confirmed_by,
+                    confirmed_by_name="" if confirmed_by else v["confirmed_by"] or "",
+                    confirmed_at=parse_time(v["confirmed_at"]),
+                )
+                versions.append((version, v))
+    ResultVersion.objects.bulk_create(v for v, _part in versions)
+    by_number = {}
+    for version, part in versions:
+        version.entered_at = time_of(part["entered_at"])
+        by_number[(version.match.round.number, version.match.table, version.number)] = version
+    ResultVersion.objects.bulk_update([v for v, _part in versions], ["entered_at"])
+    for key, number in counted.items():
+        matches[key].confirmed_version = by_number[(*key, number)]
+    Match.objects.bulk_update([matches[key] for key in counted], ["confirmed_version"])
