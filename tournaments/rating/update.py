@@ -22,6 +22,7 @@ from ratings.glicko2 import Rating
 from ratings.periods import HistoryEntry, Period, PlayerState, RatedMatch, fold, ordered
 from tournaments.models.people import Player
 from tournaments.models.ratings import RatedPeriod, RatingChange, SiteRating
+from tournaments.models.tournament import Tournament
 from tournaments.rating.sources import (
     Sourced,
     casual_periods,
@@ -169,8 +170,8 @@ def _write(
     )
 
 
-def after_rounds_changed(tournament_id: int, game: str, rated: bool, *, now: datetime) -> None:
-    """A round of a tournament finished, reopened, or had a result changed after finishing:
-    bring its game's ratings up to date (nothing for an unrated tournament)."""
-    if rated:
-        update_ratings(game, now=now)
+def after_rounds_changed(tournament: Tournament, *, now: datetime) -> None:
+    """A round of ``tournament`` finished, reopened, or had a result changed after
+    finishing: bring its game's ratings up to date (nothing for an unrated tournament)."""
+    if tournament.rated:
+        update_ratings(tournament.game, now=now)

@@ -160,7 +160,7 @@ def make_final(match: Match, version: ResultVersion, *, now: datetime) -> None:
     round_ = Round.objects.select_related("tournament").get(pk=match.round_id)
     if round_.status == Round.Status.FINISHED:
         t = round_.tournament
-        after_rounds_changed(t.pk, t.game, t.rated, now=now)
+        after_rounds_changed(t, now=now)
 
 
 def confirm_version(

@@ -213,7 +213,7 @@ def pair_next_round(
         Round.objects.filter(tournament=tournament, number__lt=number).exclude(
             status=Round.Status.FINISHED
         ).update(status=Round.Status.FINISHED, finished_at=now)
-        after_rounds_changed(tournament.pk, tournament.game, tournament.rated, now=now)
+        after_rounds_changed(tournament, now=now)
         return round_
 
 
@@ -231,4 +231,4 @@ def discard_draft(round_: Round, *, now: datetime) -> None:
             status=Round.Status.PUBLISHED, finished_at=None
         )
         t = round_.tournament
-        after_rounds_changed(t.pk, t.game, t.rated, now=now)
+        after_rounds_changed(t, now=now)

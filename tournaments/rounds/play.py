@@ -102,5 +102,5 @@ def close_tournament(tournament: Tournament, *, now: datetime) -> Tournament:
         )
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
-        after_rounds_changed(tournament.pk, tournament.game, tournament.rated, now=now)
+        after_rounds_changed(tournament, now=now)
         return tournament
