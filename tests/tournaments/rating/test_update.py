@@ -105,6 +105,11 @@ def test_an_unrated_tournament_rates_nothing():
     play_round(t, 1)
     close_tournament(t, now=LATER)
     assert not RatingChange.objects.exists() and not SiteRating.objects.exists()
+    # Nor when a rated tournament of the same game updates the ratings afterwards.
+    rated = tournament_with_players(4)
+    play_round(rated, 1)
+    close_tournament(rated, now=LATER)
+    assert set(RatingChange.objects.values_list("round__tournament", flat=True)) == {rated.pk}
 
 
 def test_discarding_the_next_draft_unrates_the_round_it_had_finished():
