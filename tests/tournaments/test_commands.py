@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from tests.factories import TournamentFactory, UserFactory, tournament_with_players
 from tournaments.models.people import Player
+from tournaments.models.ratings import RatingChange
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Round
 from tournaments.models.tournament import Entry, Tournament
@@ -305,9 +306,13 @@ def test_load_demo_has_a_published_round_and_standings_and_is_idempotent():
     t = Tournament.objects.get(slug="ankh-morpork-open")
     r = t.round_set.get()
     assert r.status == Round.Status.PUBLISHED
-    assert ResultVersion.objects.filter(status="confirmed").count() == 2
+    assert ResultVersion.objects.filter(match__round__tournament=t, status="confirmed").count() == 2
     rows = json.loads(run("export_standings", t.slug, "--format=json"))
     assert sum(row["played"] for row in rows) == 4
+    # The rated demo event is closed and rated once: its 8 players, 2 periods each.
+    rated = Tournament.objects.get(slug="lancre-spring")
+    assert rated.status == Tournament.Status.FINISHED
+    assert RatingChange.objects.filter(round__tournament=rated).count() == 16
 
 
 def test_load_demo_adds_a_timed_quickfire_tournament_ready_to_play():

@@ -81,7 +81,7 @@ def history_figure(changes: list[reads.Change]) -> Figure:
         caption=caption,
         # rating_chart escapes every text it draws.
         svg=mark_safe(rating_chart(points, title=caption, labelled_by="rating-history-caption")),  # noqa: S308
-        columns=[_("Period"), _("When"), _("Rating"), _("RD"), _("Change")],
+        columns=[_("Period"), _("Where"), _("Rating"), _("RD"), _("Change")],
         rows=[
             (str(i), [c.where, f"{c.after.rating:.1f}", f"{c.after.rd:.1f}", c.shown_change])
             for i, c in enumerate(changes, start=1)

@@ -30,7 +30,8 @@ THUD_JSON_KEYS = (
 def test_tournament_list_and_detail(client):
     t = TournamentFactory(name="Lancre Open", slug="lancre")
     publish_round(
-        pair_next_round(tournament_with_players(2, slug="other"), by=None), now=timezone.now()
+        pair_next_round(tournament_with_players(2, slug="other"), by=None, now=timezone.now()),
+        now=timezone.now(),
     )
     data = client.get("/api/tournaments/").json()
     assert {d["slug"] for d in data} == {"lancre", "other"}
