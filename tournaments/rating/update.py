@@ -7,7 +7,7 @@ only the rest onto the stored values (the fast path); otherwise (a correction or
 organiser's decision in a rated round, a round no longer finished, a late casual match) it
 recomputes the game from the start (:func:`recompute`, the reference). Both give the same
 numbers (``fold`` is incremental exactly). Both run in one transaction under a PostgreSQL
-advisory lock per game, so two finishes racing apply nothing twice.
+advisory lock per game, so two finishes racing apply nothing twice (SQLite: see ``_lock``).
 """
 
 from __future__ import annotations
@@ -73,6 +73,11 @@ def recompute(game: str, *, now: datetime) -> Applied:
 
 
 def _lock(game: str) -> None:
+    """Serialise the updates of ``game`` until the transaction ends. On PostgreSQL an
+    advisory lock; SQLite (an event run on a laptop) has one writer at a time anyway, and
+    the unique constraints refuse a period applied twice."""
+    if connection.vendor != "postgresql":
+        return
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"ratings:{game}"])
 
