@@ -79,7 +79,9 @@ def build() -> None:
         Entry(tournament=t, player=p, seed=i + 1, checked_in=True) for i, p in enumerate(players)
     )
     for _ in range(5):
-        round_ = publish_round(pair_next_round(t, by=organiser), now=timezone.now())
+        round_ = publish_round(
+            pair_next_round(t, by=organiser, now=timezone.now()), now=timezone.now()
+        )
         for k, match in enumerate(round_.matches.filter(player_b__isnull=False)):
             survivors = ((k * 7) % 33, (k * 3) % 9, (k * 11) % 33, (k * 5) % 9)
             record_final_result(

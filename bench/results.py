@@ -88,7 +88,7 @@ def build_tournament() -> tuple[Tournament, list[list[int]]]:
         for i, p in enumerate(players)
     )
     for number in range(1, 5):
-        round_ = pair_next_round(tournament, by=organiser)
+        round_ = pair_next_round(tournament, by=organiser, now=timezone.now())
         publish_round(round_, now=timezone.now())
         if number == 4:
             break

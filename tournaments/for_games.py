@@ -39,6 +39,7 @@ from tournaments.permissions.tournament_gates import (
     access_tournament_for_referee,
     access_tournament_public,
 )
+from tournaments.rating.update import update_ratings
 from tournaments.reports.side_counts import SideCounts, count_by_side
 from tournaments.results.entry import enter_result
 from tournaments.results.final import record_final_result
@@ -91,6 +92,7 @@ __all__ = [
     "referee_result_form",
     "round_published",
     "players_of_round",
+    "update_ratings",
 ]
 
 

@@ -26,13 +26,15 @@ def top8_with_a_playoff():
     for i, name in enumerate(NAMES, start=1):
         EntryFactory(tournament=t, seed=i, player=PlayerFactory(name=name))
     for draw_at in (None, 2, None):  # Swiss round, quarter-finals (table 2 drawn), playoff
-        for m in publish_round(pair_next_round(t, by=None), now=timezone.now()).matches.all():
+        for m in publish_round(
+            pair_next_round(t, by=None, now=timezone.now()), now=timezone.now()
+        ).matches.all():
             survivors = (8, 2, 8, 2) if m.table == draw_at else (20, 1, 5, 6)
             record_final_result(
                 m, survivors=survivors, by=None, source="import", now=timezone.now()
             )
     publish_round(
-        pair_next_round(t, by=None), now=timezone.now()
+        pair_next_round(t, by=None, now=timezone.now()), now=timezone.now()
     )  # the semi-finals, awaiting results
     return t
 

@@ -45,7 +45,7 @@ def test_cavalli_tournament_pages_on_a_phone(browser, live_server, screenshot):
     for seed, name in enumerate(["Bartolomeo Colleoni", "Gattamelata", "Sforza", "Hawkwood"]):
         EntryFactory(tournament=t, seed=seed + 1, player=PlayerFactory(name=name))
     match = (
-        publish_round(pair_next_round(t, by=None), now=timezone.now())
+        publish_round(pair_next_round(t, by=None, now=timezone.now()), now=timezone.now())
         .matches.order_by("table")
         .first()
     )

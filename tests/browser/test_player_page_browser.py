@@ -70,7 +70,7 @@ def test_player_page_on_a_phone_shows_the_new_round_live_and_notifies(
     assert "No round published yet" in page.inner_text("#my-round")
     assert "Waiting for round 1 to be published." in page.inner_text("#my-round")
 
-    publish_round(pair_next_round(t, by=None), now=timezone.now())
+    publish_round(pair_next_round(t, by=None, now=timezone.now()), now=timezone.now())
     page.wait_for_function(
         "document.getElementById('my-round').dataset.round === '1'", timeout=15_000
     )

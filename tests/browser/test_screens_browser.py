@@ -1,4 +1,4 @@
-"""Screenshots of the ten pages of issue 22, each as the role that uses it, at both widths.
+"""Screenshots of the ten pages of issue 22 (and the ratings pages of issue 26), each as the role that uses it, at both widths.
 
 Full-page PNGs go to ``test-output/screens/<page>-<width>.png`` (390 × 844 as a touch
 phone, 1366 × 768 as a laptop) from the demo data: the before and after pictures of the
@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
+from tournaments.models.ratings import SiteRating
 from tournaments.models.rounds import Match
 
 pytestmark = [
@@ -90,6 +91,16 @@ def new_tournament():
     return "organiser", reverse("organiser_new")
 
 
+def player_ratings():
+    """The demo's best-rated player (the rated demo event is closed and rated)."""
+    best = SiteRating.objects.filter(game="thud").order_by("-rating").first()
+    return None, reverse("player_ratings", args=[best.player_id]) + "?game=thud"
+
+
+def ratings():
+    return None, reverse("ratings") + "?game=thud"
+
+
 # name -> () -> (username or None for an anonymous visitor, path), called once the demo exists
 PAGES = {
     "home": home,
@@ -102,6 +113,8 @@ PAGES = {
     "referee-clock": referee_clock,
     "organiser-dashboard": organiser_dashboard,
     "new-tournament": new_tournament,
+    "player-ratings": player_ratings,
+    "ratings": ratings,
 }
 
 

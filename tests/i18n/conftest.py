@@ -37,7 +37,7 @@ def world(db, settings):
         EntryFactory(tournament=t, seed=i + 1, player=PlayerFactory(name=name, user=user))
         for i, (name, user) in enumerate(zip(NAMES, users, strict=True))
     ]
-    round_ = publish_round(pair_next_round(t, by=organiser), now=timezone.now())
+    round_ = publish_round(pair_next_round(t, by=organiser, now=timezone.now()), now=timezone.now())
     drawn, played = round_.matches.order_by("table")
     # A drawn match (Sonneborn–Berger halves in the standings) ...
     record_final_result(
@@ -59,7 +59,7 @@ def world(db, settings):
         EntryFactory(tournament=cup, seed=i, player=PlayerFactory(name=name))
     for _stage in ("swiss", "final"):
         for m in publish_round(
-            pair_next_round(cup, by=organiser), now=timezone.now()
+            pair_next_round(cup, by=organiser, now=timezone.now()), now=timezone.now()
         ).matches.all():
             record_final_result(
                 m, survivors=(8, 2, 8, 2), by=organiser, source="import", now=timezone.now()

@@ -120,6 +120,7 @@ SOURCES = (
     "games",
     "outbox",
     "play",
+    "ratings",  # imported by tournaments (its pure Glicko-2 core)
     "thud_site",
     "tournaments",
     "templates",

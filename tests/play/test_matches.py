@@ -23,13 +23,14 @@ from play import challenges, matches, rating_hook
 from play.models import CasualMatch
 from tests.factories import UserFactory
 from tournaments import for_games
+from tournaments.models.ratings import RatedPeriod, RatingChange, SiteRating
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def hook_calls(monkeypatch):
-    """Every call of the ratings hook, in order (the hook itself does nothing yet)."""
+    """Every call of the ratings hook, in order (instead of the ratings adapter it calls)."""
     calls: list[tuple[str, object]] = []
     monkeypatch.setattr(
         rating_hook, "on_rated_match_end", lambda game, now: calls.append((game, now))
@@ -160,6 +161,27 @@ def test_battle_2_ending_writes_the_result_and_ended_at_once_and_tells_the_ratin
         (m.pk, end, m.user_a_id, m.user_b_id, 1)
     ]
     assert apps.get_app_config("play").rated_periods("cavalli") == []
+
+
+def test_a_rated_match_rates_both_players_once(django_capture_on_commit_callbacks):
+    """The real hook: the match's end rates both players, once, as one period."""
+    t0 = timezone.now()
+    m = rated_match(now=t0)
+    play_to_end(m.battle_1_id, now=t0)
+    m.refresh_from_db()
+    end = t0 + timedelta(minutes=5)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_to_end(m.battle_2_id, now=end, dwarves_lost=1)  # Alice wins the match by 1
+    with django_capture_on_commit_callbacks(execute=True):
+        matches.end_match(m, now=end + timedelta(minutes=1))  # seen again: nothing new
+    ratings = {r.player.user.username: r for r in SiteRating.objects.select_related("player")}
+    assert set(ratings) == {"alice", "bob"}
+    assert [ratings[u].matches for u in ("alice", "bob")] == [1, 1]
+    assert ratings["alice"].rating > 1500 > ratings["bob"].rating
+    assert ratings["alice"].last_at == end
+    assert RatedPeriod.objects.filter(game="thud").count() == 1
+    assert RatingChange.objects.filter(game="thud").count() == 2
+    assert not SiteRating.objects.filter(game="cavalli").exists()
 
 
 def test_the_match_result_is_the_tournament_scoring_of_both_battles():

@@ -69,7 +69,7 @@ def test_unknown_names_exit_non_zero_one_line_each_and_change_nothing():
 def test_absent_without_a_round_once_round_one_is_paired_is_refused_and_changes_nothing():
     t = tournament_with_players(4, rounds=3)
     a, b = names(t)[:2]
-    pair_next_round(t, by=None)  # round 1 is paired: --absent alone is refused
+    pair_next_round(t, by=None, now=timezone.now())  # round 1 is paired: --absent alone is refused
     set_checked_in(t.entries.get(player__name=a), present=True, now=timezone.now())
     with pytest.raises(CommandError, match="--round"):
         run("checkin", t.slug, a, b, "--absent")
@@ -80,7 +80,7 @@ def test_checkin_refuses_an_unknown_tournament_and_a_paired_round():
     with pytest.raises(CommandError, match="No tournament"):
         run("checkin", "nope", "A")
     t = tournament_with_players(4, rounds=3)
-    pair_next_round(t, by=None)
+    pair_next_round(t, by=None, now=timezone.now())
     with pytest.raises(CommandError, match="already paired"):
         run("checkin", t.slug, names(t)[0], "--absent", "--round", "1")
     assert not RoundAbsence.objects.exists()

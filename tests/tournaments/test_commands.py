@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from tests.factories import TournamentFactory, UserFactory, tournament_with_players
 from tournaments.models.people import Player
+from tournaments.models.ratings import RatingChange
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Round
 from tournaments.models.tournament import Entry, Tournament
@@ -187,7 +188,7 @@ HEADER = "round,table,battle1_dwarfs,battle1_trolls,battle2_dwarfs,battle2_troll
 @pytest.fixture
 def round_one():
     t = tournament_with_players(4)
-    return publish_round(pair_next_round(t, by=None), now=timezone.now())
+    return publish_round(pair_next_round(t, by=None, now=timezone.now()), now=timezone.now())
 
 
 def test_import_results_records_confirmed_import_versions(tmp_path, round_one):
@@ -223,7 +224,7 @@ def test_import_results_bad_file_names_the_line_and_changes_nothing(
 
 def test_import_results_refuses_a_bye_and_a_draft_round_and_changes_nothing(tmp_path):
     t = tournament_with_players(5)
-    round_one = publish_round(pair_next_round(t, by=None), now=timezone.now())
+    round_one = publish_round(pair_next_round(t, by=None, now=timezone.now()), now=timezone.now())
     bye = round_one.matches.get(player_b=None).table
     played = round_one.matches.exclude(player_b=None).first().table
     path = write(tmp_path, HEADER + f"1,{played},3,1,5,2\n1,{bye},3,1,5,2\n")
@@ -232,7 +233,7 @@ def test_import_results_refuses_a_bye_and_a_draft_round_and_changes_nothing(tmp_
     for m in round_one.matches.exclude(player_b=None):
         m.versions.all().delete()
         record_final_result(m, survivors=(1, 1, 1, 1), by=None, source="import", now=timezone.now())
-    pair_next_round(t, by=None)  # round 2, still a draft
+    pair_next_round(t, by=None, now=timezone.now())  # round 2, still a draft
     path = write(tmp_path, HEADER + "2,1,3,1,5,2\n")
     with pytest.raises(CommandError, match="Line 2: there is no table 1 in published round 2"):
         run("import_results", t.slug, path)
@@ -244,7 +245,7 @@ CAVALLI_HEADER = "round,table,battle1_white,battle1_black,battle2_white,battle2_
 
 def test_import_results_of_a_cavalli_tournament_follows_its_scale(tmp_path):
     t = tournament_with_players(2, game="cavalli")
-    round_one = publish_round(pair_next_round(t, by=None), now=timezone.now())
+    round_one = publish_round(pair_next_round(t, by=None, now=timezone.now()), now=timezone.now())
     with pytest.raises(CommandError, match="Line 2: battle1_white must be between 0 and 4950"):
         run("import_results", t.slug, write(tmp_path, CAVALLI_HEADER + "1,1,4951,0,0,0\n"))
     # Thud's columns are not Cavalli's: the file names the game's sides.
@@ -305,9 +306,13 @@ def test_load_demo_has_a_published_round_and_standings_and_is_idempotent():
     t = Tournament.objects.get(slug="ankh-morpork-open")
     r = t.round_set.get()
     assert r.status == Round.Status.PUBLISHED
-    assert ResultVersion.objects.filter(status="confirmed").count() == 2
+    assert ResultVersion.objects.filter(match__round__tournament=t, status="confirmed").count() == 2
     rows = json.loads(run("export_standings", t.slug, "--format=json"))
     assert sum(row["played"] for row in rows) == 4
+    # The rated demo event is closed and rated once: its 8 players, 2 periods each.
+    rated = Tournament.objects.get(slug="lancre-spring")
+    assert rated.status == Tournament.Status.FINISHED
+    assert RatingChange.objects.filter(round__tournament=rated).count() == 16
 
 
 def test_load_demo_adds_a_timed_quickfire_tournament_ready_to_play():

@@ -51,6 +51,7 @@ SETTINGS = (
     "max_consecutive_forfeits",
     "outage_threshold_ms",
     "check_in_required",
+    "rated",
     "join_window_s",
     "announcement",
     "time_zone",
@@ -165,6 +166,7 @@ def round_part(
         "seed": r.seed,
         "created_at": iso(r.created_at),
         "published_at": iso(r.published_at),
+        "finished_at": iso(r.finished_at),
         "timer_started_at": iso(r.timer_started_at),
         "timer_minutes": r.timer_minutes,
         "matches": [

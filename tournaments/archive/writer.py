@@ -1,7 +1,7 @@
 """Recreating a tournament from a checked archive document, in one transaction.
 
 Terminology and invariants:
-- ``import_archive(document, slug=..., by=...)`` writes everything or nothing: any refusal
+- ``import_archive(document, slug=..., by=..., now=...)`` writes everything or nothing: any refusal
   (``ArchiveError``: the slug is taken or not a slug) or failure rolls the whole
   transaction back.
 - Users are matched by username. A player whose user exists here is that user's player
@@ -17,6 +17,7 @@ Terminology and invariants:
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -39,13 +40,15 @@ from tournaments.models.tournament import (
     RoundAbsence,
     Tournament,
 )
+from tournaments.rating.update import after_rounds_changed
 from tournaments.results.scales import FIELDS
 
 
 def import_archive(
-    document: dict[str, Any], *, slug: str = "", by: User | None = None
+    document: dict[str, Any], *, slug: str = "", by: User | None = None, now: datetime
 ) -> Tournament:
-    """The tournament of a document ``read_archive`` accepted, under ``slug`` if given."""
+    """The tournament of a document ``read_archive`` accepted, under ``slug`` if given.
+    Its finished rounds are rated at once if it is rated (``tournaments.rating``)."""
     slug = slug or document["tournament"]["slug"]
     try:
         validate_slug(slug)
@@ -54,7 +57,7 @@ def import_archive(
             _("%(slug)r is not a valid address: use letters, digits, - and _.") % {"slug": slug}
         ) from None
     try:
-        return _write(document, slug=slug, by=by)
+        return _write(document, slug=slug, by=by, now=now)
     except IntegrityError as exc:
         # The checks should leave the database nothing to refuse; if it does, the
         # transaction is rolled back and the person importing is told, not a 500.
@@ -63,7 +66,7 @@ def import_archive(
         ) from exc
 
 
-def _write(document: dict[str, Any], *, slug: str, by: User | None) -> Tournament:
+def _write(document: dict[str, Any], *, slug: str, by: User | None, now: datetime) -> Tournament:
     with transaction.atomic():
         if Tournament.objects.select_for_update().filter(slug=slug).exists():
             raise ArchiveError(
@@ -83,6 +86,7 @@ def _write(document: dict[str, Any], *, slug: str, by: User | None) -> Tournamen
         known = sections.registered()
         for name, value in document["sections"].items():
             known[name].write(value, refs)
+        after_rounds_changed(t, now=now)
     return t
 
 
@@ -173,6 +177,7 @@ def write_rounds(
             status=r["status"],
             seed=r["seed"],
             published_at=parse_time(r["published_at"]),
+            finished_at=parse_time(r["finished_at"]),
             timer_started_at=parse_time(r["timer_started_at"]),
             timer_minutes=r["timer_minutes"],
         )

@@ -53,6 +53,9 @@ class Round(models.Model):
     seed = models.BigIntegerField(_("pairing seed"), default=0)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     published_at = models.DateTimeField(_("published at"), null=True, blank=True)
+    # When the round became finished (the next round paired, or the tournament closed):
+    # the time of its rating period (``tournaments.rating``).
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     # The round timer (``tournaments.rounds.timer``): started by the organiser, shown on
     # the hall screen; no start, no timer.
     timer_started_at = models.DateTimeField(_("round timer started at"), null=True, blank=True)

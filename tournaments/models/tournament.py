@@ -131,6 +131,13 @@ class Tournament(models.Model):
             "checked against the rules and kept in the game record."
         ),
     )
+    # Locked once round 1 is paired (``organising.settings_changes``): the finished rounds'
+    # confirmed matches count for the site's ratings (``tournaments.rating``).
+    rated = models.BooleanField(
+        _("rated"),
+        default=True,
+        help_text=_("The results of finished rounds count for the players' site ratings."),
+    )
     points_win = models.PositiveSmallIntegerField(_("match points for a win"), default=2)
     points_draw = models.PositiveSmallIntegerField(_("match points for a draw"), default=1)
     points_loss = models.PositiveSmallIntegerField(_("match points for a loss"), default=0)

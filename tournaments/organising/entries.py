@@ -24,6 +24,7 @@ from tournaments.models.rounds import Round
 from tournaments.models.tournament import Entry, EntryChange, Tournament
 from tournaments.organising.imports import RATING_MAX, RATING_MIN, text_problem
 from tournaments.pairing.seeding import SeedRecord, order_by_rating
+from tournaments.rating.reads import site_ratings
 from tournaments.rounds.locks import lock_tournament
 
 if TYPE_CHECKING:
@@ -119,7 +120,8 @@ def edit_entry(
 def reseed_by_rating(
     tournament: Tournament, *, by: User | None, now: datetime
 ) -> list[EntryChange]:
-    """Seed every entry by rating (``pairing.seeding``); refused once round 1 is paired."""
+    """Seed every entry by rating (``pairing.seeding``): the site rating in the tournament's
+    game where the player has one, else the entered one; refused once round 1 is paired."""
     with transaction.atomic():
         lock_tournament(tournament)
         if Round.objects.filter(tournament=tournament).exists():
@@ -127,7 +129,13 @@ def reseed_by_rating(
                 _("Round 1 is paired: the seeds can no longer change by re-seeding.")
             )
         entries = {e.pk: e for e in tournament.entries.select_related("player")}
-        order = order_by_rating([SeedRecord(e.pk, e.player.rating, e.pk) for e in entries.values()])
+        site = site_ratings((e.player_id for e in entries.values()), tournament.game)
+        order = order_by_rating(
+            [
+                SeedRecord(e.pk, e.player.rating, e.pk, site_rating=site.get(e.player_id))
+                for e in entries.values()
+            ]
+        )
         changes = []
         for seed, pk in enumerate(order, start=1):
             entry = entries[pk]

@@ -9,7 +9,8 @@ Terminology and invariants:
   computed from results on every read (``tournaments.standings.table``), so they are
   simply recomputed. Name, venue and dates are labels and always change.
 - The *game* is locked as soon as any round is paired (drafts included): a pairing
-  creates battles of that game and results on its scale.
+  creates battles of that game and results on its scale. So is *rated*: the players
+  were paired knowing whether the tournament counts for their site ratings.
 - The number of rounds never goes below the last round already paired (drafts
   included): that round exists and cannot be un-paired by a setting.
 - A draft round was paired under the current format, so the format is locked while
@@ -101,6 +102,10 @@ def locked_fields(facts: TournamentFacts) -> dict[str, str]:
         locked["game"] = _(
             "Round %(n)d is already paired for this game; a tournament plays one game from "
             "its first pairing on."
+        ) % {"n": facts.last_round}
+        locked["rated"] = _(
+            "Round %(n)d is already paired; the players were paired knowing whether the "
+            "tournament counts for their ratings."
         ) % {"n": facts.last_round}
     if not facts.play_started and facts.draft_round is not None:
         locked["format"] = _(

@@ -108,5 +108,5 @@ def decide_result(
             reason=reason,
             now=now,
         )
-        make_final(match, version)
+        make_final(match, version, now=now)
         return version

@@ -64,7 +64,7 @@ def record_final_result(
             reason=reason,
             now=now,
         )
-        make_final(match, version)
+        make_final(match, version, now=now)
         return version
 
 

@@ -37,6 +37,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
+from tournaments.rating.update import after_rounds_changed
 from tournaments.results.value import MatchResult, MatchResultError
 from tournaments.rounds import lifecycle
 
@@ -143,7 +144,9 @@ def new_version(
     )
 
 
-def make_final(match: Match, version: ResultVersion) -> None:
+def make_final(match: Match, version: ResultVersion, *, now: datetime) -> None:
+    """Make ``version`` the match's confirmed result. In a finished round the result was
+    already rated, so the ratings follow (a recompute of the game)."""
     match.versions.filter(status__in=OPEN).exclude(pk=version.pk).update(
         status=ResultVersion.Status.SUPERSEDED
     )
@@ -154,6 +157,10 @@ def make_final(match: Match, version: ResultVersion) -> None:
     match.confirmed_version = version
     match.result_status = Match.ResultStatus.CONFIRMED
     match.save(update_fields=["confirmed_version", "result_status"])
+    round_ = Round.objects.select_related("tournament").get(pk=match.round_id)
+    if round_.status == Round.Status.FINISHED:
+        t = round_.tournament
+        after_rounds_changed(t, now=now)
 
 
 def confirm_version(
@@ -163,7 +170,7 @@ def confirm_version(
     version.confirmed_by = by
     version.confirmed_at = now
     version.save(update_fields=["status", "confirmed_by", "confirmed_at"])
-    make_final(match, version)
+    make_final(match, version, now=now)
     return version
 
 

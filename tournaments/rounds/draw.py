@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Collection
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from django.db import transaction
@@ -25,6 +26,7 @@ from tournaments.pairing.attendance import Attendance, players_of_round
 from tournaments.pairing.records import History, Pairing, PairingUserError, PlayerRecord
 from tournaments.pairing.round_robin import pair_round_robin
 from tournaments.pairing.swiss import pair_swiss
+from tournaments.rating.update import after_rounds_changed
 from tournaments.rounds import bracket, lifecycle
 from tournaments.rounds.locks import RoundError, lock_tournament, round_facts
 from tournaments.rounds.reads import counted_matches, load_standings, standings_from
@@ -170,12 +172,17 @@ def _pairings(tournament, number, entries, matches, rounds) -> list[Pairing]:
 
 
 def pair_next_round(
-    tournament: Tournament, *, by: User | None, second_side_first: Collection[int] = ()
+    tournament: Tournament,
+    *,
+    by: User | None,
+    now: datetime,
+    second_side_first: Collection[int] = (),
 ) -> Round:
     """Pair the next round as a draft. Raises RoundError when it cannot be paired yet.
 
     After the main stage, the next round is a knockout or playoff round; in a playoff, the
     higher seeds listed in ``second_side_first`` (entry ids) chose the second side for battle 1.
+    The earlier rounds are finished now: their results are rated (``tournaments.rating``).
     """
     with transaction.atomic():
         tournament = lock_tournament(tournament)
@@ -203,13 +210,14 @@ def pair_next_round(
             )
             for p in pairings
         )
-        Round.objects.filter(tournament=tournament, number__lt=number).update(
+        Round.objects.filter(tournament=tournament, number__lt=number).exclude(
             status=Round.Status.FINISHED
-        )
+        ).update(status=Round.Status.FINISHED, finished_at=now)
+        after_rounds_changed(tournament, now=now)
         return round_
 
 
-def discard_draft(round_: Round) -> None:
+def discard_draft(round_: Round, *, now: datetime) -> None:
     with transaction.atomic():
         lock_tournament(round_.tournament)
         round_ = Round.objects.select_for_update().get(pk=round_.pk)
@@ -218,7 +226,9 @@ def discard_draft(round_: Round) -> None:
         except lifecycle.LifecycleError as exc:
             raise RoundError(str(exc)) from None
         round_.delete()
-        # The previous round is the last one again, so it is no longer "finished".
+        # The previous round is the last one again, so it is no longer "finished" (nor rated).
         Round.objects.filter(tournament_id=round_.tournament_id, number=round_.number - 1).update(
-            status=Round.Status.PUBLISHED
+            status=Round.Status.PUBLISHED, finished_at=None
         )
+        t = round_.tournament
+        after_rounds_changed(t, now=now)

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from tournaments import signals
 from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Tournament
+from tournaments.rating.update import after_rounds_changed
 from tournaments.rounds import lifecycle
 from tournaments.rounds.locks import RoundError, lock_tournament, round_facts
 
@@ -84,8 +85,9 @@ def begin_play(match: Match, *, players: tuple[int, int], now: datetime) -> Matc
     return match
 
 
-def close_tournament(tournament: Tournament) -> Tournament:
-    """Finish the tournament: every round must be published and complete."""
+def close_tournament(tournament: Tournament, *, now: datetime) -> Tournament:
+    """Finish the tournament: every round must be published and complete. The last round is
+    finished now, so its results are rated (``tournaments.rating``)."""
     with transaction.atomic():
         tournament = lock_tournament(tournament)
         if tournament.status == Tournament.Status.FINISHED:
@@ -95,7 +97,10 @@ def close_tournament(tournament: Tournament) -> Tournament:
             raise RoundError(_("A draft round is still open; publish or discard it first."))
         if any(not m.is_finished for r in rounds for m in r.matches.all()):
             raise RoundError(_("Some matches still have no confirmed result."))
-        tournament.round_set.update(status=Round.Status.FINISHED)
+        tournament.round_set.exclude(status=Round.Status.FINISHED).update(
+            status=Round.Status.FINISHED, finished_at=now
+        )
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
+        after_rounds_changed(tournament, now=now)
         return tournament

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments.web import views_api
+from tournaments.web import views_api, views_ratings
 
 urlpatterns = [
     path("tournaments/", views_api.tournament_list, name="api_tournaments"),
@@ -18,4 +18,10 @@ urlpatterns = [
     path("tournaments/<slug:slug>/stats", views_api.tournament_stats, name="api_tournament_stats"),
     path("stats", views_api.site_stats, name="api_stats"),
     path("players/<int:player_id>/stats", views_api.player_stats, name="api_player_stats"),
+    path("ratings", views_ratings.api_rating_list, name="api_ratings"),
+    path(
+        "players/<int:player_id>/ratings",
+        views_ratings.api_player_ratings,
+        name="api_player_ratings",
+    ),
 ]

@@ -11,6 +11,7 @@ from tournaments.web import (
     views_downloads,
     views_hall,
     views_public,
+    views_ratings,
     views_reports,
 )
 
@@ -44,5 +45,7 @@ urlpatterns = [
     path("t/<slug:slug>/report/", views_reports.report, name="report"),
     path("stats/", views_reports.site_stats, name="site_stats"),
     path("players/<int:player_id>/stats/", views_reports.player_stats, name="player_stats"),
+    path("ratings/", views_ratings.rating_list, name="ratings"),
+    path("players/<int:player_id>/ratings/", views_ratings.player_ratings, name="player_ratings"),
     path("t/<slug:slug>/report.pdf", views_downloads.report_pdf, name="report_pdf"),
 ]

@@ -27,6 +27,7 @@ from tournaments.models.tournament import Tournament
 from tournaments.organising.checkin import own_attendance
 from tournaments.permissions.roles import can_organise, can_referee
 from tournaments.permissions.tournament_gates import access_tournament_public, own_entry
+from tournaments.rating.reads import shown_ratings
 from tournaments.rounds.reads import (
     entry_matches,
     load_standings,
@@ -84,10 +85,13 @@ def _as_seen_by(entry_id: int, match) -> dict:
 def tournament(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     t = access_tournament_public(slug)
     entries = t.entries.select_related("player").order_by("seed", "player__name", "pk")
+    page = _page_of(request, entries)
+    site = shown_ratings((e.player_id for e in page), t.game)
     context = {
         "tournament": t,
         "rounds": _published_rounds(t),
-        "page": _page_of(request, entries),
+        "page": page,
+        "rows": [(e, site.get(e.player_id)) for e in page],
         "can_organise": can_organise(request.user, t),
         "can_referee": can_referee(request.user, t),
         "attendance": own_attendance(own_entry(request.user, t)),

@@ -113,6 +113,7 @@ def dump(slug: str) -> dict[str, Any]:
     } | {"slug": "SLUG"}
     out["rounds"] = [
         [r.number, r.stage, r.status, r.seed, str(r.created_at), str(r.published_at)]
+        + [str(r.finished_at)]
         for r in t.round_set.order_by("number")
     ]
     out["matches"] = [

@@ -81,7 +81,9 @@ def two_referees(match: Match, survivors, ref1, ref2) -> None:
 
 
 def play_round(t: Tournament, people: SimpleNamespace, results=None, *, online=()) -> Round:
-    round_ = publish_round(pair_next_round(t, by=people.org), now=timezone.now())
+    round_ = publish_round(
+        pair_next_round(t, by=people.org, now=timezone.now()), now=timezone.now()
+    )
     for m in round_.matches.filter(player_b__isnull=False).order_by("table"):
         if m.table in online:
             play_online(m, 8)
@@ -167,5 +169,5 @@ def build_event(players: int = 10, slug: str = "archive-open") -> SimpleNamespac
     assert playoff.stage == Round.Stage.PLAYOFF
     final = play_round(t, people, {1: (20, 1, 5, 6)})
     assert final.stage == Round.Stage.KNOCKOUT
-    close_tournament(t)
+    close_tournament(t, now=timezone.now())
     return SimpleNamespace(t=Tournament.objects.get(pk=t.pk), entries=entries, **vars(people))

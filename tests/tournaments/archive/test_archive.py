@@ -28,9 +28,11 @@ from games.models.history import ClockEvent, Move
 from tests.factories import UserFactory, tournament_with_players
 from tests.tournaments.archive.event import build_event
 from tournaments.archive.document import build_document, dumps
+from tournaments.archive.sections import iso
 from tournaments.archive.validation import ArchiveError, read_archive
 from tournaments.archive.writer import import_archive
 from tournaments.models.people import Player
+from tournaments.models.ratings import RatingChange
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Entry, EntryChange, Tournament
@@ -80,7 +82,7 @@ def test_an_imported_tournament_exports_the_same_archive(document):
     for name in USERS:
         get_user_model().objects.create_user(name)
 
-    t = import_archive(document, slug="copy")
+    t = import_archive(document, slug="copy", now=timezone.now())
 
     assert t.slug == "copy" and t.owner.username == "arc-org"
     assert without_stamp(build_document(t, now=timezone.now())) == without_stamp(document)
@@ -89,7 +91,7 @@ def test_an_imported_tournament_exports_the_same_archive(document):
 
 
 def test_users_missing_here_are_kept_as_names_in_the_histories(document, client):
-    t = import_archive(document)
+    t = import_archive(document, now=timezone.now())
 
     assert t.owner is None and not t.referees.exists() and not t.co_organisers.exists()
     assert not Player.objects.filter(user__isnull=False).exists()
@@ -112,7 +114,7 @@ def test_users_here_are_matched_by_username(document):
     )
     referee = UserFactory(username="arc-ref1")
 
-    t = import_archive(document)
+    t = import_archive(document, now=timezone.now())
 
     entry = t.entries.get(seed=1)
     assert entry.player == someone
@@ -260,14 +262,14 @@ def test_a_refusal_mid_write_rolls_everything_back(document):
     before = counts()
 
     with pytest.raises(ArchiveError, match="could not be written, nothing was"):
-        import_archive(document)
+        import_archive(document, now=timezone.now())
 
     assert counts() == before
 
 
 def test_the_commands_read_stdin_and_write_stdout_and_refuse_in_one_line(archive_text):
     out = io.StringIO()
-    t = import_archive(read_archive(archive_text), slug="from-file")
+    t = import_archive(read_archive(archive_text), slug="from-file", now=timezone.now())
     call_command("export_tournament", t.slug, stdout=out)
     assert json.loads(out.getvalue())["tournament"]["slug"] == "from-file"
 
@@ -345,3 +347,23 @@ def test_a_refused_upload_says_why_and_writes_nothing(document, client):
     assert response.status_code == 400
     assert "Nothing was imported: rounds[0].matches[1]: table" in response.content.decode()
     assert counts() == before
+
+
+def test_the_rated_setting_and_the_rounds_finishing_times_travel(document):
+    assert document["tournament"]["rated"] is True
+    finished = [r["finished_at"] for r in document["rounds"] if r["status"] == "finished"]
+    assert finished and all(finished)
+    unrated = copy.deepcopy(document)
+    unrated["tournament"]["rated"] = False
+    t = import_archive(unrated, slug="unrated-copy", now=timezone.now())
+    assert t.rated is False
+    assert not RatingChange.objects.exists()  # an unrated archive rates nobody
+    rated = import_archive(document, slug="rated-copy", now=timezone.now())
+    rated_rounds = set(RatingChange.objects.values_list("round__tournament", flat=True))
+    assert rated_rounds == {rated.pk}  # its finished rounds are rated at once
+    times = {r.number: r.finished_at for r in t.round_set.all()}
+    assert [iso(times[r["number"]]) for r in document["rounds"] if r["finished_at"]] == finished
+    missing = copy.deepcopy(document)
+    del missing["tournament"]["rated"]
+    with pytest.raises(ArchiveError, match="rated"):
+        read_archive(json.dumps(missing))

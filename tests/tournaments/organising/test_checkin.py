@@ -38,21 +38,21 @@ def test_round_one_pairs_only_checked_in_players(players, present):
     here = entries(t)[:present]
     for e in here:
         checkin.set_checked_in(e, present=True, now=NOW)
-    r1 = pair_next_round(t, by=None)
+    r1 = pair_next_round(t, by=None, now=timezone.now())
     assert paired(r1) == {e.pk for e in here}
     assert len(byes(r1)) == present % 2
 
 
 def test_without_check_in_required_unchecked_players_are_paired_as_before():
     t = tournament_with_players(4)
-    assert len(paired(pair_next_round(t, by=None))) == 4
+    assert len(paired(pair_next_round(t, by=None, now=timezone.now()))) == 4
 
 
 def test_pairing_with_too_few_checked_in_players_says_so():
     t = tournament_with_players(4, check_in_required=True)
     checkin.set_checked_in(entries(t)[0], present=True, now=NOW)
     with pytest.raises(RoundError, match="checked-in"):
-        pair_next_round(t, by=None)
+        pair_next_round(t, by=None, now=timezone.now())
 
 
 def test_a_late_check_in_joins_the_next_round_with_zero_points():
@@ -63,7 +63,7 @@ def test_a_late_check_in_joins_the_next_round_with_zero_points():
     r1 = play(t)
     assert late.pk not in paired(r1)
     checkin.set_checked_in(late, present=True, now=NOW)
-    r2 = pair_next_round(t, by=None)
+    r2 = pair_next_round(t, by=None, now=timezone.now())
     assert late.pk in paired(r2)
     points = {row.entry_id: row.match_points for row in load_standings(t)}
     assert points[late.pk] == 0
@@ -75,17 +75,17 @@ def test_a_player_not_playing_round_n_is_neither_paired_nor_given_a_bye_then_pla
     play(t)
     skipper = entries(t)[0]
     assert checkin.set_not_playing(skipper, 2, absent=True, now=NOW)
-    r2 = publish_round(pair_next_round(t, by=None), now=NOW)
+    r2 = publish_round(pair_next_round(t, by=None, now=timezone.now()), now=NOW)
     assert skipper.pk not in paired(r2) and skipper.pk not in byes(r2)
     assert len(paired(r2)) == 4 and not byes(r2)  # the four others, no bye
     finish(r2)
-    r3 = pair_next_round(t, by=None)
+    r3 = pair_next_round(t, by=None, now=timezone.now())
     assert skipper.pk in paired(r3)
 
 
 def test_not_playing_a_round_already_paired_is_refused_and_changes_nothing():
     t = tournament_with_players(4, rounds=3)
-    pair_next_round(t, by=None)  # a draft counts as paired
+    pair_next_round(t, by=None, now=timezone.now())  # a draft counts as paired
     with pytest.raises(checkin.CheckInError, match="already paired"):
         checkin.set_not_playing(entries(t)[0], 1, absent=True, now=NOW)
     assert not RoundAbsence.objects.exists()
@@ -107,7 +107,7 @@ def test_a_player_checks_in_only_before_round_one_is_paired():
     checkin.check_in_self(first, now=NOW)
     checkin.check_in_self(second, now=NOW)
     assert Entry.objects.get(pk=first.pk).checked_in_at == NOW
-    pair_next_round(t, by=None)
+    pair_next_round(t, by=None, now=timezone.now())
     with pytest.raises(checkin.CheckInError, match="Round 1 is already paired"):
         checkin.check_in_self(third, now=NOW)
     assert not Entry.objects.get(pk=third.pk).checked_in

@@ -5,8 +5,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from django.utils import timezone
 
 from tests.factories import EntryFactory, TournamentFactory, UserFactory
+from tournaments.models.ratings import SiteRating
 from tournaments.models.tournament import Entry, EntryChange
 from tournaments.organising.entries import (
     EntryEditError,
@@ -95,8 +97,26 @@ def test_reseed_is_refused_once_round_1_is_paired_and_changes_nothing():
     t = TournamentFactory()
     entered(t, "A", None, 1)
     entered(t, "B", 1800, 2)
-    pair_next_round(t, by=None)
+    pair_next_round(t, by=None, now=timezone.now())
     with pytest.raises(EntryEditError):
         reseed_by_rating(t, by=None, now=NOW)
     assert list(t.entries.order_by("seed").values_list("player__name", flat=True)) == ["A", "B"]
     assert not EntryChange.objects.exists()
+
+
+def test_reseed_uses_the_site_rating_of_the_tournaments_game_and_the_pairing_follows():
+    t = TournamentFactory(game="thud")
+    entered_top = entered(t, "Entered 2000", 2000, 1)
+    site_top = entered(t, "Site 2100", 1000, 2)
+    other_game = entered(t, "Cavalli 2500", None, 3)
+    nobody = entered(t, "Unrated", None, 4)
+    for entry, game, rating in ((site_top, "thud", 2100.0), (other_game, "cavalli", 2500.0)):
+        SiteRating.objects.create(
+            player=entry.player, game=game, rating=rating, rd=60.0, volatility=0.06,
+            last_at=NOW, last_key_a=1, last_key_b=1,
+        )  # fmt: skip
+    reseed_by_rating(t, by=None, now=NOW)
+    seeds = dict(Entry.objects.filter(tournament=t).values_list("pk", "seed"))
+    assert [seeds[e.pk] for e in (site_top, entered_top, other_game, nobody)] == [1, 2, 3, 4]
+    first = pair_next_round(t, by=None, now=NOW).matches.get(table=1)
+    assert site_top.pk in (first.player_a_id, first.player_b_id)

@@ -47,20 +47,20 @@ def test_nothing_is_locked_before_any_round_exists():
     assert locked_fields(facts()) == {}
 
 
-def test_a_draft_locks_only_the_format_and_the_game_and_names_the_draft():
+def test_a_draft_locks_only_the_format_the_game_and_rated_and_names_the_draft():
     locked = locked_fields(facts(last_round=1, draft_round=1))
-    assert set(locked) == {"format", "game"}
+    assert set(locked) == {"format", "game", "rated"}
     assert "Round 1 is paired as a draft" in locked["format"]
     assert "Round 1 is already paired for this game" in locked["game"]
 
 
 def test_a_published_round_locks_the_rules_of_play_and_the_clock_each_with_a_reason():
     locked = locked_fields(facts(last_round=1, published=1))
-    assert set(locked) == RULES_OF_PLAY | {"game"}
+    assert set(locked) == RULES_OF_PLAY | {"game", "rated"}
     assert all(
         reason.startswith("Rounds have been published")
         for name, reason in locked.items()
-        if name != "game"
+        if name not in ("game", "rated")
     )
     assert "clocks run" in locked["think_ms"] and "capture policy" in locked["capture_policy"]
 

@@ -28,3 +28,13 @@ def test_unrated_players_come_after_the_rated_in_entry_order():
 
 def test_no_records_no_seeds():
     assert order_by_rating([]) == []
+
+
+def test_the_site_rating_counts_before_the_entered_one():
+    records = [
+        SeedRecord(1, 2000, 1),  # entered only
+        SeedRecord(2, 2100, 2, site_rating=1400.0),  # the site's wins, though lower
+        SeedRecord(3, None, 3, site_rating=2050.0),
+        SeedRecord(4, None, 4),
+    ]
+    assert order_by_rating(records) == [3, 1, 2, 4]

@@ -48,7 +48,9 @@ def test_export_standings_csv_writes_no_formula_cell_and_keeps_numbers(name):
     player = t.entries.get(seed=1).player
     player.name = name
     player.save()
-    match = publish_round(pair_next_round(t, by=None), now=timezone.now()).matches.get()
+    match = publish_round(
+        pair_next_round(t, by=None, now=timezone.now()), now=timezone.now()
+    ).matches.get()
     record_final_result(
         match, survivors=(0, 8, 32, 0), by=None, source="import", now=timezone.now()
     )

@@ -23,7 +23,9 @@ pytestmark = pytest.mark.django_db
 
 def a_version(game: str, numbers) -> ResultVersion:
     t = tournament_with_players(2, game=game)
-    (m,) = publish_round(pair_next_round(t, by=None), now=timezone.now()).matches.all()
+    (m,) = publish_round(
+        pair_next_round(t, by=None, now=timezone.now()), now=timezone.now()
+    ).matches.all()
     return record_final_result(m, survivors=numbers, by=None, source="import", now=timezone.now())
 
 

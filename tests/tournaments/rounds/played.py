@@ -27,6 +27,8 @@ def paired_ids(round_: Round) -> list[set[int | None]]:
 
 
 def play(tournament: Tournament) -> Round:
-    round_ = publish_round(pair_next_round(tournament, by=None), now=timezone.now())
+    round_ = publish_round(
+        pair_next_round(tournament, by=None, now=timezone.now()), now=timezone.now()
+    )
     finish(round_)
     return round_

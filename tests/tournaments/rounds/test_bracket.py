@@ -44,7 +44,7 @@ def test_drawn_knockout_matches_send_the_better_seeds_to_the_final():
     t = tournament_with_players(
         4, rounds=2, format=Tournament.Format.SINGLE_ELIMINATION, knockout_draw_rule=HIGHER
     )
-    first = pair_next_round(t, by=None)
+    first = pair_next_round(t, by=None, now=timezone.now())
     assert sorted(sorted(seeds_of(m)) for m in matches_of(first)) == [[1, 4], [2, 3]]
     # Turn one match around so the better seed sits on either side of a pairing:
     # neither "player A goes through" nor "player B goes through" is the rule.
@@ -57,7 +57,7 @@ def test_drawn_knockout_matches_send_the_better_seeds_to_the_final():
             m, survivors=DRAW, by=None, source=ResultVersion.Source.IMPORT, now=timezone.now()
         )
 
-    final = pair_next_round(t, by=None)
+    final = pair_next_round(t, by=None, now=timezone.now())
 
     (match,) = matches_of(final)
     assert sorted(seeds_of(match)) == [1, 2]
@@ -67,7 +67,7 @@ def test_a_decisive_knockout_match_sends_the_winner_on_even_if_the_worse_seed():
     t = tournament_with_players(
         4, rounds=2, format=Tournament.Format.SINGLE_ELIMINATION, knockout_draw_rule=HIGHER
     )
-    first = publish_round(pair_next_round(t, by=None), now=timezone.now())
+    first = publish_round(pair_next_round(t, by=None, now=timezone.now()), now=timezone.now())
     # Seed 1 draws with seed 4; seed 3 (player B) beats seed 2: 5+0 against 16+12.
     for m in matches_of(first):
         survivors = DRAW if 1 in seeds_of(m) else (5, 4, 12, 0)
@@ -75,6 +75,6 @@ def test_a_decisive_knockout_match_sends_the_winner_on_even_if_the_worse_seed():
             m, survivors=survivors, by=None, source=ResultVersion.Source.IMPORT, now=timezone.now()
         )
 
-    (match,) = matches_of(pair_next_round(t, by=None))
+    (match,) = matches_of(pair_next_round(t, by=None, now=timezone.now()))
 
     assert sorted(seeds_of(match)) == [1, 3]

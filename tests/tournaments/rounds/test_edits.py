@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 def test_swap_in_a_draft_warns_about_a_rematch():
     t = tournament_with_players(4, rounds=3)
     r1 = play(t)
-    r2 = pair_next_round(t, by=None)
+    r2 = pair_next_round(t, by=None, now=timezone.now())
     m1 = r1.matches.first()
     a, b = Entry.objects.get(pk=m1.player_a_id), Entry.objects.get(pk=m1.player_b_id)
     # Put b into a's round-2 match in place of a's opponent: a meets b again.
@@ -37,7 +37,7 @@ def test_swap_in_a_draft_warns_about_a_rematch():
 
 def test_swap_is_refused_on_a_published_round():
     t = tournament_with_players(4)
-    r = publish_round(pair_next_round(t, by=None), now=timezone.now())
+    r = publish_round(pair_next_round(t, by=None, now=timezone.now()), now=timezone.now())
     e1, e2 = t.entries.all()[:2]
     with pytest.raises(RoundError, match="draft"):
         swap_players(r, e1, e2)
@@ -47,7 +47,7 @@ def test_set_bye_moves_the_bye_and_warns_about_a_second_bye():
     t = tournament_with_players(5, rounds=3)
     r1 = play(t)
     had_bye = r1.matches.get(player_b__isnull=True).player_a
-    r2 = pair_next_round(t, by=None)
+    r2 = pair_next_round(t, by=None, now=timezone.now())
     warnings = set_bye(r2, had_bye)
     assert r2.matches.get(player_b__isnull=True).player_a_id == had_bye.pk
     assert any("already had a bye" in w for w in warnings)
@@ -56,7 +56,7 @@ def test_set_bye_moves_the_bye_and_warns_about_a_second_bye():
 
 def test_set_bye_in_an_even_round_gives_the_opponent_a_bye_too():
     t = tournament_with_players(4)
-    r = pair_next_round(t, by=None)
+    r = pair_next_round(t, by=None, now=timezone.now())
     entry = r.matches.first().player_a
     set_bye(r, entry)
     assert r.matches.filter(player_b__isnull=True).count() == 2

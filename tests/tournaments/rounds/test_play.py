@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 def test_publish_makes_the_round_count_and_starts_the_tournament():
     t = tournament_with_players(4)
-    r = publish_round(pair_next_round(t, by=None), now=timezone.now())
+    r = publish_round(pair_next_round(t, by=None, now=timezone.now()), now=timezone.now())
     assert r.status == Round.Status.PUBLISHED and r.published_at is not None
     t.refresh_from_db()
     assert t.status == Tournament.Status.RUNNING
@@ -33,7 +33,7 @@ def test_publish_makes_the_round_count_and_starts_the_tournament():
 
 def test_unpublish_only_while_no_result_is_entered():
     t = tournament_with_players(4)
-    r = publish_round(pair_next_round(t, by=None), now=timezone.now())
+    r = publish_round(pair_next_round(t, by=None, now=timezone.now()), now=timezone.now())
     assert unpublish_round(r).status == Round.Status.DRAFT
     publish_round(r, now=timezone.now())
     m = r.matches.first()
@@ -48,20 +48,20 @@ def test_unpublish_only_while_no_result_is_entered():
 
 def test_close_tournament_needs_every_result():
     t = tournament_with_players(4)
-    r = publish_round(pair_next_round(t, by=None), now=timezone.now())
+    r = publish_round(pair_next_round(t, by=None, now=timezone.now()), now=timezone.now())
     with pytest.raises(RoundError):
-        close_tournament(t)
+        close_tournament(t, now=timezone.now())
     finish(r)
-    assert close_tournament(t).status == Tournament.Status.FINISHED
+    assert close_tournament(t, now=timezone.now()).status == Tournament.Status.FINISHED
     assert set(t.round_set.values_list("status", flat=True)) == {Round.Status.FINISHED}
     with pytest.raises(RoundError, match="closed"):
-        pair_next_round(t, by=None)
+        pair_next_round(t, by=None, now=timezone.now())
 
 
 def test_publishing_and_the_start_of_play_are_dated_by_the_time_they_are_given():
     t = tournament_with_players(4)
     at = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
-    r = publish_round(pair_next_round(t, by=None), now=at)
+    r = publish_round(pair_next_round(t, by=None, now=timezone.now()), now=at)
     assert Round.objects.get(pk=r.pk).published_at == at
     m = r.matches.filter(player_b__isnull=False).first()
     started = begin_play(m, players=(m.player_a_id, m.player_b_id), now=at + timedelta(minutes=5))

@@ -56,7 +56,7 @@ def play(round_: Round, results=None) -> Round:
 def swiss(players: int, *, rounds: int = 3, **fields) -> Tournament:
     t = tournament_with_players(players, rounds=rounds, **fields)
     for _ in range(rounds):
-        play(pair_next_round(t, by=None))
+        play(pair_next_round(t, by=None, now=timezone.now()))
     return t
 
 
@@ -65,7 +65,7 @@ def test_swiss_then_top_8_with_a_drawn_quarter_final_decided_by_playoffs():
     swiss_standings = standings_json(load_standings(t))
     top8 = [row["name"] for row in swiss_standings[:8]]
 
-    quarters = pair_next_round(t, by=None)
+    quarters = pair_next_round(t, by=None, now=timezone.now())
 
     assert (quarters.number, quarters.stage) == (4, Round.Stage.KNOCKOUT)
     pairs = [(m.player_a.player.name, m.player_b.player.name) for m in matches_of(quarters)]
@@ -79,32 +79,32 @@ def test_swiss_then_top_8_with_a_drawn_quarter_final_decided_by_playoffs():
     assert [m.player_a.knockout_seed for m in matches_of(quarters)] == [1, 4, 2, 3]
     # 4 v 5 is drawn: a playoff, the higher seed (4) with the dwarfs by default.
     play(quarters, {2: DRAW})
-    playoff = pair_next_round(t, by=None)
+    playoff = pair_next_round(t, by=None, now=timezone.now())
     assert playoff.stage == Round.Stage.PLAYOFF
     (m,) = matches_of(playoff)
     assert (m.player_a.knockout_seed, m.player_b.knockout_seed, m.flags) == (4, 5, ["playoff"])
     # Drawn again: a second playoff, where seed 4 chose the trolls first.
     play(playoff, {1: DRAW})
     seed4 = m.player_a
-    second = pair_next_round(t, by=None, second_side_first=[seed4.pk])
+    second = pair_next_round(t, by=None, now=timezone.now(), second_side_first=[seed4.pk])
     (m,) = matches_of(second)
     assert (second.stage, m.player_a.knockout_seed, m.player_b_id) == ("playoff", 5, seed4.pk)
     play(second, {1: B_WINS})  # seed 4 (B) wins the playoff
 
-    semis = pair_next_round(t, by=None)
+    semis = pair_next_round(t, by=None, now=timezone.now())
     assert semis.stage == Round.Stage.KNOCKOUT
     assert [(m.player_a.knockout_seed, m.player_b.knockout_seed) for m in matches_of(semis)] == [
         (1, 4),
         (2, 3),
     ]
     play(semis, {2: B_WINS})
-    final = pair_next_round(t, by=None)
+    final = pair_next_round(t, by=None, now=timezone.now())
     assert [(m.player_a.knockout_seed, m.player_b.knockout_seed) for m in matches_of(final)] == [
         (1, 3)
     ]
     play(final, {1: B_WINS})
     with pytest.raises(RoundError, match="final has been played"):
-        pair_next_round(t, by=None)
+        pair_next_round(t, by=None, now=timezone.now())
 
     # The standings stay the Swiss standings; the pages name the champion.
     assert standings_json(load_standings(t)) == swiss_standings
@@ -119,13 +119,13 @@ def test_swiss_then_top_8_with_a_drawn_quarter_final_decided_by_playoffs():
 
 def test_under_the_higher_seed_rule_a_drawn_semi_final_has_no_playoff():
     t = swiss(6, top_cut=4, knockout_draw_rule=Tournament.DrawRule.HIGHER_SEED)
-    semis = pair_next_round(t, by=None)
+    semis = pair_next_round(t, by=None, now=timezone.now())
     # Seed 1 v 4 drawn, with the higher seed turned to player B: still seed 1 goes on.
     first = matches_of(semis)[0]
     swap_players(semis, first.player_a, first.player_a)
     play(semis, {1: DRAW})
 
-    final = pair_next_round(t, by=None)
+    final = pair_next_round(t, by=None, now=timezone.now())
 
     assert final.stage == Round.Stage.KNOCKOUT
     assert sorted(
@@ -136,19 +136,19 @@ def test_under_the_higher_seed_rule_a_drawn_semi_final_has_no_playoff():
 
 def test_single_elimination_uses_the_playoff_rule_too():
     t = tournament_with_players(4, rounds=2, format=Tournament.Format.SINGLE_ELIMINATION)
-    play(pair_next_round(t, by=None), {1: DRAW})
-    assert pair_next_round(t, by=None).stage == Round.Stage.PLAYOFF
+    play(pair_next_round(t, by=None, now=timezone.now()), {1: DRAW})
+    assert pair_next_round(t, by=None, now=timezone.now()).stage == Round.Stage.PLAYOFF
 
 
 def test_without_a_top_cut_the_swiss_simply_ends():
     t = swiss(4, rounds=1)
     with pytest.raises(RoundError, match="All 1 rounds"):
-        pair_next_round(t, by=None)
+        pair_next_round(t, by=None, now=timezone.now())
 
 
 def test_a_knockout_round_cannot_be_rearranged_across_matches():
     t = swiss(4, rounds=1, top_cut=4)
-    semis = pair_next_round(t, by=None)
+    semis = pair_next_round(t, by=None, now=timezone.now())
     one, two = matches_of(semis)
     with pytest.raises(RoundError, match="follows the bracket"):
         swap_players(semis, one.player_a, two.player_b)
@@ -160,7 +160,7 @@ def test_too_few_active_players_for_the_cut_is_a_clear_error():
     withdrawn.withdrawn_from_round = 2
     withdrawn.save()
     with pytest.raises(RoundError, match="needs 4 active players; only 3"):
-        pair_next_round(t, by=None)
+        pair_next_round(t, by=None, now=timezone.now())
     assert t.round_set.count() == 1
 
 
@@ -197,8 +197,8 @@ def test_the_organiser_sets_a_top_cut_until_the_knockout_starts(client):
     assert client.post(settings_url(t), data).status_code == 302
     t.refresh_from_db()
     assert (t.top_cut, t.knockout_draw_rule) == (4, "higher_seed")
-    play(pair_next_round(t, by=None))
-    pair_next_round(t, by=None)  # the knockout has started (a draft semi-final)
+    play(pair_next_round(t, by=None, now=timezone.now()))
+    pair_next_round(t, by=None, now=timezone.now())  # the knockout has started (a draft semi-final)
 
     response = client.post(settings_url(t), settings_data(t, top_cut=2))
 
@@ -226,7 +226,7 @@ def test_only_organisers_pair_the_knockout(client):
 
 def test_the_organiser_records_the_higher_seeds_choice_of_sides(client):
     t = swiss(4, rounds=1, top_cut=2)
-    play(pair_next_round(t, by=None), {1: DRAW})
+    play(pair_next_round(t, by=None, now=timezone.now()), {1: DRAW})
     client.force_login(t.owner)
     dashboard = client.get(f"/manage/t/{t.slug}/").content.decode()
     assert 'id="playoff-sides"' in dashboard
@@ -250,11 +250,11 @@ def bracket_queries(client, t: Tournament) -> int:
 
 def test_the_bracket_page_costs_the_same_queries_for_a_top_2_and_a_top_8(client):
     small = swiss(4, rounds=1, top_cut=2)
-    play(pair_next_round(small, by=None))
+    play(pair_next_round(small, by=None, now=timezone.now()))
     big = swiss(8, rounds=1, top_cut=8)
-    play(pair_next_round(big, by=None), {2: DRAW})
-    play(pair_next_round(big, by=None))  # the playoff
-    play(pair_next_round(big, by=None))  # the semi-finals
+    play(pair_next_round(big, by=None, now=timezone.now()), {2: DRAW})
+    play(pair_next_round(big, by=None, now=timezone.now()))  # the playoff
+    play(pair_next_round(big, by=None, now=timezone.now()))  # the semi-finals
     assert bracket_queries(client, small) == bracket_queries(client, big)
 
 

@@ -30,7 +30,8 @@ THUD_JSON_KEYS = (
 def test_tournament_list_and_detail(client):
     t = TournamentFactory(name="Lancre Open", slug="lancre")
     publish_round(
-        pair_next_round(tournament_with_players(2, slug="other"), by=None), now=timezone.now()
+        pair_next_round(tournament_with_players(2, slug="other"), by=None, now=timezone.now()),
+        now=timezone.now(),
     )
     data = client.get("/api/tournaments/").json()
     assert {d["slug"] for d in data} == {"lancre", "other"}
@@ -41,7 +42,7 @@ def test_tournament_list_and_detail(client):
 
 def test_pairings_of_a_published_round_with_a_bye(client):
     t = tournament_with_players(3)
-    r = publish_round(pair_next_round(t, by=None), now=timezone.now())
+    r = publish_round(pair_next_round(t, by=None, now=timezone.now()), now=timezone.now())
     data = client.get(f"/api/tournaments/{t.slug}/rounds/1/pairings").json()
     assert [d["table"] for d in data] == [1, 2]
     bye = r.matches.get(player_b__isnull=True)
@@ -57,7 +58,7 @@ def test_pairings_of_a_published_round_with_a_bye(client):
 
 def test_draft_round_unknown_round_and_unknown_slug_are_json_404(client):
     t = tournament_with_players(2)
-    pair_next_round(t, by=None)
+    pair_next_round(t, by=None, now=timezone.now())
     for url in (
         f"/api/tournaments/{t.slug}/rounds/1/pairings",
         f"/api/tournaments/{t.slug}/rounds/7/pairings",
@@ -71,7 +72,7 @@ def test_draft_round_unknown_round_and_unknown_slug_are_json_404(client):
 
 def test_standings_fields(client):
     t = tournament_with_players(2)
-    r = publish_round(pair_next_round(t, by=None), now=timezone.now())
+    r = publish_round(pair_next_round(t, by=None, now=timezone.now()), now=timezone.now())
     m = r.matches.get()
     record_final_result(
         m, survivors=(10, 1, 5, 2), by=None, source=ResultVersion.Source.IMPORT, now=timezone.now()
@@ -92,7 +93,7 @@ def test_standings_fields(client):
 def standings_queries(client, n: int) -> int:
     t = tournament_with_players(n, rounds=3)
     for _ in range(2):
-        r = publish_round(pair_next_round(t, by=None), now=timezone.now())
+        r = publish_round(pair_next_round(t, by=None, now=timezone.now()), now=timezone.now())
         for m in r.matches.filter(player_b__isnull=False):
             record_final_result(
                 m, survivors=(9, 1, 3, 2), by=None, source="import", now=timezone.now()
@@ -220,7 +221,9 @@ def test_stats_and_pairings_query_counts_do_not_grow(client):
 def test_cavalli_tournament_stats_name_the_sides_white_and_black(client):
     """A Cavalli tournament's results are counted under its own side names."""
     t = tournament_with_players(4, rounds=3, game="cavalli", slug="palio-api")
-    for m in publish_round(pair_next_round(t, by=None), now=timezone.now()).matches.all():
+    for m in publish_round(
+        pair_next_round(t, by=None, now=timezone.now()), now=timezone.now()
+    ).matches.all():
         record_final_result(
             m, survivors=(3000, 1200, 1000, 2600), by=None, source="import", now=timezone.now()
         )
@@ -234,7 +237,9 @@ def test_cavalli_tournament_stats_name_the_sides_white_and_black(client):
 
 def test_cavalli_pairings_name_the_battles_sides_white_and_black(client):
     t = tournament_with_players(2, rounds=3, game="cavalli", slug="palio-pairings")
-    (m,) = publish_round(pair_next_round(t, by=None), now=timezone.now()).matches.all()
+    (m,) = publish_round(
+        pair_next_round(t, by=None, now=timezone.now()), now=timezone.now()
+    ).matches.all()
     record_final_result(
         m, survivors=(3000, 1200, 1000, 2600), by=None, source="import", now=timezone.now()
     )
@@ -273,7 +278,7 @@ def test_detail_lists_entries_with_check_in_and_pairings_leave_absent_players_ou
     assert [(e["name"], e["checked_in"]) for e in detail["entries"]] == [
         (e.player.name, e is not absent) for e in entries
     ]
-    publish_round(pair_next_round(t, by=None), now=timezone.now())
+    publish_round(pair_next_round(t, by=None, now=timezone.now()), now=timezone.now())
     pairings = client.get(f"/api/tournaments/{t.slug}/rounds/1/pairings").json()
     listed = {p["player_a"] for p in pairings} | {p["player_b"] for p in pairings}
     assert absent.player.name not in listed and len(pairings) == 2

@@ -31,7 +31,9 @@ def text(response) -> str:
 
 def confirmed_round_one(game: str, result, slug: str) -> Tournament:
     t = tournament_with_players(2, rounds=3, game=game, slug=slug)
-    for m in publish_round(pair_next_round(t, by=None), now=timezone.now()).matches.all():
+    for m in publish_round(
+        pair_next_round(t, by=None, now=timezone.now()), now=timezone.now()
+    ).matches.all():
         record_final_result(
             m, survivors=result, by=None, source=ResultVersion.Source.IMPORT, now=timezone.now()
         )
@@ -79,8 +81,10 @@ def test_pairings_give_each_battles_points_in_the_games_words(client):
 
 def test_the_playoff_choice_names_the_games_sides(client):
     t = tournament_with_players(4, rounds=1, top_cut=2, game="cavalli", slug="palio-ko")
-    play(pair_next_round(t, by=None))
-    play(pair_next_round(t, by=None), {1: (1000, 1000, 1000, 1000)})  # a drawn semi-final
+    play(pair_next_round(t, by=None, now=timezone.now()))
+    play(
+        pair_next_round(t, by=None, now=timezone.now()), {1: (1000, 1000, 1000, 1000)}
+    )  # a drawn semi-final
     client.force_login(t.owner)
     dashboard = text(client.get(f"/manage/t/{t.slug}/"))
     assert 'id="playoff-sides"' in dashboard
@@ -89,8 +93,8 @@ def test_the_playoff_choice_names_the_games_sides(client):
     assert not THUD_WORDS.search(dashboard)
 
     thud = tournament_with_players(4, rounds=1, top_cut=2, slug="thud-ko")
-    play(pair_next_round(thud, by=None))
-    play(pair_next_round(thud, by=None), {1: DRAW})
+    play(pair_next_round(thud, by=None, now=timezone.now()))
+    play(pair_next_round(thud, by=None, now=timezone.now()), {1: DRAW})
     client.force_login(thud.owner)
     dashboard = text(client.get(f"/manage/t/{thud.slug}/"))
     assert "Unless ticked, the higher seed takes the dwarfs in battle 1." in dashboard
@@ -99,7 +103,9 @@ def test_the_playoff_choice_names_the_games_sides(client):
 
 def test_referee_match_page_names_the_sides_of_the_players_and_versions(client):
     t = tournament_with_players(2, rounds=3, game="cavalli", slug="palio-ref")
-    (m,) = publish_round(pair_next_round(t, by=None), now=timezone.now()).matches.all()
+    (m,) = publish_round(
+        pair_next_round(t, by=None, now=timezone.now()), now=timezone.now()
+    ).matches.all()
     referee = UserFactory()
     t.referees.add(referee)
     enter_result(

@@ -49,7 +49,7 @@ def field(names: list[str], **fields) -> Tournament:
 def played(names: list[str] = NAMES, survivors=(10, 1, 5, 2)) -> Tournament:
     """Round 1 published, every real match confirmed with ``survivors``."""
     t = field(names)
-    r = publish_round(pair_next_round(t, by=None), now=timezone.now())
+    r = publish_round(pair_next_round(t, by=None, now=timezone.now()), now=timezone.now())
     for m in r.matches.filter(player_b__isnull=False):
         record_final_result(m, survivors=survivors, by=None, source="import", now=timezone.now())
     return t
@@ -190,7 +190,7 @@ def test_pairings_pdf_of_a_cavalli_tournament_speaks_of_white_and_black(client):
     t = TournamentFactory(rounds=3, game="cavalli")
     for seed, name in enumerate(NAMES[:4], start=1):
         EntryFactory(tournament=t, seed=seed, player=PlayerFactory(name=name))
-    publish_round(pair_next_round(t, by=None), now=timezone.now())
+    publish_round(pair_next_round(t, by=None, now=timezone.now()), now=timezone.now())
     _, text = pdf_text(client.get(f"/t/{t.slug}/rounds/1/pairings.pdf"))
     assert "Player A has white in game 1 and black in game 2." in text
     assert "Player A (white in game 1)" in text and "Player B (black in game 1)" in text
@@ -199,7 +199,7 @@ def test_pairings_pdf_of_a_cavalli_tournament_speaks_of_white_and_black(client):
 
 def test_draft_round_pairings_pdf_is_404_for_the_public_and_shown_to_its_referees(client):
     t = field(NAMES[:4])
-    pair_next_round(t, by=None)
+    pair_next_round(t, by=None, now=timezone.now())
     url = f"/t/{t.slug}/rounds/1/pairings.pdf"
     assert client.get(url).status_code == 404
     client.force_login(UserFactory())
@@ -285,7 +285,7 @@ def test_csv_cells_that_look_like_formulas_are_neutralised(client):
 
 def test_results_csv_lists_confirmed_results_and_byes_only(client):
     t = field(NAMES)  # five players: a bye in every round
-    r1 = publish_round(pair_next_round(t, by=None), now=timezone.now())
+    r1 = publish_round(pair_next_round(t, by=None, now=timezone.now()), now=timezone.now())
     m1, m2 = r1.matches.filter(player_b__isnull=False).order_by("table")
     record_final_result(m1, survivors=(10, 1, 5, 2), by=None, source="import", now=timezone.now())
     # m2: entered but not confirmed yet -> not in the file.
@@ -312,7 +312,9 @@ def test_results_csv_lists_confirmed_results_and_byes_only(client):
 
 def test_results_csv_of_a_cavalli_tournament_names_white_and_black(client):
     t = field(NAMES[:2], game="cavalli")
-    (m,) = publish_round(pair_next_round(t, by=None), now=timezone.now()).matches.all()
+    (m,) = publish_round(
+        pair_next_round(t, by=None, now=timezone.now()), now=timezone.now()
+    ).matches.all()
     record_final_result(
         m, survivors=(3000, 1200, 1000, 2600), by=None, source="import", now=timezone.now()
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.utils import translation
+from django.utils import timezone, translation
 
 from tests.factories import tournament_with_players
 from tournaments.rounds.draw import pair_next_round
@@ -65,7 +65,9 @@ def test_every_note_is_translated(language, coin):
 @pytest.mark.django_db
 def test_the_round_page_shows_the_plain_notes(client):
     t = tournament_with_players(4, rounds=3)
-    pair_next_round(t, by=None)  # round 1: nobody has had a side yet, a coin decides
+    pair_next_round(
+        t, by=None, now=timezone.now()
+    )  # round 1: nobody has had a side yet, a coin decides
     client.force_login(t.owner)
     page = client.get(f"/manage/t/{t.slug}/rounds/1/", HTTP_ACCEPT_LANGUAGE="en")
     assert page.content.decode().count("sides decided by a coin toss") == 2

@@ -20,7 +20,7 @@ PUBLISHED = datetime(2026, 7, 1, 12, 30, tzinfo=UTC)  # 14:30 in Oslo (summer ti
 
 def published_tournament(**fields):
     t = tournament_with_players(4, **fields)
-    publish_round(pair_next_round(t, by=None), now=PUBLISHED)
+    publish_round(pair_next_round(t, by=None, now=timezone.now()), now=PUBLISHED)
     return t
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.factories import PlayerFactory, UserFactory, tournament_with_players
 from tests.tournaments.rounds.played import play
@@ -84,7 +85,7 @@ def test_the_desk_marks_not_playing_the_next_round_and_refuses_a_paired_one(refe
     url = reverse("desk_skip", args=[t.slug, e.pk])
     assert referee.post(url, {"round": "2", "absent": "1"}, **HTMX).status_code == 200
     assert RoundAbsence.objects.filter(entry=e, round_number=2).exists()
-    pair_next_round(t, by=None)
+    pair_next_round(t, by=None, now=timezone.now())
     refused = referee.post(url, {"round": "2", "absent": "0"}, **HTMX)
     assert refused.status_code == 400 and b"already paired" in refused.content
     assert RoundAbsence.objects.filter(entry=e, round_number=2).exists()

@@ -24,7 +24,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 def started(n: int = 4, results: bool = True) -> Tournament:
     t = tournament_with_players(n, rounds=3)
-    r = publish_round(pair_next_round(t, by=None), now=timezone.now())
+    r = publish_round(pair_next_round(t, by=None, now=timezone.now()), now=timezone.now())
     if results:
         for m in r.matches.filter(player_b__isnull=False):
             record_final_result(
@@ -66,7 +66,7 @@ def test_pairings_full_page_and_htmx_fragment(client):
 
 def test_draft_round_is_not_public(client):
     t = tournament_with_players(4)
-    pair_next_round(t, by=None)
+    pair_next_round(t, by=None, now=timezone.now())
     assert client.get(f"/t/{t.slug}/rounds/1/").status_code == 404
 
 
@@ -167,7 +167,7 @@ def test_quickfire_pairings_link_each_match_to_its_battles(client):
     t = tournament_with_players(4, rounds=3)
     t.variant = Tournament.Variant.TIMED_24
     t.save()
-    r = publish_round(pair_next_round(t, by=None), now=timezone.now())
+    r = publish_round(pair_next_round(t, by=None, now=timezone.now()), now=timezone.now())
     body = client.get(f"/t/{t.slug}/rounds/1/").content.decode()
     for m in r.matches.all():
         assert f'href="/battles/match/{m.pk}/"' in body
@@ -303,7 +303,7 @@ def test_logged_in_standings_page_query_count_does_not_grow_with_players(client)
 
 def test_every_public_page_of_a_cavalli_tournament_shows_its_points(client):
     t = tournament_with_players(4, rounds=2, game="cavalli")
-    publish_round(pair_next_round(t, by=None), now=timezone.now())
+    publish_round(pair_next_round(t, by=None, now=timezone.now()), now=timezone.now())
     first, second = Match.objects.filter(round__tournament=t).order_by("table")
     record_final_result(
         first, survivors=(2400, 1800, 999, 3100), by=None, source="import", now=timezone.now()
@@ -364,7 +364,7 @@ def test_pairings_say_who_has_which_side_in_the_tournaments_game(client):
     assert "Player A has the dwarfs in battle 1 and the trolls in battle 2." in page
 
     cavalli = tournament_with_players(4, rounds=3, game="cavalli")
-    publish_round(pair_next_round(cavalli, by=None), now=timezone.now())
+    publish_round(pair_next_round(cavalli, by=None, now=timezone.now()), now=timezone.now())
     page = client.get(f"/t/{cavalli.slug}/rounds/1/").content.decode()
     assert "Player A has white in game 1 and black in game 2." in page
     assert "dwarfs" not in page and "trolls" not in page

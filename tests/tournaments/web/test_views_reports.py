@@ -101,7 +101,7 @@ def swiss(played: int, *, planned: int = 4, names=NAMES):
     for seed, name in enumerate(names, start=1):
         EntryFactory(tournament=t, seed=seed, player=PlayerFactory(name=name))
     for _ in range(played):
-        r = publish_round(pair_next_round(t, by=None), now=timezone.now())
+        r = publish_round(pair_next_round(t, by=None, now=timezone.now()), now=timezone.now())
         for m in r.matches.filter(player_b__isnull=False):
             record_final_result(
                 m, survivors=(20, 3, 10, 4), by=None, source="import", now=timezone.now()
@@ -224,7 +224,9 @@ def test_query_counts_do_not_grow_with_the_field(client):
 def cavalli_cup():
     """A Cavalli tournament, round 1 confirmed: white wins game 1, black game 2, twice."""
     t = tournament_with_players(4, rounds=3, game="cavalli", slug="cavalli-cup")
-    for m in publish_round(pair_next_round(t, by=None), now=timezone.now()).matches.all():
+    for m in publish_round(
+        pair_next_round(t, by=None, now=timezone.now()), now=timezone.now()
+    ).matches.all():
         record_final_result(
             m, survivors=(3000, 1200, 2500, 2600), by=None, source="import", now=timezone.now()
         )

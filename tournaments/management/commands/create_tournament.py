@@ -1,4 +1,4 @@
-"""manage.py create_tournament --name N --slug S --format F --rounds R [--check-in] [...]
+"""manage.py create_tournament --name N --slug S --format F --rounds R [--check-in] [--unrated] [...]
 (stable, DESIGN §8)."""
 
 from __future__ import annotations
@@ -37,6 +37,11 @@ class Command(BaseCommand):
             dest="check_in",
             help="only players who checked in are paired (manage.py checkin, the desk page)",
         )
+        parser.add_argument(
+            "--unrated",
+            action="store_true",
+            help="the results do not count for the players' site ratings (rated by default)",
+        )
 
     def handle(self, *args, **options) -> None:
         if options["rounds"] < 1:
@@ -58,5 +63,6 @@ class Command(BaseCommand):
             capture_policy=options["policy"],
             owner=owner,
             check_in_required=options["check_in"],
+            rated=not options["unrated"],
         )
         self.stdout.write(f"Created tournament {tournament.slug!r} ({tournament.name}).")

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
 
 from tournaments.archive.validation import ArchiveError, read_archive
 from tournaments.archive.writer import import_archive
@@ -29,7 +30,9 @@ class Command(BaseCommand):
         except OSError as e:
             raise CommandError(f"cannot read {options['file']}: {e.strerror}") from None
         try:
-            tournament = import_archive(read_archive(data), slug=options["slug"])
+            tournament = import_archive(
+                read_archive(data), slug=options["slug"], now=timezone.now()
+            )
         except ArchiveError as e:
             raise CommandError(str(e)) from None
         self.stdout.write(f"Imported {tournament.name} as /t/{tournament.slug}/")

@@ -11,11 +11,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments.models.people import Player
+from tournaments.models.results import ResultVersion
 from tournaments.models.tournament import Entry, Tournament
 from tournaments.permissions.roles import ORGANISERS_GROUP
 from tournaments.results.entry import confirm_result, enter_result
+from tournaments.results.final import record_final_result
 from tournaments.rounds.draw import pair_next_round
-from tournaments.rounds.play import publish_round
+from tournaments.rounds.play import close_tournament, publish_round
 
 DEMO_PASSWORD = "thud-demo"  # noqa: S105 - a published demo login, never used in production
 DEMO_PLAYERS = [
@@ -72,7 +74,9 @@ class Command(BaseCommand):
             )
         if not tournament.round_set.exists():
             # Round 1 paired and published, half its results confirmed: the demo has standings.
-            round_ = publish_round(pair_next_round(tournament, by=organiser), now=timezone.now())
+            round_ = publish_round(
+                pair_next_round(tournament, by=organiser, now=timezone.now()), now=timezone.now()
+            )
             demo_results = [(20, 2, 14, 3), (8, 5, 25, 1)]
             for match, survivors in zip(
                 round_.matches.filter(player_b__isnull=False), demo_results, strict=False
@@ -93,6 +97,7 @@ class Command(BaseCommand):
                     now=timezone.now(),
                 )
         self._quickfire_demo(organiser, referees)
+        self._rated_demo(organiser)
         verb = "Created" if created else "Kept"
         self.stdout.write(
             f"{verb} demo tournament '{tournament.slug}' with {len(DEMO_PLAYERS)} players."
@@ -123,5 +128,44 @@ class Command(BaseCommand):
                 tournament=tournament, player=player, defaults={"seed": seed, "checked_in": True}
             )
         if created and not tournament.round_set.exists():
-            publish_round(pair_next_round(tournament, by=organiser), now=timezone.now())
+            publish_round(
+                pair_next_round(tournament, by=organiser, now=timezone.now()), now=timezone.now()
+            )
         self.stdout.write(f"Demo quickfire tournament '{tournament.slug}': round 1 ready to play.")
+
+    def _rated_demo(self, organiser) -> None:
+        """A finished two-round event, so the ratings pages have something to show."""
+        tournament, created = Tournament.objects.get_or_create(
+            slug="lancre-spring",
+            defaults={
+                "name": "Lancre Spring Rapid",
+                "venue": "Lancre Castle",
+                "start_date": datetime.date.today() - datetime.timedelta(days=30),
+                "rounds": 2,
+                "owner": organiser,
+                "pairing_seed": 1066,
+            },
+        )
+        if not created:
+            return
+        players = Player.objects.filter(name__in=[name for name, _c, _n in DEMO_PLAYERS])
+        for seed, player in enumerate(players.order_by("name"), start=1):
+            Entry.objects.create(tournament=tournament, player=player, seed=seed)
+        results = [(20, 2, 14, 3), (8, 5, 25, 1), (12, 4, 12, 4), (3, 6, 30, 0)]
+        for _number in (1, 2):
+            round_ = publish_round(
+                pair_next_round(tournament, by=organiser, now=timezone.now()), now=timezone.now()
+            )
+            for match, survivors in zip(
+                round_.matches.filter(player_b__isnull=False), results, strict=False
+            ):
+                record_final_result(
+                    match,
+                    survivors=survivors,
+                    by=None,
+                    source=ResultVersion.Source.IMPORT,
+                    now=timezone.now(),
+                )
+            results.reverse()
+        close_tournament(tournament, now=timezone.now())
+        self.stdout.write(f"Demo rated tournament '{tournament.slug}': closed and rated.")

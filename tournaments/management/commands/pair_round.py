@@ -22,7 +22,9 @@ class Command(BaseCommand):
         tournament = get_tournament(options["slug"])
         try:
             with transaction.atomic():
-                round_ = publish_round(pair_next_round(tournament, by=None), now=timezone.now())
+                round_ = publish_round(
+                    pair_next_round(tournament, by=None, now=timezone.now()), now=timezone.now()
+                )
         except RoundError as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(f"Round {round_.number} of {tournament.slug!r}:")

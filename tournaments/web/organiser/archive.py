@@ -46,7 +46,9 @@ def upload_archive(request: AuthedRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             document = read_archive(form.cleaned_data["file"])
-            t = import_archive(document, slug=form.cleaned_data["slug"], by=request.user)
+            t = import_archive(
+                document, slug=form.cleaned_data["slug"], by=request.user, now=timezone.now()
+            )
         except ArchiveError as exc:
             form.add_error("file", _("Nothing was imported: %(problem)s") % {"problem": exc})
         else:

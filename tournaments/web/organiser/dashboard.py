@@ -151,7 +151,7 @@ def close(request: AuthedRequest, slug: str) -> HttpResponse:
     if (refused := ask_first(request, close_question(), yes, back=dashboard_url(t))) is not None:
         return refused
     try:
-        close_tournament(t)
+        close_tournament(t, now=timezone.now())
         messages.success(request, _("The tournament is closed."))
     except RoundError as exc:
         messages.error(request, str(exc))

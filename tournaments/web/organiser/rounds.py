@@ -60,7 +60,9 @@ def generate_round(request: AuthedRequest, slug: str) -> HttpResponse:
         return redirect(dashboard_url(t))
     second_side_first = sides.cleaned_data["second_side_first"] if sides is not None else ()
     try:
-        round_ = pair_next_round(t, by=request.user, second_side_first=second_side_first)
+        round_ = pair_next_round(
+            t, by=request.user, now=timezone.now(), second_side_first=second_side_first
+        )
     except RoundError as exc:
         messages.error(request, str(exc))
         return redirect(dashboard_url(t))
@@ -122,7 +124,7 @@ def round_action(request: AuthedRequest, slug: str, number: int, action: str) ->
         if refused is not None:
             return refused
         try:
-            discard_draft(round_)
+            discard_draft(round_, now=timezone.now())
             messages.success(request, _("Draft discarded."))
         except RoundError as exc:
             messages.error(request, str(exc))

@@ -24,5 +24,5 @@ def organiser(client, tournament):
 @pytest.fixture
 def started(tournament):
     """Round 1 published: play has started."""
-    publish_round(pair_next_round(tournament, by=None), now=timezone.now())
+    publish_round(pair_next_round(tournament, by=None, now=timezone.now()), now=timezone.now())
     return tournament

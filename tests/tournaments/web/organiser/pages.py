@@ -59,5 +59,6 @@ def settings_data(t: Tournament, **changes) -> dict:
         "pairing_seed": t.pairing_seed,
         # A checkbox is posted only when ticked.
         **({"check_in_required": "on"} if t.check_in_required else {}),
+        **({"rated": "on"} if t.rated else {}),
     }
     return data | changes

@@ -24,7 +24,9 @@ def asks(response, question: str) -> None:
 
 @pytest.fixture
 def finished_round(tournament):
-    round_ = publish_round(pair_next_round(tournament, by=None), now=timezone.now())
+    round_ = publish_round(
+        pair_next_round(tournament, by=None, now=timezone.now()), now=timezone.now()
+    )
     for m in round_.matches.all():
         record_final_result(
             m, survivors=(10, 1, 5, 2), by=None, source="import", now=timezone.now()
@@ -42,7 +44,7 @@ def test_closing_the_tournament_needs_the_confirmation(organiser, tournament, fi
 
 
 def test_discarding_a_round_needs_the_confirmation(organiser, tournament):
-    pair_next_round(tournament, by=None)
+    pair_next_round(tournament, by=None, now=timezone.now())
     r = organiser.post(url(tournament, "rounds/1/discard/"))
     asks(r, "Discard the draft of round 1? Its pairings are deleted")
     assert tournament.round_set.exists()

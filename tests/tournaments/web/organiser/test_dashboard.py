@@ -125,7 +125,7 @@ def test_the_pairing_seed_is_under_advanced_with_an_explanation(client):
 
 
 def test_close_tournament(organiser, tournament):
-    r = publish_round(pair_next_round(tournament, by=None), now=timezone.now())
+    r = publish_round(pair_next_round(tournament, by=None, now=timezone.now()), now=timezone.now())
     organiser.post(url(tournament, "close/"), {"confirm": "1"})
     tournament.refresh_from_db()
     assert tournament.status != Tournament.Status.FINISHED
@@ -140,7 +140,7 @@ def test_close_tournament(organiser, tournament):
 
 @pytest.mark.parametrize("model", ["player", "tournament", "round", "match", "forbiddenpair"])
 def test_admin_changelists_render(client, tournament, model):
-    publish_round(pair_next_round(tournament, by=None), now=timezone.now())
+    publish_round(pair_next_round(tournament, by=None, now=timezone.now()), now=timezone.now())
     client.force_login(UserFactory(is_staff=True, is_superuser=True))
     assert client.get(f"/admin/tournaments/{model}/").status_code == 200
 
@@ -150,7 +150,7 @@ def test_admin_changelists_render(client, tournament, model):
 
 def test_pair_is_not_offered_while_a_draft_exists(organiser, tournament):
     assert "Pair round 1" in organiser.get(url(tournament)).content.decode()
-    pair_next_round(tournament, by=None)
+    pair_next_round(tournament, by=None, now=timezone.now())
     page = organiser.get(url(tournament)).content.decode()
     assert "Pair round" not in page
     assert f'<a href="{url(tournament, "rounds/1/")}">Publish or discard round 1 first</a>' in page

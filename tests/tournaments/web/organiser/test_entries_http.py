@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 from tests.factories import UserFactory
 from tests.tournaments.web.organiser.pages import HTMX, url
@@ -79,7 +80,7 @@ def test_reseed_by_rating_before_round_1_and_refused_after(organiser, tournament
         entries[0].pk: 3,
         entries[3].pk: 4,
     }
-    pair_next_round(tournament, by=None)
+    pair_next_round(tournament, by=None, now=timezone.now())
     r = organiser.post(url(tournament, "players/reseed/"), **HTMX)
     assert "Round 1 is paired" in r.content.decode()
     assert [e.seed for e in tournament.entries.order_by("pk")] == seeds

@@ -38,19 +38,19 @@ def test_generate_edit_publish_unpublish(organiser, tournament):
 
 
 def test_generate_refused_while_unfinished_shows_the_reason(organiser, tournament):
-    publish_round(pair_next_round(tournament, by=None), now=timezone.now())
+    publish_round(pair_next_round(tournament, by=None, now=timezone.now()), now=timezone.now())
     response = organiser.post(url(tournament, "rounds/generate/"), follow=True)
     assert "unconfirmed results" in response.content.decode()
     assert tournament.round_set.count() == 1
 
 
 def test_swap_via_htmx_returns_the_fragment_with_warnings(organiser, tournament):
-    r1 = publish_round(pair_next_round(tournament, by=None), now=timezone.now())
+    r1 = publish_round(pair_next_round(tournament, by=None, now=timezone.now()), now=timezone.now())
     for m in r1.matches.all():
         record_final_result(
             m, survivors=(10, 1, 5, 2), by=None, source="import", now=timezone.now()
         )
-    r2 = pair_next_round(tournament, by=None)
+    r2 = pair_next_round(tournament, by=None, now=timezone.now())
     m1 = r1.matches.first()
     a = Entry.objects.get(pk=m1.player_a_id)
     m2 = r2.matches.get(player_a=a) if r2.matches.filter(player_a=a).exists() else None
@@ -63,7 +63,7 @@ def test_swap_via_htmx_returns_the_fragment_with_warnings(organiser, tournament)
 
 
 def test_swap_bad_input_changes_nothing(organiser, tournament):
-    pair_next_round(tournament, by=None)
+    pair_next_round(tournament, by=None, now=timezone.now())
     before = list(Round.objects.get().matches.values_list("player_a", "player_b"))
     e = tournament.entries.first()
     response = organiser.post(url(tournament, "rounds/1/swap/"), {"first": e.pk, "second": e.pk})
@@ -72,7 +72,7 @@ def test_swap_bad_input_changes_nothing(organiser, tournament):
 
 
 def test_set_bye_plain_post_redirects(organiser, tournament):
-    pair_next_round(tournament, by=None)
+    pair_next_round(tournament, by=None, now=timezone.now())
     e = tournament.entries.first()
     response = organiser.post(url(tournament, "rounds/1/bye/"), {"entry": e.pk})
     assert response.status_code == 302
@@ -80,7 +80,7 @@ def test_set_bye_plain_post_redirects(organiser, tournament):
 
 
 def test_printable_pairings_and_slips(organiser, tournament):
-    pair_next_round(tournament, by=None)
+    pair_next_round(tournament, by=None, now=timezone.now())
     assert (
         "window.print"
         in organiser.get(url(tournament, "rounds/1/print/pairings/")).content.decode()
@@ -92,7 +92,7 @@ def test_printable_pairings_and_slips(organiser, tournament):
 def test_cavalli_slips_round_table_and_printed_pairings_speak_of_white_and_black(client):
     t = tournament_with_players(4, rounds=3, game="cavalli")
     client.force_login(t.owner)
-    pair_next_round(t, by=None)
+    pair_next_round(t, by=None, now=timezone.now())
     slips = client.get(url(t, "rounds/1/print/slips/")).content.decode()
     assert slips.count('class="slip"') == 2
     for words in ("White", "White points (0–4950)", "Black", "Black points (0–4950)"):
@@ -107,7 +107,7 @@ def test_cavalli_slips_round_table_and_printed_pairings_speak_of_white_and_black
 
 
 def test_thud_slips_round_table_and_printed_pairings_keep_their_words(organiser, tournament):
-    pair_next_round(tournament, by=None)
+    pair_next_round(tournament, by=None, now=timezone.now())
     slips = organiser.get(url(tournament, "rounds/1/print/slips/")).content.decode()
     assert "<th>Surviving dwarfs (0–32)</th>" in slips and "<th>Battle 1</th>" in slips
     assert "<th>Surviving trolls (0–8)</th>" in slips

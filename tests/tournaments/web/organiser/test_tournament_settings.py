@@ -135,7 +135,7 @@ def test_the_number_of_rounds_cannot_drop_below_the_paired_rounds(organiser, sta
         record_final_result(
             m, survivors=(10, 1, 5, 2), by=None, source="import", now=timezone.now()
         )
-    pair_next_round(started, by=None)  # round 2, a draft
+    pair_next_round(started, by=None, now=timezone.now())  # round 2, a draft
     response = organiser.post(url(started, "settings/"), settings_data(started, rounds=1))
     assert response.status_code == 400
     assert "Rounds 1 to 2 are already paired" in response.content.decode()
@@ -147,7 +147,7 @@ def test_the_number_of_rounds_cannot_drop_below_the_paired_rounds(organiser, sta
 
 
 def test_a_draft_locks_the_format_until_it_is_discarded(organiser, tournament):
-    pair_next_round(tournament, by=None)
+    pair_next_round(tournament, by=None, now=timezone.now())
     data = settings_data(tournament, format="round_robin")
     response = organiser.post(url(tournament, "settings/"), data)
     assert "Round 1 is paired as a draft" in response.content.decode()
@@ -222,7 +222,9 @@ def test_the_game_changes_in_the_settings_until_a_round_is_paired(organiser, tou
     )
     assert response.status_code == 302
     assert Tournament.objects.get(pk=tournament.pk).game == "cavalli"
-    pair_next_round(tournament, by=None)  # a draft is enough: its battles would be Cavalli
+    pair_next_round(
+        tournament, by=None, now=timezone.now()
+    )  # a draft is enough: its battles would be Cavalli
     page = organiser.get(url(tournament, "settings/")).content.decode()
     assert "disabled" in re.search(r'<select[^>]*name="game"[^>]*>', page).group(0)
     response = organiser.post(url(tournament, "settings/"), settings_data(tournament, game="thud"))
@@ -248,3 +250,22 @@ def test_the_time_to_join_an_online_battle_is_a_setting_in_seconds(organiser, to
     assert response.status_code == 400
     assert "greater than or equal to 10" in response.content.decode()
     assert Tournament.objects.get(pk=tournament.pk).join_window_s == 90
+
+
+def test_rated_changes_until_round_1_is_paired_then_is_locked(organiser, tournament):
+    assert tournament.rated  # on by default
+    data = settings_data(tournament)
+    del data["rated"]  # unticked
+    assert organiser.post(url(tournament, "settings/"), data).status_code == 302
+    tournament.refresh_from_db()
+    assert not tournament.rated
+    pair_next_round(tournament, by=None, now=timezone.now())
+    page = organiser.get(url(tournament, "settings/")).content.decode()
+    assert "disabled" in re.search(r'<input[^>]*name="rated"[^>]*>', page).group(0)
+    response = organiser.post(url(tournament, "settings/"), settings_data(tournament, rated="on"))
+    body = response.content.decode()
+    assert response.status_code == 400
+    assert "This setting can no longer change." in body
+    assert "the players were paired knowing whether the tournament counts" in body
+    tournament.refresh_from_db()
+    assert not tournament.rated

@@ -1,0 +1,127 @@
+"""The rated results of one game, as the pure fold's periods.
+
+Terms:
+
+* A **tournament period** is a finished round (``Round.finished_at`` set) of a tournament
+  with the *rated* setting; key ``(tournament id, round number)``. Its rated matches are the
+  confirmed ones between two players. A bye is not rated, nor a match whose result is an
+  organiser's decision (``ResultVersion.Kind.DECISION``: decided without play).
+* A **casual period** is one rated casual match, offered by any installed app through
+  ``AppConfig.rated_periods(game)`` as ``(match id, ended_at, user a, user b, differential
+  of a)`` tuples (the way ``results.scales`` reads ``game_scales``); key ``(0, match id)``.
+  Each user plays as their Player: the one linked to them, else a new one in their name.
+* A period with no rated match is left out: it rates nobody.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.apps import apps
+from django.contrib.auth.models import User
+
+from ratings.periods import Key, Period, RatedMatch, score_from_differential
+from tournaments.models.people import Player
+from tournaments.models.results import ResultVersion
+from tournaments.models.rounds import Match, Round
+from tournaments.standings.scoring import score
+
+CASUAL = 0  # the first half of a casual period's key
+
+CasualTuple = tuple[int, datetime, int, int, float]
+
+
+@dataclass(frozen=True)
+class Sourced:
+    """A period and where it came from (a round, or a casual match)."""
+
+    period: Period
+    tournament_id: int | None = None
+    round_id: int | None = None
+    casual_match: int | None = None
+
+
+def tournament_periods(game: str) -> list[Sourced]:
+    """The finished rounds of the rated tournaments of ``game``, with their rated matches."""
+    rounds = Round.objects.filter(
+        tournament__game=game,
+        tournament__rated=True,
+        status=Round.Status.FINISHED,
+        finished_at__isnull=False,
+    )
+    matches = (
+        Match.objects.filter(
+            round__in=rounds,
+            player_b__isnull=False,
+            result_status=Match.ResultStatus.CONFIRMED,
+        )
+        .exclude(confirmed_version__kind=ResultVersion.Kind.DECISION)
+        .select_related("player_a", "player_b", "confirmed_version")
+    )
+    by_round: dict[int, list[RatedMatch]] = {}
+    for m in matches:
+        assert m.player_b is not None and m.confirmed_version is not None  # filtered above
+        differential = score(m.confirmed_version.survivors).differential
+        by_round.setdefault(m.round_id, []).append(
+            RatedMatch(
+                m.player_a.player_id, m.player_b.player_id, score_from_differential(differential)
+            )
+        )
+    return [
+        Sourced(
+            Period(r.finished_at, (r.tournament_id, r.number), _sorted(by_round[r.pk])),
+            tournament_id=r.tournament_id,
+            round_id=r.pk,
+        )
+        for r in rounds
+        if r.pk in by_round and r.finished_at is not None
+    ]
+
+
+def offered_casual(game: str) -> list[CasualTuple]:
+    """Every installed app's rated casual matches of ``game``."""
+    found: list[CasualTuple] = []
+    for config in apps.get_app_configs():
+        offer = getattr(config, "rated_periods", None)
+        if offer is not None:
+            found.extend(offer(game))
+    return found
+
+
+def casual_periods(rows: Iterable[CasualTuple], *, now: datetime) -> list[Sourced]:
+    """Rated casual matches as periods, each user as their Player (created when missing).
+    A match that ends after ``now`` is not final yet and is left out."""
+    rows = [row for row in rows if row[1] <= now]
+    players = players_of_users({u for row in rows for u in (row[2], row[3])})
+    return [
+        Sourced(
+            Period(
+                ended_at,
+                (CASUAL, match_id),
+                (RatedMatch(players[a], players[b], score_from_differential(differential)),),
+            ),
+            casual_match=match_id,
+        )
+        for match_id, ended_at, a, b, differential in rows
+    ]
+
+
+def players_of_users(user_ids: Iterable[int]) -> dict[int, int]:
+    """Each user's Player id: the claimed one, else a new Player in the user's name."""
+    user_ids = set(user_ids)
+    found = dict(Player.objects.filter(user_id__in=user_ids).values_list("user_id", "pk"))
+    for user in User.objects.filter(pk__in=user_ids - set(found)):
+        name = user.get_full_name() or user.get_username()
+        found[user.pk] = Player.objects.create(name=name, user=user).pk
+    return found
+
+
+def _sorted(matches: Sequence[RatedMatch]) -> tuple[RatedMatch, ...]:
+    return tuple(sorted(matches, key=lambda m: (m.player, m.opponent)))
+
+
+def signature(at: datetime, key: Key, matches: Iterable[RatedMatch]) -> tuple[object, ...]:
+    """What makes two periods the same for the fold: time, key and matches."""
+    return (at, tuple(key), tuple((m.player, m.opponent, float(m.score)) for m in matches))
