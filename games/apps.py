@@ -21,14 +21,19 @@ class GamesConfig(AppConfig):
     #: section needs the models), offered to ``tournaments.archive.sections``.
     archive_sections: tuple = ()
 
+    #: Which of some matches were decided without play (``games.unplayed``; set in
+    #: ``ready``), offered to ``tournaments.rating.sources``: such matches are not rated.
+    matches_without_play = None
+
     def ready(self) -> None:
         from tournaments.for_games import attendance_changed, round_published
 
-        from . import archive_battles
+        from . import archive_battles, unplayed
         from .battles import joining
         from .live import publish
 
         self.archive_sections = (archive_battles.SECTION,)
+        self.matches_without_play = unplayed.matches_without_play
 
         round_published.connect(
             joining.on_round_published, dispatch_uid="games.joining.round_published"

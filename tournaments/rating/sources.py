@@ -5,7 +5,9 @@ Terms:
 * A **tournament period** is a finished round (``Round.finished_at`` set) of a tournament
   with the *rated* setting; key ``(tournament id, round number)``. Its rated matches are the
   confirmed ones between two players. A bye is not rated, nor a match whose result is an
-  organiser's decision (``ResultVersion.Kind.DECISION``: decided without play).
+  organiser's decision (``ResultVersion.Kind.DECISION``: decided without play), nor a
+  match an installed app says was decided without play (``AppConfig.matches_without_play``:
+  games' battles a referee ended before their first move, ``games.unplayed``).
 * A **casual period** is one rated casual match, offered by any installed app through
   ``AppConfig.rated_periods(game)`` as ``(match id, ended_at, user a, user b, differential
   of a)`` tuples (the way ``results.scales`` reads ``game_scales``); key ``(0, match id)``.
@@ -51,7 +53,7 @@ def tournament_periods(game: str) -> list[Sourced]:
         status=Round.Status.FINISHED,
         finished_at__isnull=False,
     )
-    matches = (
+    found = (
         Match.objects.filter(
             round__in=rounds,
             player_b__isnull=False,
@@ -60,8 +62,12 @@ def tournament_periods(game: str) -> list[Sourced]:
         .exclude(confirmed_version__kind=ResultVersion.Kind.DECISION)
         .select_related("player_a", "player_b", "confirmed_version")
     )
+    matches = list(found)
+    unplayed = without_play([m.pk for m in matches])
     by_round: dict[int, list[RatedMatch]] = {}
     for m in matches:
+        if m.pk in unplayed:
+            continue
         assert m.player_b is not None and m.confirmed_version is not None  # filtered above
         differential = score(m.confirmed_version.survivors).differential
         by_round.setdefault(m.round_id, []).append(
@@ -78,6 +84,16 @@ def tournament_periods(game: str) -> list[Sourced]:
         for r in rounds
         if r.pk in by_round and r.finished_at is not None
     ]
+
+
+def without_play(match_ids: Sequence[int]) -> set[int]:
+    """The matches among ``match_ids`` that an installed app says were decided without play."""
+    found: set[int] = set()
+    for config in apps.get_app_configs():
+        judge = getattr(config, "matches_without_play", None)
+        if judge is not None and match_ids:
+            found |= judge(match_ids)
+    return found
 
 
 def offered_casual(game: str) -> list[CasualTuple]:
