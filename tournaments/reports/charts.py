@@ -83,7 +83,7 @@ def shorten(text: str, limit: int = MAX_LABEL_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def _svg_open(css_class: str, width: float, height: float, labelled_by: str, title: str) -> str:
+def svg_open(css_class: str, width: float, height: float, labelled_by: str, title: str) -> str:
     w, h = round(width), round(height)
     return (
         f'<svg class="chart {css_class}" viewBox="0 0 {w} {h}" width="{w}" height="{h}" '
@@ -140,7 +140,7 @@ def bar_chart(bars: Sequence[Bar], *, title: str, labelled_by: str) -> str:
     text_w = gap + max((text_width(b.text) for b in bars), default=0) + gap
     width = label_w + BAR_WIDTH + text_w
     height = row * len(bars) + 8
-    parts = [_svg_open("bar-chart", width, height, labelled_by, title)]
+    parts = [svg_open("bar-chart", width, height, labelled_by, title)]
     for i, bar in enumerate(bars):
         y = 4 + i * row
         length = round(BAR_WIDTH * max(0.0, min(100.0, bar.value)) / 100, 1)
@@ -257,7 +257,7 @@ def rank_chart(
     plot_bottom = y(worst)
     height = max(plot_bottom, max(label_ys, default=0) + 6) + bottom
 
-    parts = [_svg_open("rank-chart", width, height, labelled_by, title)]
+    parts = [svg_open("rank-chart", width, height, labelled_by, title)]
     for i, label in enumerate(round_labels):
         parts.append(
             f'<line class="chart-grid" x1="{x(i):g}" y1="{top}" x2="{x(i):g}" '

@@ -13,12 +13,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-from tournaments.reports.charts import FONT_SIZE, _svg_open, text_width
+from tournaments.reports.charts import FONT_SIZE, svg_open, text_width
 from tournaments.reports.palette import LIGHT, series_class, series_colour
 
 HEIGHT = 200  # the plot's height in units
 STEP_MAX = 48
 WIDTH_MAX = 640
+#: The least width of the plot between the first and the last period, so that a short
+#: history is not a sliver (two periods are a line across it, not 48 units apart).
+PLOT_MIN = 240
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,8 @@ def rating_chart(points: Sequence[Point], *, title: str, labelled_by: str) -> st
     left = 12 + max((text_width(str(t)) for t in ticks), default=0)
     top, bottom = 12, 12 + FONT_SIZE
     n = len(points)
-    step = min(STEP_MAX, (WIDTH_MAX - left - 12) / max(n - 1, 1))
+    gaps = max(n - 1, 1)
+    step = min(max(STEP_MAX, PLOT_MIN / gaps), (WIDTH_MAX - left - 24) / gaps)
     width = left + step * max(n - 1, 0) + 24
 
     def x(i: int) -> float:
@@ -60,7 +64,7 @@ def rating_chart(points: Sequence[Point], *, title: str, labelled_by: str) -> st
     def y(value: float) -> float:
         return top + HEIGHT * (high - value) / (high - low)
 
-    parts = [_svg_open("rating-chart", width, top + HEIGHT + bottom, labelled_by, title)]
+    parts = [svg_open("rating-chart", width, top + HEIGHT + bottom, labelled_by, title)]
     for t in ticks:
         parts.append(
             f'<line class="chart-grid" x1="{left:g}" y1="{y(t):g}" x2="{width - 6:g}" '

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tournaments.reports.rating_chart import Point, rating_chart
+from tournaments.reports.rating_chart import PLOT_MIN, WIDTH_MAX, Point, rating_chart
 
 
 def test_one_marker_per_period_and_a_band_around_the_line():
@@ -31,3 +31,16 @@ def test_text_is_escaped_and_no_points_still_draw_a_chart():
     assert "<script>" not in svg and "&lt;script&gt;" in svg and "&lt;b&gt;" in svg
     empty = rating_chart([], title="t", labelled_by="c")
     assert empty.startswith("<svg") and empty.endswith("</svg>") and "<polyline" not in empty
+
+
+def _width(svg: str) -> float:
+    return float(re.search(r'viewBox="0 0 (\d+) ', svg).group(1))
+
+
+def test_a_short_history_spans_the_least_plot_width_and_a_long_one_stays_within_the_most():
+    two = rating_chart([Point("1", 1600, 250), Point("2", 1580, 200)], title="t", labelled_by="c")
+    many = rating_chart(
+        [Point(str(i), 1500 + i, 100) for i in range(1, 60)], title="t", labelled_by="c"
+    )
+    assert _width(two) >= PLOT_MIN
+    assert _width(many) <= WIDTH_MAX
