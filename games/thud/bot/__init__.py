@@ -1,0 +1,13 @@
+"""A Thud computer player for every capture policy and both sides (pure Python).
+
+:func:`choose_move` in :mod:`.levels` is the entry point; :mod:`.search` holds the
+iterative-deepening alpha-beta search and :mod:`.evaluate` the evaluation. The command
+line is ``python -m games.thud bot`` (:mod:`games.thud.cli`).
+"""
+
+from __future__ import annotations
+
+from .levels import LEVELS, BotChoice, Level, choose_move
+from .search import SearchResult
+
+__all__ = ["LEVELS", "BotChoice", "Level", "SearchResult", "choose_move"]
