@@ -1,0 +1,187 @@
+"""The computer player (games.thud.bot): legal moves, its time budget, tactics in one."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from games.thud import CapturePolicy, Position, Side, parse_move
+from games.thud.bot import choose_move
+from games.thud.bot.search import CLOCK_EVERY
+from tests.games.thud.naive import random_playout
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def frozen_clock() -> float:
+    """A clock that never moves: only the depth cap ends the search."""
+    return 0.0
+
+
+class StepClock:
+    """Each read is one millisecond later than the one before."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        return (self.reads - 1) / 1000
+
+
+def playable(seed: int, policy: CapturePolicy) -> Position:
+    pos = random_playout(seed, 5 + seed * 4 % 120, policy, 0.5)
+    if seed % 2:
+        pos = pos.pass_turn()  # both sides to move
+    return pos
+
+
+@pytest.mark.parametrize("policy", list(CapturePolicy))
+def test_bot_always_returns_a_legal_move(policy):
+    played = 0
+    for seed in range(30):
+        pos = playable(seed, policy)
+        if pos.outcome(policy) is not None:
+            continue
+        level = 1 + seed % 5
+        choice = choose_move(
+            pos, policy, level=level, seed=seed, clock=time.monotonic, budget_ms=20
+        )
+        assert pos.is_legal(choice.move, policy), (pos.to_compact(), choice.move)
+        played += 1
+    assert played >= 20
+
+
+def test_search_stops_when_the_deadline_passes():
+    clock = StepClock()
+    pos = Position.initial()
+    choice = choose_move(pos, level=5, clock=clock, budget_ms=10, max_depth=4)
+    result = choice.result
+    assert result.stopped
+    assert result.depth < 4
+    # The clock is read once at the start and once every CLOCK_EVERY nodes; the tenth
+    # read after the start is at the deadline, so the search ends at that node.
+    assert result.nodes == 10 * CLOCK_EVERY
+    assert result.finished >= result.started + 0.010
+    assert pos.is_legal(choice.move)
+
+
+def test_search_without_deadline_pressure_finishes_its_depth():
+    result = choose_move(
+        Position.initial().pass_turn(), level=5, clock=frozen_clock, max_depth=2
+    ).result
+    assert not result.stopped
+    assert result.depth == 2
+
+
+def test_node_limit_stops_the_search_and_still_answers():
+    pos = Position.initial()
+    choice = choose_move(pos, level=5, clock=frozen_clock, node_limit=50)
+    assert choice.result.stopped and choice.result.nodes == 51
+    assert pos.is_legal(choice.move)
+
+
+@pytest.mark.parametrize("policy", list(CapturePolicy))
+def test_dwarfs_find_the_hurl_that_takes_a_troll(policy):
+    # A line of five dwarfs on rank 7 hurls E7 four squares onto the troll on J7.
+    pos = Position.from_compact("dwarf dA7,dB7,dC7,dD7,dE7,TJ7,TN12")
+    for level in (3, 5):
+        move = choose_move(pos, policy, level=level, clock=frozen_clock, max_depth=2).move
+        assert move.kind == "hurl" and move.captures == ((6, 8),), move
+
+
+@pytest.mark.parametrize("policy", list(CapturePolicy))
+def test_troll_takes_the_dwarf_in_reach(policy):
+    pos = Position.from_compact("troll dF5,TH5,dN12,dM12")
+    move = choose_move(pos, policy, level=5, clock=frozen_clock, max_depth=2).move
+    assert move.captures == ((4, 5),), move
+
+
+def hangs(pos: Position, move, policy) -> bool:
+    after = pos.apply(move)
+    return any(m.captures for m in after.legal_moves(policy))
+
+
+@pytest.mark.parametrize("policy", list(CapturePolicy))
+def test_troll_does_not_step_into_a_hurl(policy):
+    # From J6 the troll may step onto rank 7, in reach of the five-dwarf line's hurl.
+    pos = Position.from_compact("troll dA7,dB7,dC7,dD7,dE7,TJ6")
+    moves = pos.legal_moves(policy)
+    assert any(hangs(pos, m, policy) for m in moves)
+    assert not all(hangs(pos, m, policy) for m in moves)
+    for level in (3, 4, 5):
+        move = choose_move(pos, policy, level=level, clock=frozen_clock, max_depth=3).move
+        assert not hangs(pos, move, policy), (level, move)
+
+
+def test_same_seed_same_move_and_level_one_varies_with_the_seed():
+    pos = random_playout(11, 30, CapturePolicy.SUBSET, 0.5)
+
+    def pick(level: int, seed: int):
+        return choose_move(pos, level=level, seed=seed, clock=frozen_clock, max_depth=1).move
+
+    assert pick(1, 7) == pick(1, 7)
+    assert len({pick(1, seed) for seed in range(10)}) > 1
+    assert len({pick(5, seed) for seed in range(3)}) == 1
+
+
+def test_move_limit_is_the_end_of_the_battle():
+    # One ply left: the dwarfs' hurl is the last move, so taking the troll wins outright.
+    pos = Position.from_compact("dwarf dA7,dB7,dC7,dD7,dE7,TJ7,TN12")
+    choice = choose_move(pos, level=5, clock=frozen_clock, max_depth=3, plies_left=1)
+    assert choice.move.captures == ((6, 8),)
+    assert choice.result.score > 0  # 5 dwarfs against 1 troll: the dwarfs lead when it ends
+
+
+def test_bad_level_is_refused():
+    with pytest.raises(ValueError, match="level"):
+        choose_move(Position.initial(), level=6, clock=frozen_clock)
+    with pytest.raises(ValueError, match="no legal move"):
+        choose_move(Position.from_compact("troll TF1,dG1,dE2,dF2,dG2"), clock=frozen_clock)
+    assert Position.initial().side_to_move is Side.DWARF
+
+
+# --- the command line, as outside tools run it -------------------------------------------
+
+OPENING = Position.initial().to_diagram()
+
+
+def run_bot(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "games.thud", "bot", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+
+
+def test_cli_prints_one_legal_move_and_nothing_else():
+    pos = Position.from_compact("troll dF5,TH5,dN12,dM12")
+    result = run_bot("--policy", "all", "--level", "3", "--depth", "2", stdin=pos.to_diagram())
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("\n") == 1
+    move = parse_move(result.stdout.strip(), pos, CapturePolicy.ALL)
+    assert pos.is_legal(move, CapturePolicy.ALL) and move.captures == ((4, 5),)
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "message"),
+    [
+        ((), "not a board\n", "expected 15 board lines"),
+        (("--level", "6"), OPENING, "LEVEL must be from 1 to 5"),
+        (("--ms", "0"), OPENING, "MS must be >= 1"),
+        ((), Position.from_compact("troll TF1,dG1,dE2,dF2,dG2").to_diagram(), "no legal move"),
+        ((), Position.from_compact("dwarf TF1").to_diagram(), "no pieces"),
+    ],
+)
+def test_cli_refuses_bad_input(args, stdin, message):
+    result = run_bot(*args, stdin=stdin)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1 and message in result.stderr, result.stderr
