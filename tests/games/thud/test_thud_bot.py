@@ -10,8 +10,11 @@ from pathlib import Path
 import pytest
 
 from games.thud import CapturePolicy, Position, Side, parse_move
+from games.thud.board import mask_of
 from games.thud.bot import choose_move
-from games.thud.bot.search import CLOCK_EVERY
+from games.thud.bot.evaluate import WIN
+from games.thud.bot.search import CLOCK_EVERY, generate
+from games.thud.movegen import dwarf_moves, troll_moves
 from tests.games.thud.naive import random_playout
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -47,13 +50,35 @@ def test_bot_always_returns_a_legal_move(policy):
         pos = playable(seed, policy)
         if pos.outcome(policy) is not None:
             continue
-        level = 1 + seed % 5
+        level = (1, 1, 2, 3, 5)[seed % 5]
         choice = choose_move(
             pos, policy, level=level, seed=seed, clock=time.monotonic, budget_ms=20
         )
         assert pos.is_legal(choice.move, policy), (pos.to_compact(), choice.move)
         played += 1
     assert played >= 20
+
+
+@pytest.mark.parametrize("policy", list(CapturePolicy))
+def test_search_tries_only_legal_moves_and_every_capture_landing(policy):
+    for seed in range(30):
+        pos = playable(seed, policy)
+        d, t = mask_of(pos.dwarfs), mask_of(pos.trolls)
+        for dwarf_turn in (True, False):
+            legal = dwarf_moves(d, t) if dwarf_turn else troll_moves(d, t, policy.value)
+            tried = generate(d, t, dwarf_turn, policy.value)
+            assert set(tried) <= set(legal)
+            # Each (from, to) of a legal move is tried, with its largest capture.
+            biggest: dict[tuple[int, int], int] = {}
+            for f, to, cap in legal:
+                biggest[f, to] = max(biggest.get((f, to), 0), cap.bit_count())
+            best_tried = {(f, to, cap.bit_count()) for f, to, cap in tried}
+            assert all((f, to, n) in best_tried for (f, to), n in biggest.items())
+            assert {(f, to) for f, to, _ in tried} == set(biggest)
+            for f, to, cap in tried:
+                assert cap.bit_count() in (0, biggest[f, to])
+            # ... and so is the step that spares the dwarfs, where the policy allows it.
+            assert {m for m in legal if not m[2]} <= set(tried)
 
 
 def test_search_stops_when_the_deadline_passes():
@@ -134,7 +159,8 @@ def test_move_limit_is_the_end_of_the_battle():
     pos = Position.from_compact("dwarf dA7,dB7,dC7,dD7,dE7,TJ7,TN12")
     choice = choose_move(pos, level=5, clock=frozen_clock, max_depth=3, plies_left=1)
     assert choice.move.captures == ((6, 8),)
-    assert choice.result.score > 0  # 5 dwarfs against 1 troll: the dwarfs lead when it ends
+    # 5 dwarfs against 1 troll when the battle ends: a win, not just a good position.
+    assert choice.result.score > WIN // 2
 
 
 def test_bad_level_is_refused():
