@@ -5,8 +5,9 @@
 // the server pauses the battle; the first beat after that resumes it
 // (games/referee_presence.py). The box #referee-link says the state at all times, politely
 // (role=status): connected, reconnecting (a beat failed), offline (no beat answered for
-// 3 s, or the browser is offline). Offline, the panel's buttons are disabled: their
-// presses could not arrive.
+// 3 s, or the browser is offline). Offline, the panel's clock buttons are disabled: their
+// presses could not arrive. A form the page keeps on the device when offline (the result's
+// survivors, data-offline-queue: static/js/offline.js) stays usable.
 // Words come from Django's JavaScript catalog (/jsi18n/, loaded before this file).
 (function () {
   "use strict";
@@ -33,6 +34,7 @@
     var panel = document.getElementById("referee-panel");
     if (!panel) return;
     Array.prototype.forEach.call(panel.querySelectorAll("button, input[type=submit]"), function (b) {
+      if (b.closest("form[data-offline-queue]")) return; // kept offline, sent later
       if (off && !b.disabled) {
         b.disabled = true;
         b.dataset.offlineDisabled = "1";
