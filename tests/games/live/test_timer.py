@@ -17,6 +17,7 @@ from games import clock
 from games.battles.starting import create_battles, start_battle
 from games.live import publish, timer
 from games.models.battle import Battle
+from games.models.heartbeat import WebHeartbeat
 from games.models.history import ClockEvent
 from tests.games.conftest import make_match
 from tests.games.live.test_sweep import ms, recording, running_battles, running_battles_due
@@ -107,6 +108,9 @@ def test_a_sleeping_timer_wakes_for_an_earlier_due_time_it_hears(monkeypatch, se
     meanwhile publishes its due time and the timer settles it then, not a minute later."""
     settings.THUD_EVENTS_PREFIX = f"test-wake-{uuid.uuid4().hex[:8]}:"
     monkeypatch.setattr(timer, "IDLE_S", 60.0)
+    # No web heartbeat left by an earlier test's processes: an old one would hold the
+    # expiry for a site judged down (games.live.outages), which this test is not about.
+    WebHeartbeat.objects.all().delete()
     (m,) = make_match(tables=1, users=False, variant="timed24")
     b1, _ = create_battles(m, mode=Battle.Mode.OTB, now=timezone.now())
     loop = timer.Timer()
