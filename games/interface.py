@@ -20,7 +20,7 @@ for translation with :func:`gettext_noop`; pages translate them when they show t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -138,6 +138,78 @@ class MovetextGame(Protocol):
     def parse_movetext(self, text: str) -> tuple[str | None, ...]:
         """The moves of a game record's movetext (``None`` a forfeited turn); raises
         ``games.records.RecordError`` with the move number on text it cannot read."""
+        ...
+
+
+@dataclass(frozen=True)
+class MoveScores:
+    """A searched position (:meth:`BotGame.analyse`): the moves the search scored (every
+    legal move, but for the captures a search need not tell apart: Thud's ``subset``
+    policy scores only the all-or-none capture of each troll move), best first, as ``(notation, score)``, with the depth it finished and the nodes it
+    visited. A score is in hundredths of the game's points from the side to move's view;
+    a finished battle scores beyond :data:`WIN` (:func:`points` reads any score as points).
+    """
+
+    scores: tuple[tuple[str, int], ...]
+    depth: int
+    nodes: int
+
+    @property
+    def best(self) -> tuple[str, int]:
+        return self.scores[0]
+
+    def score_of(self, notation: str) -> int | None:
+        return dict(self.scores).get(notation)
+
+
+#: Above any difference in material: a search's score for a finished battle is
+#: ``±(WIN + margin)``.
+WIN = 100_000
+
+
+def points(score: int) -> int:
+    """A search score as the game's points (a finished battle: its margin).
+
+    >>> points(450), points(-WIN - 300), points(-49)
+    (4, -3, 0)
+    """
+    if score >= WIN:
+        score -= WIN
+    elif score <= -WIN:
+        score += WIN
+    return int(score / 100)
+
+
+@runtime_checkable
+class BotGame(Protocol):
+    """A game the computer plays (``games.bots``, on the ``bots`` queue). Pure: time is the
+    ``clock`` passed in (seconds, e.g. ``time.monotonic``); ``plies_left`` is the number of
+    plies before the move limit ends the battle (``None``: no limit). Deterministic for a
+    seed whenever the search is bounded by depth rather than by the clock."""
+
+    def bot_move(
+        self,
+        state: Any,
+        *,
+        level: int,
+        seed: int,
+        budget_ms: float,
+        clock: Callable[[], float],
+        plies_left: int | None = None,
+    ) -> str:
+        """A legal move (canonical notation) for the side to move, at ``level`` 1-5;
+        ``ValueError`` if the side to move has none or the level is out of range."""
+        ...
+
+    def analyse(
+        self,
+        state: Any,
+        *,
+        budget_ms: float,
+        clock: Callable[[], float],
+        plies_left: int | None = None,
+    ) -> MoveScores:
+        """The moves scored by the full-strength search (level 5) within the budget."""
         ...
 
 
