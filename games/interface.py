@@ -144,8 +144,8 @@ class MovetextGame(Protocol):
 @dataclass(frozen=True)
 class MoveScores:
     """A searched position (:meth:`BotGame.analyse`): the moves the search scored (every
-    legal move, but for the captures a search need not tell apart: Thud's ``subset``
-    policy scores only the all-or-none capture of each troll move), best first, as ``(notation, score)``, with the depth it finished and the nodes it
+    legal move, but a game may leave out captures a search need not tell apart: under
+    a capture policy that lets a piece take any subset, only taking all or none), best first, as ``(notation, score)``, with the depth it finished and the nodes it
     visited. A score is in hundredths of the game's points from the side to move's view;
     a finished battle scores beyond :data:`WIN` (:func:`points` reads any score as points).
     """
