@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from games.interface import WIN, BotGame, points
 from games.thud import CapturePolicy, Position, Side, parse_move
@@ -15,7 +17,13 @@ from games.thud.board import mask_of
 from games.thud.bot import choose_move
 from games.thud.bot.search import CLOCK_EVERY, generate
 from games.thud.game import ThudGame
-from games.thud.movegen import dwarf_moves, troll_moves
+from games.thud.movegen import (
+    dwarf_moves,
+    hurl_targets,
+    hurls,
+    troll_captures,
+    troll_moves,
+)
 from tests.games.thud.naive import random_playout
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -286,3 +294,59 @@ def test_analyse_reads_a_won_battle_beyond_win():
     assert value == WIN + 100 and points(value) == 1  # 5 dwarfs, 1 troll: 5 - 4
     with pytest.raises(ValueError, match="plies_left"):
         game.analyse(pos, budget_ms=10, clock=frozen_clock, plies_left=0)
+
+
+# --- properties over positions reached by random play -------------------------------------
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(
+    seed=st.integers(0, 100_000),
+    plies=st.integers(0, 150),
+    policy=st.sampled_from(list(CapturePolicy)),
+    level=st.integers(1, 5),
+    swap=st.booleans(),
+)
+def test_bot_returns_a_legal_move_in_any_reached_position(seed, plies, policy, level, swap):
+    pos = random_playout(seed, plies, policy, 0.6)
+    if swap:
+        pos = pos.pass_turn()  # either side to move
+    assume(pos.outcome(policy) is None)
+    limit = (None, 1, 3, 60)[seed % 4]
+    choice = choose_move(
+        pos,
+        policy,
+        level=level,
+        seed=seed,
+        clock=frozen_clock,
+        max_depth=2,
+        node_limit=2_000,
+        plies_left=limit,
+    )
+    assert pos.is_legal(choice.move, policy), (pos.to_compact(), choice.move)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 100_000), plies=st.integers(0, 200))
+def test_capture_generators_match_the_full_move_lists(seed, plies):
+    pos = random_playout(seed, plies, CapturePolicy.SUBSET, 0.6)
+    d, t = pos._d, pos._t
+    expected_hurls = [m for m in dwarf_moves(d, t) if m[2]]
+    assert sorted(hurls(d, t)) == sorted(expected_hurls)
+    assert hurl_targets(d, t) == sum({m[2] for m in expected_hurls})
+    assert sorted(troll_captures(d, t)) == sorted(m for m in troll_moves(d, t, "all") if m[2])
+
+
+@pytest.mark.parametrize("level", [1, 3, 5])
+def test_every_level_stops_at_its_budget_on_a_fake_clock(level):
+    # Each clock read is a millisecond later: a search that ignored its deadline would read
+    # the clock far past it (the opening at depth 4 takes many thousand nodes).
+    clock = StepClock()
+    game = ThudGame("all_or_none")
+    pos = random_playout(3, 40, CapturePolicy.ALL_OR_NONE, 0.5)
+    choice = choose_move(pos, "all_or_none", level=level, seed=1, clock=clock, budget_ms=20)
+    assert pos.is_legal(choice.move, CapturePolicy.ALL_OR_NONE)
+    assert choice.result.finished - choice.result.started <= 0.020 + 0.002
+    clock = StepClock()
+    move = game.bot_move(pos, level=level, seed=1, budget_ms=20, clock=clock)
+    assert move in game.legal_moves(pos) and clock.reads <= 23
