@@ -132,7 +132,7 @@ def play_match(job: Job) -> dict[str, float]:
 
 def elo(score: float) -> float:
     score = min(max(score, 1e-3), 1 - 1e-3)
-    return -400 * math.log10(1 / score - 1)
+    return -400 * math.log10(1 / score - 1) + 0.0  # + 0.0: no "-0"
 
 
 def summarise(results: list[dict[str, float]]) -> dict[str, float]:
