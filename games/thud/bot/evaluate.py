@@ -4,11 +4,11 @@ Scores are in hundredths of a point from the dwarfs' side (positive: good for th
 the search negates them for the trolls. The terms:
 
 * material at 1:4 (a dwarf 100, a troll 400), the game's own score;
-* threatened pieces: trolls next to a dwarf (a one-square hurl takes them) and dwarfs next
-  to a square a troll can step to; a threat counts more for the side to move;
+* threatened pieces: trolls a hurl can take and dwarfs next to a square a troll can step
+  to; a threat counts more for the side to move;
 * lines: pairs of dwarfs side by side (the lines that hurl) and of trolls (that shove);
-* mobility: the dwarf moves against the troll moves (counted under ``all``, so the 2**k
-  capture sets of ``subset`` do not swamp it).
+* room: the empty squares next to the dwarfs against those next to the trolls (a cheap
+  stand-in for counting moves).
 
 The move limit is the search's business: when no plies are left, :func:`final_score` is
 the result.
@@ -16,13 +16,12 @@ the result.
 
 from __future__ import annotations
 
+from games.interface import WIN
 from games.thud.board import PLAYABLE, SHIFTS
-from games.thud.movegen import ALL, count_dwarf_moves, count_troll_moves
+from games.thud.movegen import hurl_targets as hurl_targets_of
 
 DWARF = 100
 TROLL = 400
-#: Above any material difference: a finished battle scores beyond every open one.
-WIN = 100_000
 
 _POSITIVE = tuple(s for s in SHIFTS if s > 0)
 _LINE_SHIFTS = _POSITIVE  # one per line direction (the other half are their opposites)
@@ -60,27 +59,32 @@ def final_score(dwarfs: int, trolls: int) -> int:
     return 0
 
 
-def evaluate(dwarfs: int, trolls: int, dwarfs_to_move: bool) -> int:
-    """The position's worth for the dwarfs.
+def evaluate(dwarfs: int, trolls: int, dwarfs_to_move: bool, positional: bool = True) -> int:
+    """The position's worth for the dwarfs; without ``positional`` only material and the
+    captures at hand count (the last plies before a move limit).
 
     >>> from games.thud import Position
     >>> p = Position.initial()
-    >>> evaluate(p._d, p._t, True) > 0  # more mobile, and 32 - 8 * 4 == 0 in material
+    >>> evaluate(p._d, p._t, True) > 0  # more room, and 32 - 8 * 4 == 0 in material
     True
     """
-    score = material(dwarfs, trolls)
+    score = DWARF * dwarfs.bit_count() - TROLL * trolls.bit_count()
     empty = PLAYABLE & ~(dwarfs | trolls)
-    for s in _LINE_SHIFTS:
-        score += W_DWARF_LINE * (dwarfs & (dwarfs >> s)).bit_count()
-        score -= W_TROLL_LINE * (trolls & (trolls >> s)).bit_count()
-    hurl_targets = (trolls & dilate(dwarfs)).bit_count()
-    prey = (dwarfs & dilate(dilate(trolls) & empty)).bit_count()
+    near_dwarfs = dilate(dwarfs)
+    hurl_targets = hurl_targets_of(dwarfs, trolls).bit_count()
+    troll_room = dilate(trolls) & empty
+    prey = (dwarfs & dilate(troll_room)).bit_count()
     if dwarfs_to_move:
         score += W_HURL_READY * min(hurl_targets, 1) + W_TROLL_HANGING * hurl_targets
         score -= W_DWARF_HANGING * prey
     else:
         score -= W_DWARF_READY * min(prey, 3) + W_DWARF_HANGING * prey
         score += W_TROLL_HANGING * hurl_targets
-    score += W_DWARF_MOBILITY * count_dwarf_moves(dwarfs, trolls)
-    score -= W_TROLL_MOBILITY * count_troll_moves(dwarfs, trolls, ALL)
+    if not positional:
+        return score
+    for s in _LINE_SHIFTS:
+        score += W_DWARF_LINE * (dwarfs & (dwarfs >> s)).bit_count()
+        score -= W_TROLL_LINE * (trolls & (trolls >> s)).bit_count()
+    score += W_DWARF_MOBILITY * (near_dwarfs & empty).bit_count()
+    score -= W_TROLL_MOBILITY * troll_room.bit_count()
     return score

@@ -17,9 +17,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from games.thud.movegen import ALL, ALL_OR_NONE, SUBSET, RawMove, dwarf_moves, troll_moves
+from games.interface import WIN
+from games.thud.movegen import (
+    ALL_OR_NONE,
+    SUBSET,
+    RawMove,
+    dwarf_moves,
+    hurls,
+    troll_captures,
+    troll_moves,
+)
 
-from .evaluate import WIN, evaluate, final_score
+from .evaluate import evaluate, final_score
 
 Clock = Callable[[], float]
 
@@ -29,6 +38,14 @@ CLOCK_EVERY = 64
 #: Quiescence plies (captures only) after the nominal depth.
 QUIESCENCE_PLIES = 4
 MAX_DEPTH = 64
+#: The most a finished battle's score moves for the plies it takes (below half a point).
+PLY_BONUS_CAP = 49
+#: Futility margins by remaining depth (hundredths of a point), and the quiet moves a node
+#: searches at full depth before it reduces the rest by a ply.
+FUTILITY = (0, 150, 450)
+LMR_AFTER = 6
+#: Within this many plies of the move limit the evaluation counts material and threats only.
+LATE_PLIES = 2
 
 
 class _OutOfTime(Exception):
@@ -63,6 +80,10 @@ def generate(dwarfs: int, trolls: int, dwarf_turn: bool, policy: str) -> list[Ra
     return moves
 
 
+def _capture_size(move: RawMove) -> int:
+    return move[2].bit_count()
+
+
 def child(dwarfs: int, trolls: int, dwarf_turn: bool, move: RawMove) -> tuple[int, int]:
     f, t, cap = move
     if dwarf_turn:
@@ -88,6 +109,8 @@ class Searcher:
         self.plies_left = plies_left
         self.nodes = 0
         self.table: dict[tuple[int, int, bool], tuple[int, int, int, RawMove | None]] = {}
+        self.history: dict[tuple[int, int], int] = {}
+        self.killers: list[list[RawMove]] = []
 
     def _tick(self) -> None:
         self.nodes += 1
@@ -96,39 +119,66 @@ class Searcher:
         if self.nodes % CLOCK_EVERY == 0 and self.clock() >= self.deadline:
             raise _OutOfTime
 
-    def _static(self, d: int, t: int, dwarf_turn: bool) -> int:
-        value = evaluate(d, t, dwarf_turn)
+    def _static(self, d: int, t: int, dwarf_turn: bool, ply: int) -> int:
+        # Near the move limit only what can still be taken counts, not the shape.
+        late = self.plies_left is not None and self.plies_left - ply <= LATE_PLIES
+        value = evaluate(d, t, dwarf_turn, positional=not late)
         return value if dwarf_turn else -value
 
     def _final(self, d: int, t: int, dwarf_turn: bool, ply: int) -> int:
         value = final_score(d, t)
-        # Prefer the quicker win and the slower loss.
+        # Prefer the quicker win and the slower loss; by less than half a point, so that
+        # :func:`exact_score` (and ``games.interface.points``) still read the margin.
         if value > 0:
-            value -= ply
+            value -= min(ply, PLY_BONUS_CAP)
         elif value < 0:
-            value += ply
+            value += min(ply, PLY_BONUS_CAP)
         return value if dwarf_turn else -value
 
-    def _quiesce(self, d: int, t: int, dwarf_turn: bool, alpha: int, beta: int, q: int) -> int:
+    def _quiesce(
+        self, d: int, t: int, dwarf_turn: bool, alpha: int, beta: int, q: int, ply: int
+    ) -> int:
         self._tick()
-        if not d or not t:
-            return self._final(d, t, dwarf_turn, 0)
-        stand = self._static(d, t, dwarf_turn)
+        if not d or not t or (self.plies_left is not None and ply >= self.plies_left):
+            return self._final(d, t, dwarf_turn, ply)
+        stand = self._static(d, t, dwarf_turn, ply)
         if stand >= beta or q == 0:
             return stand
-        alpha = max(alpha, stand)
+        if stand > alpha:
+            alpha = stand
         if dwarf_turn:
-            moves = [m for m in dwarf_moves(d, t) if m[2]]
+            moves = hurls(d, t)
         else:
-            moves = [m for m in troll_moves(d, t, ALL) if m[2]]
-            moves.sort(key=lambda m: -m[2].bit_count())
-        for move in moves:
-            cd, ct = child(d, t, dwarf_turn, move)
-            value = -self._quiesce(cd, ct, not dwarf_turn, -beta, -alpha, q - 1)
+            moves = troll_captures(d, t)
+            if len(moves) > 1:
+                moves.sort(key=_capture_size, reverse=True)
+        for f, to, cap in moves:
+            if dwarf_turn:
+                cd, ct = d ^ (1 << f) ^ (1 << to), t & ~cap
+            else:
+                cd, ct = d & ~cap, t ^ (1 << f) ^ (1 << to)
+            value = -self._quiesce(cd, ct, not dwarf_turn, -beta, -alpha, q - 1, ply + 1)
             if value >= beta:
                 return value
-            alpha = max(alpha, value)
+            if value > alpha:
+                alpha = value
         return alpha
+
+    def _order(self, moves: list[RawMove], hint: RawMove | None, ply: int) -> list[RawMove]:
+        """The TT move, the captures (biggest first), the killers, then by history."""
+        history = self.history
+        captures = [m for m in moves if m[2]]
+        quiet = [m for m in moves if not m[2]]
+        captures.sort(key=_capture_size, reverse=True)
+        killers = self.killers[ply] if ply < len(self.killers) else ()
+        quiet.sort(
+            key=lambda m: history.get((m[0], m[1]), 0) + (1 << 30) * (m in killers), reverse=True
+        )
+        ordered = captures + quiet
+        if hint is not None and hint in moves:
+            ordered.remove(hint)
+            ordered.insert(0, hint)
+        return ordered
 
     def _negamax(
         self, d: int, t: int, dwarf_turn: bool, depth: int, alpha: int, beta: int, ply: int
@@ -136,16 +186,19 @@ class Searcher:
         self._tick()
         if not d or not t:
             return self._final(d, t, dwarf_turn, ply)
-        if self.plies_left is not None and ply >= self.plies_left:
+        limit = self.plies_left
+        if limit is not None and ply >= limit:
             return self._final(d, t, dwarf_turn, ply)
         if depth == 0:
-            return self._quiesce(d, t, dwarf_turn, alpha, beta, QUIESCENCE_PLIES)
+            return self._quiesce(d, t, dwarf_turn, alpha, beta, QUIESCENCE_PLIES, ply)
+        # The table's values hold wherever the move limit is out of the search's reach.
+        free = limit is None or ply + depth + QUIESCENCE_PLIES < limit
         key = (d, t, dwarf_turn)
         entry = self.table.get(key)
         hint = None
         if entry is not None:
             e_depth, e_value, e_flag, hint = entry
-            if e_depth >= depth and self.plies_left is None:
+            if e_depth >= depth and free:
                 if e_flag == _EXACT:
                     return e_value
                 if e_flag == _LOWER and e_value >= beta:
@@ -155,22 +208,65 @@ class Searcher:
         moves = generate(d, t, dwarf_turn, self.policy)
         if not moves:
             return self._final(d, t, dwarf_turn, ply)
-        if hint is not None and hint in moves:
-            moves.remove(hint)
-            moves.insert(0, hint)
+        moves = self._order(moves, hint, ply)
         start_alpha = alpha
         best, best_move = -10 * WIN, moves[0]
+        first = True
+        # Futility: a quiet move at the frontier cannot lift a score this far below alpha.
+        futile = (
+            depth <= 2 and free and self._static(d, t, dwarf_turn, ply) + FUTILITY[depth] <= alpha
+        )
+        searched = 0
         for move in moves:
-            cd, ct = child(d, t, dwarf_turn, move)
-            value = -self._negamax(cd, ct, not dwarf_turn, depth - 1, -beta, -alpha, ply + 1)
+            f, to, cap = move
+            if futile and not cap and not first:
+                continue
+            searched += 1
+            if dwarf_turn:
+                cd, ct = d ^ (1 << f) ^ (1 << to), t & ~cap
+            else:
+                cd, ct = d & ~cap, t ^ (1 << f) ^ (1 << to)
+            if first:
+                value = -self._negamax(cd, ct, not dwarf_turn, depth - 1, -beta, -alpha, ply + 1)
+                first = False
+            else:
+                # Late quiet moves are searched a ply shallower first (re-searched if they
+                # look better); then principal variation search: prove the move no better
+                # than alpha, else search it with the full window.
+                reduce = 1 if depth >= 3 and not cap and searched > LMR_AFTER else 0
+                value = -self._negamax(
+                    cd, ct, not dwarf_turn, depth - 1 - reduce, -alpha - 1, -alpha, ply + 1
+                )
+                if reduce and value > alpha:
+                    value = -self._negamax(
+                        cd, ct, not dwarf_turn, depth - 1, -alpha - 1, -alpha, ply + 1
+                    )
+                if alpha < value < beta:
+                    value = -self._negamax(
+                        cd, ct, not dwarf_turn, depth - 1, -beta, -alpha, ply + 1
+                    )
             if value > best:
                 best, best_move = value, move
-            alpha = max(alpha, value)
+            if value > alpha:
+                alpha = value
             if alpha >= beta:
+                if not cap:
+                    self._remember(move, depth, ply)
                 break
         flag = _LOWER if best >= beta else _UPPER if best <= start_alpha else _EXACT
-        self.table[key] = (depth, best, flag, best_move)
+        self.table[key] = (depth if free else -1, best, flag, best_move)
         return best
+
+    def _remember(self, move: RawMove, depth: int, ply: int) -> None:
+        """A quiet move that cut off: a killer at its ply, and history by depth."""
+        key = (move[0], move[1])
+        self.history[key] = self.history.get(key, 0) + depth * depth
+        while len(self.killers) <= ply:
+            self.killers.append([])
+        killers = self.killers[ply]
+        if move not in killers:
+            killers.insert(0, move)
+            del killers[2:]
 
     def _root(
         self, d: int, t: int, dwarf_turn: bool, moves: list[RawMove], depth: int, exact: bool
@@ -178,11 +274,15 @@ class Searcher:
         """Each root move with its score; with ``exact`` every score is exact (slower),
         else only the best one is (the others are upper bounds)."""
         alpha = -10 * WIN
-        scored = []
+        scored: list[tuple[RawMove, int]] = []
         for move in moves:
             cd, ct = child(d, t, dwarf_turn, move)
-            lower = -10 * WIN if exact else alpha
-            value = -self._negamax(cd, ct, not dwarf_turn, depth - 1, -10 * WIN, -lower, 1)
+            if exact or not scored:
+                value = -self._negamax(cd, ct, not dwarf_turn, depth - 1, -10 * WIN, 10 * WIN, 1)
+            else:
+                value = -self._negamax(cd, ct, not dwarf_turn, depth - 1, -alpha - 1, -alpha, 1)
+                if value > alpha:
+                    value = -self._negamax(cd, ct, not dwarf_turn, depth - 1, -10 * WIN, -alpha, 1)
             scored.append((move, value))
             alpha = max(alpha, value)
         return scored
@@ -217,6 +317,20 @@ class Searcher:
             finished=self.clock(),
             scores=tuple(best) if all_scores else tuple(best[:1]),
         )
+
+
+def exact_score(value: int) -> int:
+    """A search score without the quicker-win bonus: a finished battle's score is then
+    exactly ``±WIN`` plus its margin in hundredths (the bonus is below half a point).
+
+    >>> exact_score(WIN + 100 - 3), exact_score(-WIN - 400 + 12), exact_score(-37)
+    (100100, -100400, -37)
+    """
+    if value >= WIN // 2:
+        return WIN + round((value - WIN) / 100) * 100
+    if value <= -WIN // 2:
+        return -WIN + round((value + WIN) / 100) * 100
+    return value
 
 
 def search(
