@@ -138,8 +138,8 @@ def test_respects_its_budget_on_a_fake_clock(level):
 def test_analyse_scores_every_move_best_first_from_the_movers_view():
     game = CavalliGame()
     assert isinstance(game, BotGame)
-    pos, _ = random_game(3, 5, 12)
-    scores = game.analyse(pos, budget_ms=10**6, clock=frozen_clock, plies_left=3)
+    pos, _ = random_game(16, 5, 16)  # nine moves: a bound would not do for the later ones
+    scores = game.analyse(pos, budget_ms=10**4, clock=StepClock(), plies_left=3)
     assert sorted(n for n, _ in scores.scores) == sorted(game.legal_moves(pos))
     values = [v for _, v in scores.scores]
     assert values == sorted(values, reverse=True)
