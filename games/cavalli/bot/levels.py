@@ -31,8 +31,8 @@ class Level:
 LEVELS: dict[int, Level] = {
     1: Level(budget_share=0.3, max_depth=1, top=8, margin=3000, blunder_rate=0.4),
     2: Level(budget_share=0.5, max_depth=2, top=3, margin=400, blunder_rate=0.1),
-    3: Level(budget_share=0.6, max_depth=4, top=1, margin=0, blunder_rate=0.0),
-    4: Level(budget_share=0.8, max_depth=8, top=1, margin=0, blunder_rate=0.0),
+    3: Level(budget_share=0.5, max_depth=3, top=1, margin=0, blunder_rate=0.0),
+    4: Level(budget_share=0.6, max_depth=5, top=1, margin=0, blunder_rate=0.0),
     5: Level(budget_share=1.0, max_depth=MAX_DEPTH, top=1, margin=0, blunder_rate=0.0),
 }
 
