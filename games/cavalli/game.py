@@ -8,12 +8,13 @@ setup of a new game is the board: ``{"board_seed": n}`` (a seeded shuffle) or
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from games.interface import (
     InvalidMove,
     MoveInfo,
+    MoveScores,
     Outcome,
     SideInfo,
     TournamentScale,
@@ -22,6 +23,8 @@ from games.interface import (
 
 from .base import IllegalMoveError, InvalidMoveError, InvalidPositionError, Move, Side
 from .board import SIZE, Board, InvalidBoardError
+from .bot import choose_move
+from .bot.levels import to_move
 from .notation import (
     canonical_square,
     format_move,
@@ -190,6 +193,55 @@ class CavalliGame:
 
     def row_fields(self, state: Position) -> dict[str, Any]:
         return {}
+
+    # --- the computer player (games.interface.BotGame) ---------------------------------
+
+    def bot_move(
+        self,
+        state: Position,
+        *,
+        level: int,
+        seed: int,
+        budget_ms: float,
+        clock: Callable[[], float],
+        plies_left: int | None = None,
+    ) -> str:
+        """The move of the computer player (:mod:`.bot`) at ``level`` 1-5."""
+        choice = choose_move(
+            state, level=level, seed=seed, clock=clock, budget_ms=budget_ms, plies_left=plies_left
+        )
+        return format_move(choice.move)
+
+    def analyse(
+        self,
+        state: Position,
+        *,
+        budget_ms: float,
+        clock: Callable[[], float],
+        plies_left: int | None = None,
+    ) -> MoveScores:
+        """Every legal move scored by the level-5 search, best first.
+
+        >>> game = CavalliGame()
+        >>> state = game.initial_state({"board_seed": 7})
+        >>> scores = game.analyse(state, budget_ms=1e9, clock=lambda: 0.0, plies_left=2)
+        >>> len(scores.scores) == len(game.legal_moves(state)), scores.depth
+        (True, 2)
+        """
+        choice = choose_move(
+            state,
+            level=5,
+            clock=clock,
+            budget_ms=budget_ms,
+            plies_left=plies_left,
+            all_scores=True,
+        )
+        result = choice.result
+        return MoveScores(
+            scores=tuple((format_move(to_move(raw)), score) for raw, score in result.scores),
+            depth=result.depth,
+            nodes=result.nodes,
+        )
 
     def result_numbers(self, state: Position) -> tuple[int, int]:
         """White's and black's points (the tournament scale: 0..4950 each, as they are)."""

@@ -1,0 +1,13 @@
+"""A Battaglia di Cavalli computer player (pure Python).
+
+:func:`choose_move` in :mod:`.levels` is the entry point; :mod:`.search` holds the
+iterative-deepening alpha-beta search and :mod:`.evaluate` the evaluation. The command
+line is ``python -m games.cavalli bot`` (:mod:`games.cavalli.cli`).
+"""
+
+from __future__ import annotations
+
+from .levels import LEVELS, BotChoice, Level, choose_move
+from .search import SearchResult
+
+__all__ = ["LEVELS", "BotChoice", "Level", "SearchResult", "choose_move"]
