@@ -99,4 +99,4 @@ def against_computer(rows: Iterable[tuple[str, int, str, int]]) -> list[Computer
     for game, level, result, n in rows:
         line = counts.setdefault((game, level), {"won": 0, "drawn": 0, "lost": 0})
         line[result] += n
-    return [ComputerStats(*key, **counts[key]) for key in sorted(counts)]
+    return [ComputerStats(game, level, **counts[game, level]) for game, level in sorted(counts)]
