@@ -73,6 +73,18 @@ def test_the_task_plays_nothing_on_the_players_turn_a_stale_version_or_a_battle_
     assert not Move.objects.exists()
 
 
+def test_the_task_searches_only_on_the_computers_turn_at_its_version(bots_queue):
+    """The gate before the search (a stale or duplicate task costs no search time)."""
+    theirs = computer_battle(computer_first=True)
+    assert bots.computers_turn(theirs.pk, theirs.clock_version) == theirs
+    assert bots.computers_turn(theirs.pk, theirs.clock_version - 1) is None
+    assert bots.computers_turn(theirs.pk, theirs.clock_version + 1) is None
+    mine = computer_battle(computer_first=False)
+    assert bots.computers_turn(mine.pk, mine.clock_version) is None
+    Battle.objects.filter(pk=theirs.pk).update(status=Battle.Status.PAUSED)
+    assert bots.computers_turn(theirs.pk, theirs.clock_version) is None
+
+
 def test_a_finished_battle_gets_no_move(bots_queue):
     battle = computer_battle(computer_first=True)
     Battle.objects.filter(pk=battle.pk).update(status=Battle.Status.FINISHED)
