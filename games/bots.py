@@ -116,24 +116,13 @@ def on_turn_changed(
     version: int,
     side_to_move: str,
     status: str,
+    bot_side: str = "",
     **_kw: object,
 ) -> None:
     """Receiver of ``turn_changed`` (sent after commit): queue the computer's move when
-    the battle is running at ``version`` with the computer to move."""
-    if status != Battle.Status.RUNNING:
-        return
-    computers_turn = (
-        Battle.objects.filter(
-            pk=battle_id,
-            clock_version=version,
-            status=Battle.Status.RUNNING,
-            bot_level__isnull=False,
-            bot_side=side_to_move,
-        )
-        .order_by()
-        .exists()
-    )
-    if computers_turn:
+    the battle runs with the computer to move (no query: a battle between people, most
+    of them, costs nothing here)."""
+    if bot_side and status == Battle.Status.RUNNING and side_to_move == bot_side:
         publish(battle_id, version)
 
 
