@@ -118,6 +118,19 @@ def test_the_computers_turn_is_queued_on_commit_and_the_players_is_not(
     )
 
 
+def test_a_finished_or_paused_battle_queues_nothing(bots_queue):
+    client, name = bots_queue
+    for status in (Battle.Status.FINISHED, Battle.Status.PAUSED):
+        bots.on_turn_changed(
+            Battle, battle_id=1, version=9, side_to_move=FIRST, status=status, bot_side=FIRST
+        )
+    assert queued_moves(client, name) == []
+    bots.on_turn_changed(
+        Battle, battle_id=1, version=9, side_to_move=FIRST, status="running", bot_side=FIRST
+    )
+    assert queued_moves(client, name) == [[1, 9]]
+
+
 def test_the_safety_net_finds_a_computers_turn_waiting_too_long_and_no_other(bots_queue):
     now = timezone.now()
     waiting = computer_battle(computer_first=True)
