@@ -28,7 +28,7 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from tournaments.for_games import attendance_changed, round_published
 
-        from . import archive_battles, unplayed
+        from . import archive_battles, bots, signals, unplayed
         from .battles import joining
         from .live import publish
 
@@ -38,6 +38,7 @@ class GamesConfig(AppConfig):
         round_published.connect(
             joining.on_round_published, dispatch_uid="games.joining.round_published"
         )
+        signals.turn_changed.connect(bots.on_turn_changed, dispatch_uid="games.bots.turn_changed")
         attendance_changed.connect(
             publish.on_attendance_changed, dispatch_uid="games.publish.attendance_changed"
         )

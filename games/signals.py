@@ -2,7 +2,8 @@
 
 ``turn_changed`` is sent *after commit* of every clock write of a battle (a move, a
 forfeited turn, the start, the end), with ``battle_id``, ``version`` (the new
-``clock_version``), ``side_to_move``, ``status`` and ``now`` (the time of the write). It may be sent more than once for the
+``clock_version``), ``side_to_move``, ``status``, ``bot_side`` (the side the computer
+plays, ``""`` in a battle between people: ``games.bots``) and ``now`` (the time of the write). It may be sent more than once for the
 same state (an end offer republishes it): receivers must be idempotent. One exception,
 kept for the sweep's cost: the forfeited turns of *over-the-board* battles that the
 set-based pass (``games.live.sweep``) settles in bulk are not signalled — nobody plays those on

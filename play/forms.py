@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import UserProfile
 from games.models.battle import MAX_CORRESPONDENCE_DAYS
 
+from . import computer
 from .models import Challenge
 
 
@@ -57,3 +58,45 @@ class NotificationsForm(forms.ModelForm):
     class Meta:
         model = UserProfile
         fields = ["email_notifications"]
+
+
+class ComputerForm(forms.Form):
+    """A battle against the computer: game, level, who moves first, time control."""
+
+    game = forms.ChoiceField(label=_("Game"), widget=forms.RadioSelect)
+    level = forms.TypedChoiceField(
+        label=_("Level"),
+        coerce=int,
+        choices=[(n, str(n)) for n in (1, 2, 3, 4, 5)],
+        initial=1,
+        help_text=_("1 is a beginner who blunders; 5 plays as well as it can."),
+        widget=forms.RadioSelect,
+    )
+    side = forms.ChoiceField(
+        label=_("Who moves first"),
+        choices=[
+            (computer.YOU_FIRST, _("You")),
+            (computer.COMPUTER_FIRST, _("The computer")),
+            (computer.RANDOM, _("Toss a coin")),
+        ],
+        initial=computer.RANDOM,
+        widget=forms.RadioSelect,
+    )
+    time_control = forms.ChoiceField(
+        label=_("Time control"),
+        choices=[
+            (computer.QUICKFIRE, _("Quickfire: 15 s to think, then 5 s to move")),
+            (computer.UNTIMED, _("Untimed: no clock")),
+        ],
+        initial=computer.QUICKFIRE,
+        widget=forms.RadioSelect,
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        offered = computer.games_offered()
+        field = self.fields["game"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [(game.key, _(game.name)) for game in offered]  # noqa: INT001
+        if offered:
+            field.initial = offered[0].key

@@ -56,11 +56,31 @@ def _winner_index(game: str, winner: str) -> int | None:
 
 
 def finished_online() -> QuerySet[Battle]:
-    """Battles played on the site to the end (casual and tournament): they have a winner.
-    A battle cancelled because a player never came (``no_show``) was not played."""
-    return Battle.objects.filter(status=Battle.Status.FINISHED, mode=Battle.Mode.ONLINE).exclude(
-        finished_reason=NO_SHOW
+    """Battles played on the site to the end (casual and tournament) between people: they
+    have a winner. A battle cancelled because a player never came (``no_show``) was not
+    played; one against the computer counts apart (``computer_result_rows``)."""
+    return Battle.objects.filter(
+        status=Battle.Status.FINISHED, mode=Battle.Mode.ONLINE, bot_level__isnull=True
+    ).exclude(finished_reason=NO_SHOW)
+
+
+def computer_result_rows(user) -> list[tuple[str, int, str, int]]:
+    """``(game, level, result, count)`` over ``user``'s finished battles against the
+    computer, ``result`` being ``"won"``, ``"drawn"`` or ``"lost"`` for ``user`` (one query)."""
+    grouped = (
+        Battle.objects.filter(
+            status=Battle.Status.FINISHED, match__isnull=True, bot_level__isnull=False
+        )
+        .filter(Q(first_user=user) | Q(second_user=user))
+        .values("game", "bot_level", "bot_side", "winner")
+        .annotate(n=Count("pk"))
+        .order_by()
     )
+    rows: list[tuple[str, int, str, int]] = []
+    for r in grouped:
+        result = "drawn" if not r["winner"] else "lost" if r["winner"] == r["bot_side"] else "won"
+        rows.append((r["game"], r["bot_level"] or 0, result, r["n"]))
+    return rows
 
 
 def site_result_rows() -> list[tuple[str, int | None, int]]:

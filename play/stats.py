@@ -74,3 +74,29 @@ def for_player(
         )
         for game in games
     }
+
+
+@dataclass(frozen=True)
+class ComputerStats:
+    """A player's finished battles against the computer at one game and level."""
+
+    game: str
+    level: int
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
+
+
+def against_computer(rows: Iterable[tuple[str, int, str, int]]) -> list[ComputerStats]:
+    """``rows`` are ``(game, level, result, count)``, result ``won``/``drawn``/``lost``:
+    one line per game and level played, by game then level.
+
+    >>> [(s.game, s.level, s.won, s.drawn, s.lost) for s in against_computer(
+    ...     [("thud", 2, "won", 2), ("thud", 1, "lost", 1), ("thud", 2, "drawn", 1)])]
+    [('thud', 1, 0, 0, 1), ('thud', 2, 2, 1, 0)]
+    """
+    counts: dict[tuple[str, int], dict[str, int]] = {}
+    for game, level, result, n in rows:
+        line = counts.setdefault((game, level), {"won": 0, "drawn": 0, "lost": 0})
+        line[result] += n
+    return [ComputerStats(game, level, **counts[game, level]) for game, level in sorted(counts)]

@@ -10,6 +10,7 @@ app_name = "play"
 urlpatterns = [
     path("", views.start, name="start"),
     path("challenge/<int:challenge_id>/<str:action>/", views.answer, name="answer"),
+    path("computer/", views.play_computer, name="computer"),
     path("games/", views.my_games, name="games"),
     path("stats/", views.stats, name="stats"),
     path("settings/", views.notifications, name="settings"),

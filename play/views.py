@@ -16,9 +16,9 @@ from accounts.models import UserProfile
 from games import registry
 from thud_site.http import AuthedRequest, HtmxHttpRequest
 
-from . import challenges, matches, queries
+from . import challenges, computer, matches, queries
 from . import stats as stats_lib
-from .forms import ChallengeForm, NotificationsForm
+from .forms import ChallengeForm, ComputerForm, NotificationsForm
 from .models import Challenge
 from .paging import paginate
 
@@ -52,8 +52,38 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
     return _start_page(request, form, now=now, status=400 if request.method == "POST" else 200)
 
 
+@login_required
+@require_POST
+def play_computer(request: HtmxHttpRequest) -> HttpResponse:
+    """Start a battle against the computer (→ the battle page), or say why not."""
+    now = timezone.now()
+    form = ComputerForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            battle = computer.start(
+                by=request.user,
+                game=data["game"],
+                level=data["level"],
+                side=data["side"],
+                time_control=data["time_control"],
+                now=now,
+            )
+        except computer.ComputerError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect("games:battle", battle_id=battle.pk)
+    challenge = ChallengeForm(user=request.user)
+    return _start_page(request, challenge, computer_form=form, now=now, status=400)
+
+
 def _start_page(
-    request: HtmxHttpRequest, form: ChallengeForm, *, now: datetime, status: int
+    request: HtmxHttpRequest,
+    form: ChallengeForm,
+    *,
+    computer_form: ComputerForm | None = None,
+    now: datetime,
+    status: int,
 ) -> HttpResponse:
     live = Challenge.objects.live(now).select_related("challenger", "opponent")
     seeks = live.filter(opponent__isnull=True).exclude(challenger=request.user)
@@ -64,6 +94,7 @@ def _start_page(
     )
     context = {
         "form": form,
+        "computer_form": computer_form or ComputerForm(),
         "received": paginate(
             request, live.filter(opponent=request.user), param="received", anchor="received"
         ),
@@ -107,10 +138,15 @@ def my_games(request: HtmxHttpRequest) -> HttpResponse:
     your_move = queries.your_move(request.user)
     first = list(mine.filter(your_move).order_by("deadline", "pk"))
     others = list(mine.exclude(your_move).order_by("-updated_at", "-pk")[:100])
+    names = {game.key: _(game.name) for game in registry.all_games()}  # noqa: INT001
     context = {
         "your_move": first,
         "others": others,
         "match_numbers": matches.numbers_of([b.pk for b in first + others]),
+        "against_computer": [
+            (names.get(line.game, line.game), line)
+            for line in stats_lib.against_computer(queries.computer_result_rows(request.user))
+        ],
     }
     return render(request, "play/games.html", context)
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Start the whole system for a developer or a demo: migrate SQLite, load the demo
-# tournament (skip with NO_DEMO=1), then the Celery clock and default workers, beat and the web
+# tournament (skip with NO_DEMO=1), then the Celery clock, bots and default workers, beat and the web
 # server (uvicorn serves pages and the SSE endpoint). Ctrl-C stops everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +21,9 @@ mkdir -p .run
 # and other tasks never starve an expiry of CPU. Beat runs exactly once.
 .venv/bin/celery -A thud_site worker -Q clock -n clock@%h -O fair --prefetch-multiplier 1 -c 2 \
   --without-mingle --without-gossip --loglevel=INFO >.run/clock.log 2>&1 & pids+=($!)
+# The computer's moves: one search at a time per process (games/bots.py).
+nice -n 5 .venv/bin/celery -A thud_site worker -Q bots -n bots@%h -c 1 --prefetch-multiplier 1 \
+  --loglevel=INFO >.run/bots.log 2>&1 & pids+=($!)
 nice -n 5 .venv/bin/celery -A thud_site worker -Q default -n default@%h -c 1 --loglevel=INFO >.run/worker.log 2>&1 & pids+=($!)
 .venv/bin/celery -A thud_site beat --loglevel=INFO --schedule .run/celerybeat-schedule >.run/beat.log 2>&1 & pids+=($!)
 nice -n 5 .venv/bin/uvicorn thud_site.asgi:application --host "$HOST" --port "$PORT" --log-level warning & pids+=($!)
@@ -29,7 +32,7 @@ cat <<MSG
 
   Thud Tournament Manager is running at http://$HOST:$PORT/
   Demo logins (password "thud-demo"): organiser, referee1, referee2, player1 … player8
-  Logs of the Celery workers and beat: .run/clock.log, .run/worker.log, .run/beat.log
+  Logs of the Celery workers and beat: .run/clock.log, .run/bots.log, .run/worker.log, .run/beat.log
   Press Ctrl-C to stop.
 
 MSG

@@ -257,8 +257,12 @@ THUD_CLOCK_QUEUE = os.environ.get("THUD_CLOCK_QUEUE", "clock")
 # that serves no pages (the Procfile's events process).
 THUD_WEB_HEARTBEAT = env_bool("THUD_WEB_HEARTBEAT", True)
 THUD_EVENTS_PREFIX = os.environ.get("THUD_EVENTS_PREFIX", "")
+# The computer's moves (games/bots.py): their own queue and worker, one search at a time
+# per process, never in a web or clock process.
+THUD_BOTS_QUEUE = os.environ.get("THUD_BOTS_QUEUE", "bots")
 CELERY_TASK_ROUTES = {
     "games.*": {"queue": THUD_CLOCK_QUEUE},
+    "bots.*": {"queue": THUD_BOTS_QUEUE},
     # Everything else belongs on the default queue; named so a wider clock route never
     # captures mail (a slow SMTP server must not delay an expiry).
     "outbox.*": {"queue": CELERY_TASK_DEFAULT_QUEUE},
@@ -268,6 +272,13 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.sweep",
         "schedule": 1.0,
         "options": {"expires": 2, "queue": THUD_CLOCK_QUEUE},
+    },
+    # The computer's moves whose task was lost (or whose battle resumed in bulk after an
+    # outage): queued again (games/bots.py; idempotent by the clock version).
+    "bots-resend": {
+        "task": "bots.resend",
+        "schedule": 2.0,
+        "options": {"expires": 2, "queue": THUD_BOTS_QUEUE},
     },
     # E-mail whose task was lost (broker down at the commit) or failed: sent again.
     "outbox-send-unsent": {

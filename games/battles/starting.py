@@ -93,6 +93,9 @@ def create_casual_battle(
     board_seed: int | None = None,
     await_players: bool = False,
     number: int = 1,
+    timed: bool = True,
+    bot_level: int | None = None,
+    bot_side: str = "",
     now: datetime,
 ) -> Battle:
     """Create and start a battle between two users outside any tournament.
@@ -107,6 +110,9 @@ def create_casual_battle(
     ``first`` plays the game's first side (the one that moves first). Quickfire uses the default clock (an expiry
     forfeits the turn; with no referee, too many in a row lose the game);
     correspondence gives ``days`` (1..14) per move and an expiry loses the game.
+    ``timed=False``: a quickfire battle with no clock at all (played against the
+    computer). ``bot_level`` and ``bot_side``: the computer plays that side at that level
+    (``games.bots``); it is one of the two users all the same.
     Raises ``NotAllowed`` (nothing created) for an unknown game, bad timing or days, or
     a user playing themself.
     """
@@ -130,6 +136,8 @@ def create_casual_battle(
         }
     elif timing != Battle.Timing.QUICKFIRE:
         raise NotAllowed(_("Unknown timing."))
+    elif not timed:
+        timing_fields = {"timed": False}
     if board_seed is None and rules.key != registry.DEFAULT:
         board_seed = secrets.randbelow(1_000_000)
     with transaction.atomic():
@@ -142,6 +150,8 @@ def create_casual_battle(
             side_to_move=rules.sides[0].key,
             timing=timing,
             board_seed=board_seed,
+            bot_level=bot_level,
+            bot_side=bot_side,
             **timing_fields,
         )
         gated = presence.needs_players(

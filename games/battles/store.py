@@ -32,16 +32,30 @@ def write(battle: Battle, state: clock.ClockState, *, now: datetime, **extra: An
         setattr(battle, name, value)
     battle.clock_version = version + 1
     transaction.on_commit(
-        lambda: after_commit(battle.pk, battle.clock_version, state, battle.end_offered_by, now=now)
+        lambda: after_commit(
+            battle.pk,
+            battle.clock_version,
+            state,
+            battle.end_offered_by,
+            now=now,
+            bot_side=battle.bot_side,
+        )
     )
     return True
 
 
 def after_commit(
-    battle_id: int, version: int, state: clock.ClockState, offer: str = "", *, now: datetime
+    battle_id: int,
+    version: int,
+    state: clock.ClockState,
+    offer: str = "",
+    *,
+    now: datetime,
+    bot_side: str = "",
 ) -> None:
     """Publish the new state as of ``now`` (the transition's time), and with it the new due
-    time for the clock timers; then tell the apps that react to play."""
+    time for the clock timers; then tell the apps that react to play (``bot_side``: the
+    side the computer plays, "" in a battle between people)."""
     publish.publish_state(battle_id, version, state, offer=offer, now=now)
     signals.turn_changed.send(
         sender=Battle,
@@ -49,6 +63,7 @@ def after_commit(
         version=version,
         side_to_move=state.side_to_move,
         status=state.status,
+        bot_side=bot_side,
         now=now,
     )
 

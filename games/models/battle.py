@@ -184,6 +184,10 @@ class Battle(models.Model):
     # seen, and never paused for it (``games.referee_presence``). Written by the beat
     # alone (``.update()``), never by a clock write.
     referee_seen_at = models.DateTimeField(null=True, blank=True)
+    # A battle against the computer (``games.bots``): its level (1-5) and the side key it
+    # plays; ``None`` and ``""`` in a battle between people. Never part of a match.
+    bot_level = models.PositiveSmallIntegerField(null=True, blank=True)
+    bot_side = models.CharField(max_length=8, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -204,6 +208,13 @@ class Battle(models.Model):
                 fields=["referee_seen_at"],
                 name="battle_referee_seen",
                 condition=models.Q(status=clock.RUNNING, referee_seen_at__isnull=False),
+            ),
+            # The bots' safety net (``games.bots.resend_stalled``): running battles
+            # against the computer, by their last clock write.
+            models.Index(
+                fields=["updated_at"],
+                name="battle_bot_running",
+                condition=models.Q(status=clock.RUNNING, bot_level__isnull=False),
             ),
         ]
         verbose_name = _("battle")
@@ -287,6 +298,10 @@ class Battle(models.Model):
         if self.resume_asked_by and self.resume_asked_version == self.clock_version:
             return self.resume_asked_by
         return ""
+
+    @property
+    def against_computer(self) -> bool:
+        return self.bot_level is not None
 
     @property
     def is_finished(self) -> bool:

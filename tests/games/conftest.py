@@ -21,6 +21,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games.live import publish
+from tests.games.bots_fixtures import bots_queue  # noqa: F401
 from tournaments.models.people import Player
 from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Entry, Tournament
@@ -326,7 +327,8 @@ class ClockCluster:
     """Celery workers + beat against a real Redis, supervised like systemd would.
 
     The workers run with the Procfile's ``clock`` options (``-O fair``, prefetch 1,
-    its concurrency) unless ``options`` says otherwise.
+    its concurrency) unless ``options`` says otherwise. ``bots``: also a worker on the
+    cluster's own bots queue with the Procfile's ``bots`` options (the computer's moves).
     """
 
     def __init__(
@@ -336,10 +338,12 @@ class ClockCluster:
         db_name: str,
         workers: int = 1,
         options: list[str] | None = None,
+        bots: bool = False,
     ):
         from django.db import connection
 
         self.queue = f"clocktest-{uuid.uuid4().hex[:10]}"
+        self.bots_queue = f"{self.queue}-bots"
         self.prefix = f"test-{uuid.uuid4().hex[:8]}:"
         self.redis_url = redis_url
         sd = connection.settings_dict
@@ -353,6 +357,7 @@ class ClockCluster:
             "REDIS_URL": redis_url,
             "CELERY_BROKER_URL": redis_url,
             "THUD_CLOCK_QUEUE": self.queue,
+            "THUD_BOTS_QUEUE": self.bots_queue,
             # Beat's other entries (outbox retries, offer expiry) go to a private default
             # queue, deleted with the rest in close(), never to the machine's "default".
             "THUD_CELERY_DEFAULT_QUEUE": f"{self.queue}-default",
@@ -382,6 +387,26 @@ class ClockCluster:
             )
             for i in range(workers)
         ]
+        if bots:
+            self.workers.append(
+                Proc(
+                    "bots",
+                    celery
+                    + [
+                        "worker",
+                        "-Q",
+                        self.bots_queue,
+                        *procfile_options("bots"),
+                        "-n",
+                        f"{self.bots_queue}@%h",
+                        "-l",
+                        "INFO",
+                    ],
+                    self.env | procfile_env("bots"),
+                    tmp,
+                    "ready.",
+                )
+            )
         self.beat = Proc(
             "beat",
             celery
@@ -433,6 +458,7 @@ def clock_settings(settings):
 
     def apply(cluster: ClockCluster) -> None:
         settings.THUD_CLOCK_QUEUE = cluster.queue
+        settings.THUD_BOTS_QUEUE = cluster.bots_queue
         settings.THUD_EVENTS_PREFIX = cluster.prefix
         settings.REDIS_URL = cluster.redis_url
         publish._publisher = None
@@ -449,8 +475,14 @@ def cluster_factory(transactional_db, tmp_path, clock_settings):
 
     made: list[ClockCluster] = []
 
-    def make(*, workers: int = 1, redis_url: str = CLOCK_REDIS_URL, start: bool = True):
-        c = ClockCluster(tmp_path, redis_url, connection.settings_dict["NAME"], workers)
+    def make(
+        *,
+        workers: int = 1,
+        redis_url: str = CLOCK_REDIS_URL,
+        start: bool = True,
+        bots: bool = False,
+    ):
+        c = ClockCluster(tmp_path, redis_url, connection.settings_dict["NAME"], workers, bots=bots)
         clock_settings(c)
         made.append(c)
         return c.start() if start else c

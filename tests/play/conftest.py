@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.games.bots_fixtures import bots_queue  # noqa: F401
 from tests.outbox.fixtures import broker_down, default_queue, smtp, smtp_silent  # noqa: F401
 
 
@@ -14,3 +15,9 @@ def _fast_password_hasher(settings):
 def _throwaway_default_queue(request):
     """E-mail tasks published by these tests go to a queue deleted afterwards."""
     request.getfixturevalue("default_queue")
+
+
+@pytest.fixture(autouse=True)
+def _throwaway_bots_queue(request):
+    """The computer's moves queued by these tests go to a queue deleted afterwards."""
+    request.getfixturevalue("bots_queue")
