@@ -7,12 +7,13 @@ The capture policy is an option of the game (one battle's rules), not of the sta
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from games.interface import (
     InvalidMove,
     MoveInfo,
+    MoveScores,
     Outcome,
     SideInfo,
     TournamentScale,
@@ -31,6 +32,9 @@ from .base import (
     Move,
     Side,
 )
+from .board import SQUARE_AT, squares_of
+from .bot import choose_move
+from .bot.search import MAX_DEPTH, exact_score, search
 from .notation import format_move, parse_move
 from .position import Position
 from .squares import canonical_square, format_square, parse_square
@@ -227,3 +231,80 @@ class ThudGame:
         """Pieces left of each side: a Thud match result records survivors, and its
         ``tournament_scale`` makes them points."""
         return state.dwarf_count, state.troll_count
+
+    # --- the computer player (games.interface.BotGame) ------------------------------------
+
+    @staticmethod
+    def _playable(state: Position) -> None:
+        if not state.dwarfs or not state.trolls:
+            raise ValueError("the battle is over: a side has no pieces")
+
+    def bot_move(
+        self,
+        state: Position,
+        *,
+        level: int,
+        seed: int,
+        budget_ms: float,
+        clock: Callable[[], float],
+        plies_left: int | None = None,
+    ) -> str:
+        """The computer's move at ``level`` (1-5) within ``budget_ms`` of ``clock``.
+
+        >>> game = ThudGame("all_or_none")
+        >>> state = Position.from_compact("dwarf dA7,dB7,dC7,dD7,dE7,TJ7")
+        >>> game.bot_move(state, level=5, seed=0, budget_ms=1000, clock=lambda: 0.0)
+        'd E7-J7 xJ7'
+        """
+        self._playable(state)
+        choice = choose_move(
+            state,
+            self.policy,
+            level=level,
+            seed=seed,
+            clock=clock,
+            budget_ms=budget_ms,
+            plies_left=plies_left,
+        )
+        return format_move(choice.move)
+
+    def analyse(
+        self,
+        state: Position,
+        *,
+        budget_ms: float,
+        clock: Callable[[], float],
+        plies_left: int | None = None,
+        max_depth: int | None = None,
+    ) -> MoveScores:
+        """Every move the level-5 search tries, scored and best first (see
+        :class:`~games.interface.MoveScores`; a finished battle scores exactly ``±WIN``
+        plus its margin); ``max_depth`` caps the search (tests).
+
+        >>> game = ThudGame("all")
+        >>> state = Position.from_compact("troll dF5,TH5,dN12,dM12")
+        >>> scores = game.analyse(state, budget_ms=1000, clock=lambda: 0.0, max_depth=2)
+        >>> scores.best[0][-3:], scores.depth, len(scores.scores) == len(game.legal_moves(state))
+        ('xF5', 2, True)
+        """
+        self._playable(state)
+        if plies_left is not None and plies_left < 1:
+            raise ValueError("plies_left must be at least 1")
+        result = search(
+            state._d,
+            state._t,
+            state.side_to_move is Side.DWARF,
+            self.policy,
+            clock=clock,
+            budget_ms=budget_ms,
+            plies_left=plies_left,
+            all_scores=True,
+            max_depth=MAX_DEPTH if max_depth is None else max_depth,
+        )
+        moves = state._to_moves([raw for raw, _ in result.scores])
+        by_raw = {(m.from_sq, m.to_sq, m.captures): format_move(m) for m in moves}
+        scored = []
+        for (f, t, cap), value in result.scores:
+            key = (SQUARE_AT[f], SQUARE_AT[t], squares_of(cap))
+            scored.append((by_raw[key], exact_score(value)))
+        return MoveScores(scores=tuple(scored), depth=result.depth, nodes=result.nodes)

@@ -16,13 +16,12 @@ the result.
 
 from __future__ import annotations
 
+from games.interface import WIN
 from games.thud.board import PLAYABLE, SHIFTS
 from games.thud.movegen import ALL, count_dwarf_moves, count_troll_moves
 
 DWARF = 100
 TROLL = 400
-#: Above any material difference: a finished battle scores beyond every open one.
-WIN = 100_000
 
 _POSITIVE = tuple(s for s in SHIFTS if s > 0)
 _LINE_SHIFTS = _POSITIVE  # one per line direction (the other half are their opposites)

@@ -17,9 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from games.interface import WIN
 from games.thud.movegen import ALL, ALL_OR_NONE, SUBSET, RawMove, dwarf_moves, troll_moves
 
-from .evaluate import WIN, evaluate, final_score
+from .evaluate import evaluate, final_score
 
 Clock = Callable[[], float]
 
@@ -29,6 +30,8 @@ CLOCK_EVERY = 64
 #: Quiescence plies (captures only) after the nominal depth.
 QUIESCENCE_PLIES = 4
 MAX_DEPTH = 64
+#: The most a finished battle's score moves for the plies it takes (below half a point).
+PLY_BONUS_CAP = 49
 
 
 class _OutOfTime(Exception):
@@ -102,11 +105,12 @@ class Searcher:
 
     def _final(self, d: int, t: int, dwarf_turn: bool, ply: int) -> int:
         value = final_score(d, t)
-        # Prefer the quicker win and the slower loss.
+        # Prefer the quicker win and the slower loss; by less than half a point, so that
+        # :func:`as_points` (and ``games.interface.points``) still read the margin.
         if value > 0:
-            value -= ply
+            value -= min(ply, PLY_BONUS_CAP)
         elif value < 0:
-            value += ply
+            value += min(ply, PLY_BONUS_CAP)
         return value if dwarf_turn else -value
 
     def _quiesce(self, d: int, t: int, dwarf_turn: bool, alpha: int, beta: int, q: int) -> int:
@@ -217,6 +221,20 @@ class Searcher:
             finished=self.clock(),
             scores=tuple(best) if all_scores else tuple(best[:1]),
         )
+
+
+def exact_score(value: int) -> int:
+    """A search score without the quicker-win bonus: a finished battle's score is then
+    exactly ``±WIN`` plus its margin in hundredths (the bonus is below half a point).
+
+    >>> exact_score(WIN + 100 - 3), exact_score(-WIN - 400 + 12), exact_score(-37)
+    (100100, -100400, -37)
+    """
+    if value >= WIN // 2:
+        return WIN + round((value - WIN) / 100) * 100
+    if value <= -WIN // 2:
+        return -WIN + round((value + WIN) / 100) * 100
+    return value
 
 
 def search(

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from games.interface import WIN, BotGame, points
 from games.thud import CapturePolicy, Position, Side, parse_move
 from games.thud.board import mask_of
 from games.thud.bot import choose_move
-from games.thud.bot.evaluate import WIN
 from games.thud.bot.search import CLOCK_EVERY, generate
+from games.thud.game import ThudGame
 from games.thud.movegen import dwarf_moves, troll_moves
 from tests.games.thud.naive import random_playout
 
@@ -211,3 +212,77 @@ def test_cli_refuses_bad_input(args, stdin, message):
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr.count("\n") == 1 and message in result.stderr, result.stderr
+
+
+# --- the BotGame protocol (games.interface), as the bots queue calls it -------------------
+
+
+@pytest.mark.parametrize("policy", list(CapturePolicy))
+def test_game_bot_move_is_a_legal_move_in_canonical_notation(policy):
+    game = ThudGame(policy.value)
+    assert isinstance(game, BotGame)
+    for seed in range(6):
+        pos = playable(seed, policy)
+        if pos.outcome(policy) is not None:
+            continue
+        for level in (1, 5):
+            text = game.bot_move(pos, level=level, seed=seed, budget_ms=30, clock=StepClock())
+            assert text in game.legal_moves(pos), (pos.to_compact(), text)
+            _state, info = game.apply(pos, text)
+            assert info.notation == text
+
+
+def test_game_bot_move_refuses_what_it_cannot_play():
+    game = ThudGame()
+    with pytest.raises(ValueError, match="level"):
+        game.bot_move(Position.initial(), level=0, seed=0, budget_ms=10, clock=frozen_clock)
+    stuck = Position.from_compact("troll TF1,dG1,dE2,dF2,dG2")
+    with pytest.raises(ValueError, match="no legal move"):
+        game.bot_move(stuck, level=5, seed=0, budget_ms=10, clock=frozen_clock)
+    over = Position.from_compact("troll TF1,TG7")
+    with pytest.raises(ValueError, match="over"):
+        game.bot_move(over, level=5, seed=0, budget_ms=10, clock=frozen_clock)
+    with pytest.raises(ValueError, match="over"):
+        game.analyse(over, budget_ms=10, clock=frozen_clock)
+
+
+@pytest.mark.parametrize("policy", [CapturePolicy.ALL, CapturePolicy.ALL_OR_NONE])
+def test_analyse_scores_every_move_best_first_from_the_mover_side(policy):
+    game = ThudGame(policy.value)
+    pos = Position.from_compact("troll dF5,TH5,dN12,dM12")
+    scores = game.analyse(pos, budget_ms=1000, clock=frozen_clock, max_depth=2)
+    assert scores.depth == 2 and scores.nodes > 0
+    assert sorted(n for n, _ in scores.scores) == sorted(game.legal_moves(pos))
+    values = [v for _, v in scores.scores]
+    assert values == sorted(values, reverse=True)
+    # The troll to move takes F5 (from G4, G5 or G6): from the trolls' side that is good
+    # (positive), and the same step without the capture (all_or_none) is about a dwarf worse.
+    capture, best = scores.best
+    assert capture.endswith(" xF5") and best > 0
+    assert all(v < best - 50 for n, v in scores.scores if not n.endswith(" xF5"))
+    if policy is CapturePolicy.ALL_OR_NONE:
+        spared = scores.score_of("T H5-G5")
+        taken = scores.score_of("T H5-G5 xF5")
+        assert spared is not None and taken is not None and taken - spared >= 50
+
+
+def test_analyse_under_subset_scores_each_troll_move_with_all_or_none_captures():
+    game = ThudGame()
+    pos = Position.from_compact("troll dF5,dF6,TH5,dN12,dM12")
+    scores = game.analyse(pos, budget_ms=1000, clock=frozen_clock, max_depth=1)
+    names = {n for n, _ in scores.scores}
+    legal = set(game.legal_moves(pos))
+    assert names <= legal
+    assert "T H5-G5 xF5 xF6" in names and "T H5-G5" in names
+    assert "T H5-G5 xF5" not in names  # a partial capture: the search need not tell it apart
+
+
+def test_analyse_reads_a_won_battle_beyond_win():
+    game = ThudGame()
+    pos = Position.from_compact("dwarf dA7,dB7,dC7,dD7,dE7,TJ7,TN12")
+    scores = game.analyse(pos, budget_ms=1000, clock=frozen_clock, max_depth=3, plies_left=1)
+    notation, value = scores.best
+    assert notation == "d E7-J7 xJ7"
+    assert value == WIN + 100 and points(value) == 1  # 5 dwarfs, 1 troll: 5 - 4
+    with pytest.raises(ValueError, match="plies_left"):
+        game.analyse(pos, budget_ms=10, clock=frozen_clock, plies_left=0)

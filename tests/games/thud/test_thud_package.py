@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
-MODULES = ["base", "board", "cli", "movegen", "notation", "perft", "position"]
+MODULES = ["base", "board", "bot.search", "cli", "game", "movegen", "notation", "perft", "position"]
 
 
 def test_engine_imports_neither_django_nor_celery():
