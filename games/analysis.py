@@ -33,8 +33,8 @@ from typing import Any
 
 from .interface import WIN, BotGame, Game, MoveScores
 
-#: The loss (hundredths of a point) from which a move is a mistake, by game: in Thud a
-#: dwarf (a troll is four); in Battaglia di Cavalli, whose squares score 0 to 99, ten.
+#: The loss (hundredths of a point) from which a move is a mistake, by game: in Thud one
+#: point, its smallest piece; in Battaglia di Cavalli, whose squares score up to 99, ten.
 MISTAKE_AT = {"thud": 100, "cavalli": 1000}
 MISTAKE_AT_DEFAULT = 100
 

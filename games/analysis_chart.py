@@ -61,8 +61,8 @@ def eval_chart(
     the halves (who is ahead there).
 
     >>> svg = eval_chart([EvalPoint(1, 1.0, "1. d A1-A2: +1")], last_ply=1, current_ply=1,
-    ...                  above="Dwarfs ahead", below="Trolls ahead", title="t", labelled_by="c")
-    >>> "<polyline" in svg and ">Dwarfs ahead</text>" in svg and "+1</title>" in svg
+    ...                  above="Ann ahead", below="Bob ahead", title="t", labelled_by="c")
+    >>> "<polyline" in svg and ">Ann ahead</text>" in svg and "+1</title>" in svg
     True
     """
     top_value = scale_top([p.value for p in points])

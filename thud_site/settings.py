@@ -257,8 +257,12 @@ THUD_CLOCK_QUEUE = os.environ.get("THUD_CLOCK_QUEUE", "clock")
 # that serves no pages (the Procfile's events process).
 THUD_WEB_HEARTBEAT = env_bool("THUD_WEB_HEARTBEAT", True)
 THUD_EVENTS_PREFIX = os.environ.get("THUD_EVENTS_PREFIX", "")
+# The computer's moves and battle analyses: CPU-bound searches, on their own queue and
+# workers, never in a web or clock process.
+THUD_BOTS_QUEUE = os.environ.get("THUD_BOTS_QUEUE", "bots")
 CELERY_TASK_ROUTES = {
     "games.*": {"queue": THUD_CLOCK_QUEUE},
+    "bots.*": {"queue": THUD_BOTS_QUEUE},
     # Everything else belongs on the default queue; named so a wider clock route never
     # captures mail (a slow SMTP server must not delay an expiry).
     "outbox.*": {"queue": CELERY_TASK_DEFAULT_QUEUE},
