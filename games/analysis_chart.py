@@ -68,7 +68,8 @@ def eval_chart(
     top_value = scale_top([p.value for p in points])
     ticks = [top_value, top_value // 2, 0, -(top_value // 2), -top_value]
     left = 12 + max(text_width(signed(t)) for t in ticks)
-    top, bottom = 12, 16 + CHART_FONT_SIZE
+    # The halves' names sit outside the plot: above its top, below the plies' numbers.
+    top, bottom = 16 + CHART_FONT_SIZE, 24 + 2 * CHART_FONT_SIZE
     plies = max(last_ply, 1)
     step = min(STEP_MAX, max(PLOT_MIN / plies, 0.0), (WIDTH_MAX - left - 24) / plies)
     width = left + 12 + step * plies + 12
@@ -88,8 +89,8 @@ def eval_chart(
             f'<text x="{left - 6:g}" y="{y(t) + 5:g}" text-anchor="end">{signed(t)}</text>'
         )
     parts.append(
-        f'<text x="{left + 6:g}" y="{top + CHART_FONT_SIZE:g}">{escape(above)}</text>'
-        f'<text x="{left + 6:g}" y="{top + HEIGHT - 6:g}">{escape(below)}</text>'
+        f'<text x="{left:g}" y="{top - 10:g}">{escape(above)}</text>'
+        f'<text x="{left:g}" y="{top + HEIGHT + bottom - 6:g}">{escape(below)}</text>'
     )
     every = next(k for k in (1, 2, 5, 10, 20, 50, 100, 1000, 10**6) if k * step >= 28)
     for ply in range(0, last_ply + 1, every):
@@ -132,11 +133,11 @@ def eval_chart(
 def signed(value: float) -> str:
     """A signed number of points as the page shows it (a true minus sign).
 
-    >>> signed(4), signed(-1.5), signed(0), signed(2.26)
-    ('+4', '−1.5', '0', '+2.3')
+    >>> signed(4), signed(-1.5), signed(0), signed(2.26), signed(-0.04)
+    ('+4', '−1.5', '0', '+2.3', '0')
     """
-    if value == 0:
-        return "0"
     rounded = round(abs(value), 1)
+    if rounded == 0:
+        return "0"
     text = f"{rounded:.1f}".removesuffix(".0")
     return ("+" if value > 0 else "\u2212") + text
