@@ -1,4 +1,4 @@
-"""Celery tasks of the clock: thin, idempotent, and never the only trigger.
+"""Celery tasks of the games app: thin, idempotent, and never the only trigger.
 
 - The precise trigger of an expiry is the clock timer (``games.live.timer``), a thread of
   every worker consuming the clock queue, not a task.
@@ -7,18 +7,63 @@
   set-based (``games.live.sweep``): a constant number of statements per tick.
 Both apply the transition of ``games.battles.settle`` (the sweep computes it in bulk
 with the same pure function); compare-and-set applies an expiry once.
+
+- ``analyse(battle_id)`` ("bots.analyse", on the bots queue, never a web or clock
+  process) runs a finished battle's queued analysis (``games.analysis_runs``): late
+  acknowledgement, time limits that grow with the battle (given when it is published,
+  :func:`publish_analysis`), and a compare-and-set that runs it once.
 """
 
 from __future__ import annotations
 
+import logging
+import time
+
 from celery import shared_task
+from django.conf import settings
 from django.utils import timezone
 
 from games.models.history import ClockEvent
 
+from . import analysis_runs
 from .live import sweep as live_sweep
+
+log = logging.getLogger(__name__)
+
+#: How long a request may spend publishing (seconds): one try, like the outbox's.
+PUBLISH_TIMEOUT_S = 1.0
 
 
 @shared_task(name="games.sweep", ignore_result=True)
 def sweep() -> int:
     return live_sweep.sweep(via=ClockEvent.Via.SWEEP, read_clock=timezone.now)
+
+
+@shared_task(name="bots.analyse", ignore_result=True, acks_late=True)
+def analyse(battle_id: int) -> str:
+    return analysis_runs.run_analysis(
+        battle_id, now=timezone.now(), clock=time.monotonic, read_now=timezone.now
+    )
+
+
+def publish_analysis(battle_id: int, positions: int) -> bool:
+    """Send ``analyse(battle_id)`` with time limits for ``positions``; never raises (a
+    lost message leaves the analysis queued, and asking again sends it again)."""
+    soft, hard = analysis_runs.time_limits(positions)
+    try:
+        with analyse.app.connection_for_write(
+            connect_timeout=PUBLISH_TIMEOUT_S,
+            transport_options={"max_retries": 0},
+        ) as connection:
+            analyse.apply_async(
+                args=[battle_id],
+                queue=settings.THUD_BOTS_QUEUE,
+                soft_time_limit=soft,
+                time_limit=hard,
+                connection=connection,
+                retry=False,
+            )
+    except Exception:  # the broker is down or refusing
+        log.warning("could not publish bots.analyse(%s)", battle_id)
+        return False
+    return True

@@ -1,4 +1,5 @@
-"""Game records and replays: ``record.txt`` downloads, a tournament's records, the replay.
+"""Game records and replays: ``record.txt`` downloads, a tournament's records, the replay
+and its analysis (asking for it, and the htmx look at it while it runs).
 
 Each view gates first (``games.permissions``: a battle of a draft round is a 404 to
 everyone but its referees), then reads the battle with its moves in a fixed number of
@@ -7,14 +8,24 @@ queries (``games.archive``) and renders.
 
 from __future__ import annotations
 
+from functools import partial
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import HttpResponse, HttpResponseBadRequest
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRefresh
 
+from games.models.analysis import BattleAnalysis
 from games.models.battle import Battle
-from thud_site.http import HtmxHttpRequest
+from thud_site.http import AuthedRequest, HtmxHttpRequest
 
-from . import archive, permissions, presenters
+from . import analysis_runs, archive, permissions, presenters, presenters_analysis, tasks
 
 TEXT = "text/plain; charset=utf-8"
 
@@ -55,4 +66,58 @@ def replay(request: HtmxHttpRequest, battle_id: int):
     if ply is None:
         return HttpResponseBadRequest(presenters.bad_ply_message(moves))
     context = presenters.replay_context(battle, moves, ply)
+    context |= presenters_analysis.analysis_context(
+        battle,
+        request.user,
+        plies=context["plies"],
+        ply=context["ply"],
+        last_ply=context["last_ply"],
+    )
     return render(request, "games/replay.html", context)
+
+
+def _asked_message(asked: analysis_runs.Asked, stored: BattleAnalysis | None) -> str:
+    if asked is analysis_runs.Asked.QUEUED:
+        return _("The analysis is queued; this page shows it when it is done.")
+    if asked is analysis_runs.Asked.LIMITED:
+        return _("You have asked for %(count)d analyses in the last hour: please wait a while.") % {
+            "count": analysis_runs.PER_HOUR
+        }
+    if asked is analysis_runs.Asked.NOT_FINISHED:
+        return _("Only a finished battle can be analysed.")
+    if asked is analysis_runs.Asked.NOT_ANALYSABLE:
+        return _("This battle cannot be analysed: it has no moves played on the site.")
+    if stored is not None and stored.status == BattleAnalysis.Status.DONE:
+        return _("This battle has been analysed already: nothing changed.")
+    return _("This battle's analysis is already queued: nothing changed.")
+
+
+@require_POST
+@login_required
+def analyse(request: AuthedRequest, battle_id: int):
+    """Queue the battle's analysis once (a second request changes nothing and says so)."""
+    battle = _battle_with_moves(request, battle_id)
+    stored, asked = analysis_runs.request_analysis(battle, request.user, now=timezone.now())
+    if asked is analysis_runs.Asked.QUEUED:
+        positions = analysis_runs.positions_of(battle)
+        transaction.on_commit(partial(tasks.publish_analysis, battle.pk, positions))
+        messages.success(request, _asked_message(asked, stored))
+    else:
+        messages.error(request, _asked_message(asked, stored))
+    return redirect(f"{reverse('games:replay', args=[battle.pk])}#analysis")
+
+
+@require_GET
+def analysis_status(request: HtmxHttpRequest, battle_id: int):
+    """The analysis part while it is queued or running (htmx looks every few seconds);
+    once it is over, the whole page is reloaded (its move list shows the mistakes)."""
+    permissions.access_battle_record(request.user, battle_id)
+    stored = BattleAnalysis.objects.filter(battle_id=battle_id).first()
+    waiting = (BattleAnalysis.Status.QUEUED, BattleAnalysis.Status.RUNNING)
+    if stored is None or stored.status not in waiting:
+        return HttpResponseClientRefresh()
+    return render(
+        request,
+        "games/_analysis.html#analysis-wait",
+        {"analysis": stored, "analysis_poll_s": presenters_analysis.POLL_S, "battle_id": battle_id},
+    )

@@ -257,8 +257,8 @@ THUD_CLOCK_QUEUE = os.environ.get("THUD_CLOCK_QUEUE", "clock")
 # that serves no pages (the Procfile's events process).
 THUD_WEB_HEARTBEAT = env_bool("THUD_WEB_HEARTBEAT", True)
 THUD_EVENTS_PREFIX = os.environ.get("THUD_EVENTS_PREFIX", "")
-# The computer's moves (games/bots.py): their own queue and worker, one search at a time
-# per process, never in a web or clock process.
+# The computer's moves (games/bots.py) and battle analyses: CPU-bound searches, on their own queue and
+# workers, never in a web or clock process.
 THUD_BOTS_QUEUE = os.environ.get("THUD_BOTS_QUEUE", "bots")
 CELERY_TASK_ROUTES = {
     "games.*": {"queue": THUD_CLOCK_QUEUE},

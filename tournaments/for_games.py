@@ -4,7 +4,8 @@
 (enforced by ``tests/test_layout.py`` and by ruff's banned-api in ``games/ruff.toml`` and
 ``play/ruff.toml``). Everything a battle needs from its tournament is named here: the role
 gates, beginning play, handing over an engine-verified result, a referee's result entry,
-the counting of results by side, and the refs of the tournament archive's sections. (The games offer their result scales through their
+the counting of results by side, the refs of the tournament archive's sections, and the
+site's SVG chart helpers (a battle's analysis graph). (The games offer their result scales through their
 ``AppConfig``, ``tournaments.results.scales``, without importing this app.)
 """
 
@@ -40,6 +41,10 @@ from tournaments.permissions.tournament_gates import (
     access_tournament_public,
 )
 from tournaments.rating.update import update_ratings
+from tournaments.reports.charts import FONT_SIZE as CHART_FONT_SIZE
+from tournaments.reports.charts import Figure, caption_id, svg_open, text_width
+from tournaments.reports.palette import LIGHT as CHART_LIGHT
+from tournaments.reports.palette import series_class, series_colour
 from tournaments.reports.side_counts import SideCounts, count_by_side
 from tournaments.results.entry import enter_result
 from tournaments.results.final import record_final_result
@@ -59,6 +64,15 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 __all__ = [
+    # The chart helpers, for a battle's analysis graph (games.analysis_chart).
+    "CHART_FONT_SIZE",
+    "CHART_LIGHT",
+    "Figure",
+    "caption_id",
+    "series_class",
+    "series_colour",
+    "svg_open",
+    "text_width",
     "attendance_changed",
     "DocumentIndex",
     "ExportRefs",

@@ -7,4 +7,4 @@ its modules for that alone; callers import each model from the module that defin
 
 from __future__ import annotations
 
-from games.models import battle, heartbeat, history  # noqa: F401
+from games.models import analysis, battle, heartbeat, history  # noqa: F401

@@ -1,0 +1,173 @@
+"""Asking for a finished battle's analysis and running it (the ORM side of
+:mod:`games.analysis`).
+
+- :func:`request_analysis` creates the battle's one :class:`BattleAnalysis` (queued), or
+  queues a failed one again; anything else changes nothing and says why (:class:`Asked`).
+  The caller publishes the task after the commit (``games.tasks.publish_analysis``).
+- :func:`run_analysis` is the task's body: compare-and-set queued -> running (or takes
+  over a run whose worker died: running for longer than its hard time limit), searches,
+  then running -> done, or failed with the error. A task delivered twice runs once.
+
+The budget keeps a battle's analysis to about a minute: :data:`MS_PER_POSITION` per
+position, less for a long battle (:func:`budget_ms`); the task's time limits grow with the
+number of positions (:func:`time_limits`).
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from django.db import IntegrityError, transaction
+
+from games.models.analysis import BattleAnalysis
+from games.models.battle import Battle
+
+from . import analysis, archive
+from .interface import BotGame
+
+log = logging.getLogger(__name__)
+
+#: The search budget of one position, and the most a whole battle's analysis may take.
+MS_PER_POSITION = 800
+MS_PER_BATTLE = 75_000
+MS_PER_POSITION_MIN = 100
+#: Analyses one user may ask for per hour (each is a minute of a worker).
+PER_HOUR = 10
+
+
+class Asked(enum.Enum):
+    QUEUED = "queued"
+    ALREADY = "already"  # queued, running or done: nothing changed
+    NOT_FINISHED = "not_finished"
+    NOT_ANALYSABLE = "not_analysable"  # no moves, or a game without a search
+    LIMITED = "limited"
+
+
+def positions_of(battle: Battle) -> int:
+    """How many positions the analysis searches (every one after a move, and before)."""
+    return battle.ply + 1
+
+
+def budget_ms(positions: int) -> int:
+    """Milliseconds per position: :data:`MS_PER_POSITION`, less for a long battle.
+
+    >>> budget_ms(61), budget_ms(200), budget_ms(10_000)
+    (800, 375, 100)
+    """
+    return max(MS_PER_POSITION_MIN, min(MS_PER_POSITION, MS_PER_BATTLE // max(positions, 1)))
+
+
+def time_limits(positions: int) -> tuple[int, int]:
+    """``(soft, hard)`` seconds for the task: the searches' time, half as much again,
+    and a margin for loading and saving.
+
+    >>> time_limits(61)
+    (103, 133)
+    """
+    soft = int(positions * budget_ms(positions) * 1.5 / 1000) + 30
+    return soft, soft + 30
+
+
+def analysable(battle: Battle) -> Asked | None:
+    """Why ``battle`` cannot be analysed, or ``None``."""
+    if not battle.is_finished:
+        return Asked.NOT_FINISHED
+    if battle.mode != Battle.Mode.ONLINE or not isinstance(battle.rules, BotGame):
+        return Asked.NOT_ANALYSABLE
+    if battle.ply == 0:
+        return Asked.NOT_ANALYSABLE
+    return None
+
+
+def request_analysis(battle: Battle, user, *, now: datetime) -> tuple[BattleAnalysis | None, Asked]:
+    """Queue ``battle``'s analysis for ``user`` (see the module note)."""
+    refused = analysable(battle)
+    if refused is not None:
+        return None, refused
+    existing = BattleAnalysis.objects.filter(battle=battle).first()
+    if existing is not None and existing.status != BattleAnalysis.Status.FAILED:
+        return existing, Asked.ALREADY
+    since = now - timedelta(hours=1)
+    if BattleAnalysis.objects.filter(requested_by=user, requested_at__gte=since).count() >= (
+        PER_HOUR
+    ):
+        return existing, Asked.LIMITED
+    fields = {"requested_by": user, "requested_at": now, "ms_per_position": 0, "error": ""}
+    queued = BattleAnalysis.Status.QUEUED
+    if existing is not None:  # failed: queue it again, if nobody did in the meantime
+        changed = BattleAnalysis.objects.filter(
+            pk=existing.pk, status=BattleAnalysis.Status.FAILED
+        ).update(status=queued, started_at=None, finished_at=None, plies=[], **fields)
+        existing.refresh_from_db()
+        return existing, Asked.QUEUED if changed else Asked.ALREADY
+    try:
+        with transaction.atomic():
+            created = BattleAnalysis.objects.create(battle=battle, status=queued, **fields)
+    except IntegrityError:  # a parallel request created it first
+        return BattleAnalysis.objects.get(battle=battle), Asked.ALREADY
+    return created, Asked.QUEUED
+
+
+def _claim(battle_id: int, *, now: datetime) -> bool:
+    """Queued -> running, or a dead run's takeover; False when another run has it."""
+    rows = BattleAnalysis.objects.filter(battle_id=battle_id)
+    if rows.filter(status=BattleAnalysis.Status.QUEUED).update(
+        status=BattleAnalysis.Status.RUNNING, started_at=now
+    ):
+        return True
+    running = rows.filter(status=BattleAnalysis.Status.RUNNING).select_related("battle").first()
+    if running is None or running.started_at is None:
+        return False
+    hard = time_limits(positions_of(running.battle))[1]
+    if running.started_at > now - timedelta(seconds=hard):
+        return False  # its worker may still be at it
+    return bool(
+        rows.filter(status=BattleAnalysis.Status.RUNNING, started_at=running.started_at).update(
+            started_at=now
+        )
+    )
+
+
+def run_analysis(
+    battle_id: int,
+    *,
+    now: datetime,
+    clock: Callable[[], float],
+    read_now: Callable[[], datetime],
+    ms: int | None = None,
+) -> str:
+    """Run the queued analysis of ``battle_id``; its status after (``"skipped"`` when it
+    was not this run's to do). ``ms`` overrides the budget per position."""
+    if not _claim(battle_id, now=now):
+        return "skipped"
+    battle = archive.with_moves(Battle.objects.filter(pk=battle_id)).get()
+    moves = archive.moves_of(battle)
+    per_position = ms if ms is not None else budget_ms(positions_of(battle))
+    try:
+        game = battle.rules
+        start = game.initial_state({"board_seed": battle.board_seed})
+        states = analysis.positions(game, start, moves)
+        rows = analysis.analyse_battle(
+            game, states, moves, budget_ms=per_position, clock=clock, max_plies=battle.max_plies
+        )
+    except Exception as exc:  # any failure is the row's: it may be queued again
+        log.exception("analysis of battle %s failed", battle_id)
+        _finish(battle_id, BattleAnalysis.Status.FAILED, read_now(), error=str(exc) or repr(exc))
+        return BattleAnalysis.Status.FAILED
+    _finish(
+        battle_id,
+        BattleAnalysis.Status.DONE,
+        read_now(),
+        plies=[row.as_dict() for row in rows],
+        ms_per_position=per_position,
+    )
+    return BattleAnalysis.Status.DONE
+
+
+def _finish(battle_id: int, status: str, now: datetime, **fields) -> None:
+    BattleAnalysis.objects.filter(battle_id=battle_id, status=BattleAnalysis.Status.RUNNING).update(
+        status=status, finished_at=now, **fields
+    )
