@@ -23,6 +23,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
+from games.interface import Game, MovetextGame
 from games.models.battle import Battle
 from tournaments.for_games import (
     access_match_for_battle_start,
@@ -174,3 +175,19 @@ def access_battle_record(user: AnyUser, battle_id: int) -> Battle:
     if battle.is_casual:
         raise Http404("No record for this battle")
     return battle
+
+
+def access_battle_replay(user: AnyUser, battle_id: int) -> Battle:
+    """A battle anyone who may watch it may replay and have analysed: a tournament's or a
+    casual one (a game against the computer too), in a game whose moves make a record
+    (a ``MovetextGame``). The record file itself stays a tournament's
+    (:func:`access_battle_record`)."""
+    battle = access_battle_public(user, battle_id)
+    if not has_replay(battle.rules):
+        raise Http404("No replay for this game")
+    return battle
+
+
+def has_replay(game: Game) -> bool:
+    """Whether battles of ``game`` have a replay page (its moves make a record)."""
+    return isinstance(game, MovetextGame)

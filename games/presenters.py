@@ -61,19 +61,23 @@ def state_of(battle: Battle):
     return game.initial_state({"board_seed": battle.board_seed})
 
 
+def player_names(battle: Battle) -> tuple[str, str]:
+    """Who plays the first side and who the second: the entries' players in a tournament
+    battle, the users in a casual one ("" for a seat nobody has taken)."""
+    if battle.is_casual:
+        users = (battle.first_user, battle.second_user)
+        return tuple(u.get_username() if u else "" for u in users)  # type: ignore[return-value]
+    entries = (battle.first_entry, battle.second_entry)  # tournament seat columns
+    return tuple(e.player.name if e else "" for e in entries)  # type: ignore[return-value]
+
+
 def battle_context(battle: Battle, side: str | None, state, *, now: datetime) -> dict:
     """What the battle page shows for any game: who plays which side, the scores, and the
     clock as of ``now``."""
     game = battle.rules
     points = battle.scores if battle.is_finished and battle.scores else game.scores(state)
     seats = []
-    for index, info in enumerate(game.sides):
-        if battle.is_casual:
-            user = battle.first_user if index == 0 else battle.second_user
-            player = user.get_username() if user else ""
-        else:
-            entry = (battle.first_entry, battle.second_entry)[index]  # tournament seat columns
-            player = entry.player.name if entry else ""
+    for info, player in zip(game.sides, player_names(battle), strict=True):
         seats.append(
             {
                 "key": info.key,

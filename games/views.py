@@ -116,7 +116,7 @@ def battle_diagram(request: HtmxHttpRequest, battle_id: int):
     ``?ply=N``: the position after N plies of the battle's record (from the replay)."""
     battle = settled(request, battle_id, permissions.access_battle_public)
     if "ply" in request.GET:
-        permissions.access_battle_record(request.user, battle.pk)
+        permissions.access_battle_replay(request.user, battle.pk)
         moves = archive.moves_of(archive.with_moves(Battle.objects.filter(pk=battle.pk)).get())
         ply = presenters.ply_in(request.GET["ply"], moves)
         if ply is None:
@@ -369,16 +369,19 @@ def match_battles(request: HtmxHttpRequest, match_id: int):
     tournament = match.round.tournament
     is_referee = permissions.can_referee(request.user, tournament)
     is_player = permissions.player_entry_in_match(request.user, match) is not None
+    battles = list(match.battles.all())
     context = {
         "match": match,
-        "battles": list(match.battles.all()),
-        # Battles with moves to replay (one query, however many moves).
+        "battles": battles,
+        # Battles with moves to replay (one query, however many moves), in a game that has
+        # replays.
         "replayable": set(
             Move.objects.filter(battle__match=match)
             .exclude(notation="")
             .values_list("battle_id", flat=True)
             .distinct()
-        ),
+        )
+        & {b.pk for b in battles if permissions.has_replay(b.rules)},
         "can_start_online": (is_referee or is_player) and not match.is_bye,
         "can_referee": is_referee and not match.is_bye,
         "is_player": is_player,

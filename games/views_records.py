@@ -36,14 +36,16 @@ def _download(text: str, filename: str) -> HttpResponse:
     return response
 
 
-def _battle_with_moves(request: HtmxHttpRequest, battle_id: int) -> Battle:
-    permissions.access_battle_record(request.user, battle_id)
+def _battle_with_moves(
+    request: HtmxHttpRequest, battle_id: int, access=permissions.access_battle_replay
+) -> Battle:
+    access(request.user, battle_id)
     return archive.with_moves(Battle.objects.filter(pk=battle_id)).get()
 
 
 @require_GET
 def battle_record(request: HtmxHttpRequest, battle_id: int):
-    battle = _battle_with_moves(request, battle_id)
+    battle = _battle_with_moves(request, battle_id, permissions.access_battle_record)
     match = battle.tournament_match()
     name = f"{match.round.tournament.slug}-r{match.round.number}-t{match.table}-b{battle.number}"
     return _download(archive.record_text(battle), f"{name}.txt")
@@ -66,6 +68,7 @@ def replay(request: HtmxHttpRequest, battle_id: int):
     if ply is None:
         return HttpResponseBadRequest(presenters.bad_ply_message(moves))
     context = presenters.replay_context(battle, moves, ply)
+    context["players"] = presenters.player_names(battle)
     context |= presenters_analysis.analysis_context(
         battle,
         request.user,
@@ -111,7 +114,7 @@ def analyse(request: AuthedRequest, battle_id: int):
 def analysis_status(request: HtmxHttpRequest, battle_id: int):
     """The analysis part while it is queued or running (htmx looks every few seconds);
     once it is over, the whole page is reloaded (its move list shows the mistakes)."""
-    permissions.access_battle_record(request.user, battle_id)
+    permissions.access_battle_replay(request.user, battle_id)
     stored = BattleAnalysis.objects.filter(battle_id=battle_id).first()
     waiting = (BattleAnalysis.Status.QUEUED, BattleAnalysis.Status.RUNNING)
     if stored is None or stored.status not in waiting:

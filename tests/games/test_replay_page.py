@@ -6,15 +6,20 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from games.battles import play
 from games.battles.starting import create_battles, start_battle
+from games.models.analysis import BattleAnalysis
 from games.models.battle import Battle
+from games.models.history import Move
 from games.thud import Position
 from games.thud.records import replay
+from play import computer
 from tests.games.conftest import make_match
 from tests.games.records_helpers import greedy_game, play_through_site
 from tournaments.models.rounds import Round
@@ -124,3 +129,74 @@ def test_replay_query_count_does_not_grow_with_moves(client):
     with CaptureQueriesContext(connection) as many:
         assert client.get(replay_url(long)).status_code == 200
     assert len(few) == len(many)
+
+
+def test_a_finished_battle_against_the_computer_has_a_replay_to_analyse_but_no_record_file(
+    client,
+):
+    """A casual battle (here against the computer) is replayed and analysed like a
+    tournament's; only the record file, which carries a tournament's tags, stays away."""
+    alice = get_user_model().objects.create_user("alice", password="pw-alice-1234")
+    battle = computer.start(
+        by=alice,
+        game="thud",
+        level=1,
+        side=computer.YOU_FIRST,
+        time_control=computer.UNTIMED,
+        now=timezone.now(),
+    )
+    Battle.objects.filter(pk=battle.pk).update(max_plies=2)
+    for text in ("d F1-F5", "T G7-F6"):
+        battle = Battle.objects.get(pk=battle.pk)
+        play.submit_move(
+            battle.pk,
+            side=battle.side_to_move,
+            version=battle.clock_version,
+            notation=text,
+            now=timezone.now(),
+        )
+    assert Battle.objects.get(pk=battle.pk).is_finished
+    client.force_login(alice)
+    html = client.get(reverse("games:battle", args=[battle.pk])).content.decode()
+    assert replay_url(battle) in html and "Replay and analysis" in html
+    assert reverse("games:record", args=[battle.pk]) not in html
+
+    r = client.get(replay_url(battle, 1))
+    html = r.content.decode()
+    assert r.status_code == 200
+    assert "alice (dwarfs) – The computer (trolls)" in " ".join(html.split())
+    assert f'action="{reverse("games:analyse", args=[battle.pk])}"' in html
+    assert reverse("games:record", args=[battle.pk]) not in html
+    assert client.get(reverse("games:record", args=[battle.pk])).status_code == 404
+    assert client.get(f"{reverse('games:diagram', args=[battle.pk])}?ply=1").status_code == 200
+
+    client.post(reverse("games:analyse", args=[battle.pk]))
+    assert BattleAnalysis.objects.get(battle=battle).status == BattleAnalysis.Status.QUEUED
+    assert client.get(reverse("games:analysis", args=[battle.pk])).status_code == 200
+
+
+def test_a_game_without_records_has_no_replay(client):
+    """Cavalli keeps no game record: its battles link no replay, and asking for one is a
+    404 (not an error of the server)."""
+    match = make_match(variant="quickfire24", game="cavalli")[0]
+    b1, _ = create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
+    battle = start_battle(b1.pk, now=timezone.now())
+    rules = battle.rules
+    play.submit_move(
+        battle.pk,
+        side=battle.side_to_move,
+        version=battle.clock_version,
+        notation=rules.legal_moves(rules.deserialise(battle.board))[0],
+        now=timezone.now(),
+    )
+    assert Move.objects.filter(battle=battle).exclude(notation="").exists()
+    assert (
+        replay_url(battle)
+        not in client.get(reverse("games:match", args=[match.pk])).content.decode()
+    )
+    assert (
+        replay_url(battle)
+        not in client.get(reverse("games:battle", args=[battle.pk])).content.decode()
+    )
+    assert client.get(replay_url(battle)).status_code == 404
+    assert client.get(f"{reverse('games:diagram', args=[battle.pk])}?ply=1").status_code == 404
