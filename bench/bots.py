@@ -1,9 +1,10 @@
 """Benchmark the computer players' strength: a ladder of levels, and time against itself.
 
 Run ``.venv/bin/python bench/bots.py [--game thud|cavalli] [--matches N] [--ms T]
-[--policy P] [--jobs J] [--seed S]``. For each level L in 2..5 it plays L against L-1 over
-N two-battle matches (the same opening, sides swapped in the second battle), then level 5
-at T ms per move against level 5 at T/4 ms. Every battle stops at the quickfire move
+[--time-ms U] [--policy P] [--jobs J] [--seed S] [--only ladder|time]``. For each level L
+in 2..5 it plays L against L-1 over N two-battle matches (the same opening, sides swapped
+in the second battle) at T ms per move, then level 5 at U ms per move (default T)
+against level 5 at U/4 ms. Every battle stops at the quickfire move
 limit (30 moves each side). A match goes to the player with the larger summed score
 differential over its two battles (Thud: a dwarf 1 point, a troll 4), else it is drawn.
 
@@ -151,10 +152,12 @@ def summarise(results: list[dict[str, float]]) -> dict[str, float]:
     }
 
 
-def pairings(ms: float) -> Iterator[tuple[str, Player, Player]]:
-    for level in range(2, 6):
-        yield f"L{level}-L{level - 1}", Player(level, ms), Player(level - 1, ms)
-    yield "time", Player(5, ms), Player(5, ms / 4)
+def pairings(ms: float, time_ms: float, only: str | None) -> Iterator[tuple[str, Player, Player]]:
+    if only != "time":
+        for level in range(2, 6):
+            yield f"L{level}-L{level - 1}", Player(level, ms), Player(level - 1, ms)
+    if only != "ladder":
+        yield "time", Player(5, time_ms), Player(5, time_ms / 4)
 
 
 def main() -> None:
@@ -162,24 +165,33 @@ def main() -> None:
     parser.add_argument("--game", choices=["thud", "cavalli"], default="thud")
     parser.add_argument("--matches", type=int, default=100)
     parser.add_argument("--ms", type=float, default=1000, help="time per move")
+    parser.add_argument("--time-ms", type=float, help="level 5's time against itself at a quarter")
+    parser.add_argument("--only", choices=["ladder", "time"], help="play only these pairings")
     parser.add_argument("--policy", choices=["subset", "all_or_none", "all"], default="all_or_none")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    if args.matches < 1 or args.jobs < 1 or args.ms <= 0:
-        parser.error("--matches and --jobs must be at least 1 and --ms positive")
+    time_ms = args.ms if args.time_ms is None else args.time_ms
+    if args.matches < 1 or args.jobs < 1 or args.ms <= 0 or time_ms <= 0:
+        parser.error("--matches and --jobs must be at least 1, --ms and --time-ms positive")
     make_game(args.game, args.policy)  # "not yet" before any work
     print(
-        f"{args.game} bot ladder: {args.matches} matches a pairing, {args.ms:g} ms a move, "
+        f"{args.game} bot ladder: {args.matches} matches a pairing, {args.ms:g} ms a move "
+        f"(level 5 against itself: {time_ms:g} ms against {time_ms / 4:g} ms), "
         f"policy {args.policy}, move limit {MAX_PLIES} plies, seed {args.seed}, "
         f"{args.jobs} job(s), Python {platform.python_version()}"
     )
     header = ("pairing", "score", "Elo (95 %)", "margin/match", "plies/battle", "nodes/s", "n")
     print("  ".join(f"{h:>14}" for h in header))
-    figures: dict[str, Any] = {"game": args.game, "policy": args.policy, "ms_per_move": args.ms}
+    figures: dict[str, Any] = {
+        "game": args.game,
+        "policy": args.policy,
+        "ms_per_move": args.ms,
+        "time_ms_per_move": time_ms,
+    }
     started = time.monotonic()
     with Pool(args.jobs) as pool:
-        for index, (name, strong, weak) in enumerate(pairings(args.ms)):
+        for index, (name, strong, weak) in enumerate(pairings(args.ms, time_ms, args.only)):
             jobs = [
                 Job(
                     args.game, args.policy, strong, weak, args.seed * 1_000_003 + index * 10_007 + i
