@@ -65,8 +65,14 @@ def player_names(battle: Battle) -> tuple[str, str]:
     """Who plays the first side and who the second: the entries' players in a tournament
     battle, the users in a casual one ("" for a seat nobody has taken)."""
     if battle.is_casual:
-        users = (battle.first_user, battle.second_user)
-        return tuple(u.get_username() if u else "" for u in users)  # type: ignore[return-value]
+        first, second = (info.key for info in battle.rules.sides)
+        names = {first: battle.first_user, second: battle.second_user}
+        return tuple(  # type: ignore[return-value]
+            _("The computer, level %(level)d") % {"level": battle.bot_level}
+            if battle.bot_level is not None and side == battle.bot_side
+            else (user.get_username() if user else "")
+            for side, user in names.items()
+        )
     entries = (battle.first_entry, battle.second_entry)  # tournament seat columns
     return tuple(e.player.name if e else "" for e in entries)  # type: ignore[return-value]
 

@@ -93,6 +93,9 @@ class ComputerForm(forms.Form):
     )
 
     def __init__(self, *args, **kwargs) -> None:
+        # Beside the challenge form on one page: ids of its own, or the labels of one
+        # form's "Thud" and "Battaglia di Cavalli" would check the other's buttons.
+        kwargs.setdefault("auto_id", "computer_%s")
         super().__init__(*args, **kwargs)
         offered = computer.games_offered()
         field = self.fields["game"]

@@ -164,7 +164,7 @@ def test_a_finished_battle_against_the_computer_has_a_replay_to_analyse_but_no_r
     r = client.get(replay_url(battle, 1))
     html = r.content.decode()
     assert r.status_code == 200
-    assert "alice (dwarfs) – The computer (trolls)" in " ".join(html.split())
+    assert "alice (dwarfs) – The computer, level 1 (trolls)" in " ".join(html.split())
     assert f'action="{reverse("games:analyse", args=[battle.pk])}"' in html
     assert reverse("games:record", args=[battle.pk]) not in html
     assert client.get(reverse("games:record", args=[battle.pk])).status_code == 404

@@ -3,6 +3,8 @@ out of the statistics (shown apart on "Your games")."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 from django.utils import timezone
@@ -33,6 +35,22 @@ def test_the_start_page_offers_the_computer_form(client, alice):
     assert f'action="{reverse("play:computer")}"' in section
     assert 'name="game" value="thud"' in section
     assert all(f'name="level" value="{n}"' in section for n in range(1, 6))
+
+
+def test_each_button_on_the_start_page_has_a_label_of_its_own_and_each_group_a_legend(
+    client, alice
+):
+    """Two forms on one page: an id used twice would let a label of the computer's form
+    ("Thud") check the challenge form's button."""
+    page = client.get(reverse("play:start")).content.decode()
+    ids = re.findall(r'\sid="([^"]+)"', page)
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+    radios = re.findall(r'<input type="radio"[^>]*\sid="([^"]+)"', page)
+    assert radios and all(f'<label for="{i}">' in page for i in radios)
+    assert '<label for="">' not in page
+    section = page.split('id="play-computer"')[1].split("</section>")[0]
+    legends = re.findall(r"<legend>([^<]+)</legend>", section)
+    assert legends == ["Game", "Level", "Who moves first", "Time control"]
 
 
 def test_playing_first_on_the_quickfire_clock_starts_the_battle_at_once(client, alice):
