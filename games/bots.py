@@ -29,11 +29,10 @@ import logging
 import time
 from datetime import datetime, timedelta
 
-from celery import shared_task
+from celery import current_app
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import F
-from django.utils import timezone
 
 from games.battles.errors import BattleError
 from games.battles.play import submit_move
@@ -49,6 +48,8 @@ LEVEL_BUDGET_MS = {1: 200, 2: 400, 3: 700, 4: 1000, 5: 1500}
 MARGIN_MS = 1000
 #: The least budget a search gets, however late the task runs (the clock judges).
 MIN_BUDGET_MS = 50
+#: The task that computes and plays the computer's move (``games.tasks.bot_move``).
+MOVE_TASK = "bots.move"
 #: A task's soft and hard time limits (s): well above any budget, well below a turn.
 SOFT_LIMIT_S = 8
 HARD_LIMIT_S = 10
@@ -93,10 +94,11 @@ def queue_name() -> str:
 def publish(battle_id: int, version: int, *, expires: float | None = None) -> None:
     """Queue the computer's move at ``version``; never raises (the safety net resends)."""
     try:
-        with move.app.connection_for_write(
+        with current_app.connection_for_write(
             connect_timeout=PUBLISH_TIMEOUT_S, transport_options=_ONE_TRY
         ) as connection:
-            move.apply_async(
+            current_app.send_task(
+                MOVE_TASK,
                 args=[battle_id, version],
                 queue=queue_name(),
                 connection=connection,
@@ -195,26 +197,10 @@ def stalled(*, now: datetime) -> list[tuple[int, int]]:
     )
 
 
-@shared_task(
-    name="bots.move",
-    acks_late=True,
-    soft_time_limit=SOFT_LIMIT_S,
-    time_limit=HARD_LIMIT_S,
-    ignore_result=True,
-)
-def move(battle_id: int, version: int) -> bool:
-    """Compute and play the computer's move at ``version``, if it is still its turn."""
-    battle = computers_turn(battle_id, version)
-    if battle is None:
-        return False
-    notation = choose(battle, now=timezone.now())
-    return submit(battle, notation, version=version, now=timezone.now())
-
-
-@shared_task(name="bots.resend", ignore_result=True)
-def resend() -> int:
-    """The safety net: queue again the move of every computer's turn that waits too long."""
-    waiting = stalled(now=timezone.now())
+def resend_stalled(*, now: datetime) -> int:
+    """The safety net (the task ``bots.resend``): queue again the move of every computer's
+    turn that waits too long; how many."""
+    waiting = stalled(now=now)
     for battle_id, version in waiting:
         publish(battle_id, version, expires=RESEND_EXPIRES_S)
     return len(waiting)

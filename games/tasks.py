@@ -8,6 +8,9 @@
 Both apply the transition of ``games.battles.settle`` (the sweep computes it in bulk
 with the same pure function); compare-and-set applies an expiry once.
 
+- ``bot_move(battle_id, version)`` ("bots.move", on the bots queue) computes and plays the
+  computer's move if it is still its turn at ``version``; ``bot_resend`` ("bots.resend",
+  beat) is the safety net that queues it again (both in ``games.bots``).
 - ``analyse(battle_id)`` ("bots.analyse", on the bots queue, never a web or clock
   process) runs a finished battle's queued analysis (``games.analysis_runs``): late
   acknowledgement, time limits that grow with the battle (given when it is published,
@@ -25,7 +28,7 @@ from django.utils import timezone
 
 from games.models.history import ClockEvent
 
-from . import analysis_runs
+from . import analysis_runs, bots
 from .live import sweep as live_sweep
 
 log = logging.getLogger(__name__)
@@ -37,6 +40,27 @@ PUBLISH_TIMEOUT_S = 1.0
 @shared_task(name="games.sweep", ignore_result=True)
 def sweep() -> int:
     return live_sweep.sweep(via=ClockEvent.Via.SWEEP, read_clock=timezone.now)
+
+
+@shared_task(
+    name=bots.MOVE_TASK,
+    acks_late=True,
+    soft_time_limit=bots.SOFT_LIMIT_S,
+    time_limit=bots.HARD_LIMIT_S,
+    ignore_result=True,
+)
+def bot_move(battle_id: int, version: int) -> bool:
+    """Compute and play the computer's move at ``version``, if it is still its turn."""
+    battle = bots.computers_turn(battle_id, version)
+    if battle is None:
+        return False
+    notation = bots.choose(battle, now=timezone.now())
+    return bots.submit(battle, notation, version=version, now=timezone.now())
+
+
+@shared_task(name="bots.resend", ignore_result=True)
+def bot_resend() -> int:
+    return bots.resend_stalled(now=timezone.now())
 
 
 @shared_task(name="bots.analyse", ignore_result=True, acks_late=True)

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games import bots, registry
+from games import bots, registry, tasks
 from games.battles.play import submit_move
 from games.battles.starting import create_casual_battle
 from games.models.battle import Battle
@@ -49,8 +49,8 @@ def test_the_task_plays_one_legal_move_for_the_computer_and_a_duplicate_plays_no
     battle = computer_battle(computer_first=True)
     version, before = battle.clock_version, Battle.objects.get(pk=battle.pk)
 
-    assert bots.move(battle.pk, version) is True
-    assert bots.move(battle.pk, version) is False  # the same task again: the version moved on
+    assert tasks.bot_move(battle.pk, version) is True
+    assert tasks.bot_move(battle.pk, version) is False  # the same task again: the version moved on
 
     moves = list(Move.objects.filter(battle=battle))
     assert [(m.ply, m.side, m.kind != "forfeit") for m in moves] == [(0, FIRST, True)]
@@ -63,13 +63,13 @@ def test_the_task_plays_nothing_on_the_players_turn_a_stale_version_or_a_battle_
     bots_queue,
 ):
     mine = computer_battle(computer_first=False)
-    assert bots.move(mine.pk, mine.clock_version) is False  # the player's turn
+    assert tasks.bot_move(mine.pk, mine.clock_version) is False  # the player's turn
     theirs = computer_battle(computer_first=True)
-    assert bots.move(theirs.pk, theirs.clock_version - 1) is False  # stale
+    assert tasks.bot_move(theirs.pk, theirs.clock_version - 1) is False  # stale
     users = get_user_model().objects.create_user("a"), get_user_model().objects.create_user("b")
     people = create_casual_battle(game="thud", first=users[0], second=users[1], now=timezone.now())
-    assert bots.move(people.pk, people.clock_version) is False
-    assert bots.move(10**9, 1) is False  # no such battle
+    assert tasks.bot_move(people.pk, people.clock_version) is False
+    assert tasks.bot_move(10**9, 1) is False  # no such battle
     assert not Move.objects.exists()
 
 
@@ -88,7 +88,7 @@ def test_the_task_searches_only_on_the_computers_turn_at_its_version(bots_queue)
 def test_a_finished_battle_gets_no_move(bots_queue):
     battle = computer_battle(computer_first=True)
     Battle.objects.filter(pk=battle.pk).update(status=Battle.Status.FINISHED)
-    assert bots.move(battle.pk, battle.clock_version) is False
+    assert tasks.bot_move(battle.pk, battle.clock_version) is False
     assert not Move.objects.exists()
 
 
@@ -142,7 +142,7 @@ def test_the_safety_net_finds_a_computers_turn_waiting_too_long_and_no_other(bot
     assert bots.stalled(now=now) == [(waiting.pk, waiting.clock_version)]
 
     client, name = bots_queue
-    assert bots.resend() == 1
+    assert tasks.bot_resend() == 1
     assert queued_moves(client, name) == [[waiting.pk, waiting.clock_version]]
 
 
