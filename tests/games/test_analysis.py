@@ -53,15 +53,17 @@ def test_the_hanging_troll_is_a_mistake_with_its_cost_best_move_and_reply(rows):
     assert blunder.mistake and 4 <= blunder.loss < 5  # a troll, less what the trolls keep
     assert blunder.best == "T G7-G4 xF5"  # the trolls' best: take the advanced dwarf
     assert blunder.reply == "d F5-F6 xF6"  # what punishes it: the dwarf takes the troll
-    # After the blunder the dwarfs (the first side) are ahead, by a troll's worth or more.
-    assert blunder.evaluation is not None and blunder.evaluation > 4
+    # After the blunder the dwarfs (the first side) are ahead: a troll (4) less the dwarf
+    # the trolls take back on F6 (1), which the search now sees (T H7-F5 xF6).
+    assert blunder.evaluation is not None and 2.5 < blunder.evaluation < 4
 
 
 def test_the_capture_that_punishes_it_is_no_mistake(rows):
     take = rows[2]
     assert take.move == "d F5-F6 xF6" and not take.mistake and take.loss == 0
     assert take.best == ""  # the move played is the best found
-    assert take.evaluation is not None and take.evaluation > 4
+    assert take.evaluation is not None and 2.5 < take.evaluation < 4
+    assert take.reply == "T H7-F5 xF6"  # the trolls' best answer takes the dwarf back
 
 
 def test_each_move_played_has_one_row_in_order(rows):
