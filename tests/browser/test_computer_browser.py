@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 from axe_playwright_python.base import AXE_SCRIPT
 from django.conf import settings
-from django.db import connections
 from django.test import Client
 
 from games.models.analysis import BattleAnalysis
@@ -42,14 +41,6 @@ pytestmark = [
 ]
 
 SCREENS = Path(__file__).resolve().parents[2] / "test-output" / "screens"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 768}
 PLIES = 4
@@ -86,9 +77,8 @@ def shoot(page, name: str, found: list[Violation], language: str, path: str) -> 
         found += scan(page, "player", language, path)
 
 
-def test_a_player_plays_the_computer_by_clicks_and_has_the_battle_analysed(server, monkeypatch):
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import expect, sync_playwright
+def test_a_player_plays_the_computer_by_clicks_and_has_the_battle_analysed(server, browser):
+    from playwright.sync_api import expect
 
     SCREENS.mkdir(parents=True, exist_ok=True)
     base = server
@@ -98,53 +88,50 @@ def test_a_player_plays_the_computer_by_clicks_and_has_the_battle_analysed(serve
     cookie = {"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}
     found: list[Violation] = []
 
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-        context.add_cookies([cookie])
-        context.add_init_script(AXE_SCRIPT)
-        page = context.new_page()
-        page.goto(base + "/")
-        page.get_by_role("button", name="Menu").click()
-        page.get_by_role("link", name="Play", exact=True).click()
-        form = page.locator("#play-computer")
-        form.get_by_role("radio", name="Thud").check()
-        form.get_by_role("radio", name="2", exact=True).check()
-        form.get_by_role("radio", name="You", exact=True).check()
-        form.get_by_role("radio", name="Quickfire", exact=False).check()
-        form.get_by_role("button", name="Play").click()
-        expect(page.locator("#clock-panel")).to_be_visible(timeout=WAIT_MS)
-        battle = Battle.objects.get(first_user=player, bot_level=2)
-        assert (battle.bot_side, battle.timed) == ("troll", True)
-        Battle.objects.filter(pk=battle.pk).update(max_plies=PLIES)  # before the first move
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context.add_cookies([cookie])
+    context.add_init_script(AXE_SCRIPT)
+    page = context.new_page()
+    page.goto(base + "/")
+    page.get_by_role("button", name="Menu").click()
+    page.get_by_role("link", name="Play", exact=True).click()
+    form = page.locator("#play-computer")
+    form.get_by_role("radio", name="Thud").check()
+    form.get_by_role("radio", name="2", exact=True).check()
+    form.get_by_role("radio", name="You", exact=True).check()
+    form.get_by_role("radio", name="Quickfire", exact=False).check()
+    form.get_by_role("button", name="Play").click()
+    expect(page.locator("#clock-panel")).to_be_visible(timeout=WAIT_MS)
+    battle = Battle.objects.get(first_user=player, bot_level=2)
+    assert (battle.bot_side, battle.timed) == ("troll", True)
+    Battle.objects.filter(pk=battle.pk).update(max_plies=PLIES)  # before the first move
 
-        moves = page.locator("#move-list li")
-        for number in range(PLIES // 2):
-            frm, to = a_step(battle.pk)
-            page.locator(f"button.selectable[data-square={frm}]").click(timeout=WAIT_MS)
-            page.locator(f"button.target[data-square={to}]").click(timeout=WAIT_MS)
-            expect(moves).to_have_count(2 * number + 2, timeout=WAIT_MS)  # the reply, over SSE
-            if number == 0:
-                path = f"/battles/{battle.pk}/"
-                shoot(page, "computer-battle", found, "en", path)
-                page.set_viewport_size(PHONE)
-        expect(page.locator("#board-panel")).to_contain_text("Finished", timeout=WAIT_MS)
+    moves = page.locator("#move-list li")
+    for number in range(PLIES // 2):
+        frm, to = a_step(battle.pk)
+        page.locator(f"button.selectable[data-square={frm}]").click(timeout=WAIT_MS)
+        page.locator(f"button.target[data-square={to}]").click(timeout=WAIT_MS)
+        expect(moves).to_have_count(2 * number + 2, timeout=WAIT_MS)  # the reply, over SSE
+        if number == 0:
+            path = f"/battles/{battle.pk}/"
+            shoot(page, "computer-battle", found, "en", path)
+            page.set_viewport_size(PHONE)
+    expect(page.locator("#board-panel")).to_contain_text("Finished", timeout=WAIT_MS)
 
-        page.get_by_role("link", name="Replay and analysis").click()
-        page.get_by_role("button", name="Analyse").click()
-        expect(page.locator("#analysis-wait")).to_be_visible()
-        # htmx looks every few seconds and reloads the page once the worker is done.
-        expect(page.locator("#analysis figure svg")).to_be_visible(timeout=90_000)
-        path = f"/battles/{battle.pk}/replay/"
-        shoot(page, "analysis", found, "en", path)
-        context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": "nb", "url": base}])
-        page.reload()
-        assert page.evaluate("document.documentElement.lang") == "nb"
-        expect(page.locator("h1")).to_contain_text("Datamaskinen, nivå 2")
-        expect(page.locator("#analysis figure svg")).to_be_visible()
-        shoot(page, "analysis", found, "nb", path)
-        browser.close()
-        connections.close_all()
+    page.get_by_role("link", name="Replay and analysis").click()
+    page.get_by_role("button", name="Analyse").click()
+    expect(page.locator("#analysis-wait")).to_be_visible()
+    # htmx looks every few seconds and reloads the page once the worker is done.
+    expect(page.locator("#analysis figure svg")).to_be_visible(timeout=90_000)
+    path = f"/battles/{battle.pk}/replay/"
+    shoot(page, "analysis", found, "en", path)
+    context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": "nb", "url": base}])
+    page.reload()
+    assert page.evaluate("document.documentElement.lang") == "nb"
+    expect(page.locator("h1")).to_contain_text("Datamaskinen, nivå 2")
+    expect(page.locator("#analysis figure svg")).to_be_visible()
+    shoot(page, "analysis", found, "nb", path)
+    context.close()
 
     done = Battle.objects.get(pk=battle.pk)
     assert (done.status, done.finished_reason, done.ply) == ("finished", "move_limit", PLIES)
