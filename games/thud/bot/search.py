@@ -269,12 +269,20 @@ class Searcher:
             del killers[2:]
 
     def _root(
-        self, d: int, t: int, dwarf_turn: bool, moves: list[RawMove], depth: int, exact: bool
-    ) -> list[tuple[RawMove, int]]:
-        """Each root move with its score; with ``exact`` every score is exact (slower),
-        else only the best one is (the others are upper bounds)."""
+        self,
+        d: int,
+        t: int,
+        dwarf_turn: bool,
+        moves: list[RawMove],
+        depth: int,
+        exact: bool,
+        scored: list[tuple[RawMove, int]],
+    ) -> None:
+        """Each root move with its score, appended to ``scored`` as it is known (so an
+        interrupted iteration leaves what it finished); with ``exact`` every score is exact
+        (slower), else the first is and a later one only where it beats those before it
+        (the others are upper bounds)."""
         alpha = -10 * WIN
-        scored: list[tuple[RawMove, int]] = []
         for move in moves:
             cd, ct = child(d, t, dwarf_turn, move)
             if exact or not scored:
@@ -285,7 +293,6 @@ class Searcher:
                     value = -self._negamax(cd, ct, not dwarf_turn, depth - 1, -10 * WIN, -alpha, 1)
             scored.append((move, value))
             alpha = max(alpha, value)
-        return scored
 
     def run(
         self, d: int, t: int, dwarf_turn: bool, max_depth: int, all_scores: bool = False
@@ -296,10 +303,18 @@ class Searcher:
         best: list[tuple[RawMove, int]] = [(moves[0], 0)]
         depth_done, stopped = 0, False
         for depth in range(1, max_depth + 1):
+            scored: list[tuple[RawMove, int]] = []
             try:
-                scored = self._root(d, t, dwarf_turn, moves, depth, all_scores)
+                self._root(d, t, dwarf_turn, moves, depth, all_scores, scored)
             except _OutOfTime:
                 stopped = True
+                # The interrupted iteration searched the last best move first: a move it
+                # proved better at this depth is the better choice (not for all_scores,
+                # whose scores must all come from one depth).
+                if scored and not all_scores:
+                    found = max(scored, key=lambda item: item[1])
+                    if depth_done == 0 or found[0] != best[0][0]:
+                        best = [found]
                 break
             # Stable sort: ties keep the previous order, so the result is reproducible.
             scored.sort(key=lambda item: -item[1])
@@ -348,7 +363,9 @@ def search(
 ) -> SearchResult:
     """Search until ``max_depth`` is done or the deadline / node limit passes.
 
-    At least the first move in search order comes back even if depth 1 never finishes.
+    A move always comes back, even if depth 1 never finishes. When the deadline stops an
+    iteration, a move it already proved better than the last iteration's best is played
+    (``depth`` still names the last finished iteration).
     """
     searcher = Searcher(
         policy, clock=clock, budget_ms=budget_ms, node_limit=node_limit, plies_left=plies_left

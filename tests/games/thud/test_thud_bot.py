@@ -119,6 +119,21 @@ def test_node_limit_stops_the_search_and_still_answers():
     assert pos.is_legal(choice.move)
 
 
+@pytest.mark.parametrize("seed", [3, 12])  # the dwarfs to move, the trolls to move
+def test_an_interrupted_iteration_keeps_the_better_move_it_proved(seed):
+    """Depth 2 prefers another move than depth 1; stopped one node before depth 2 ends,
+    the search has proved that move better and plays it (not depth 1's)."""
+    pos = playable(seed, CapturePolicy.ALL_OR_NONE)
+    one = choose_move(pos, level=5, clock=frozen_clock, max_depth=1)
+    two = choose_move(pos, level=5, clock=frozen_clock, max_depth=2)
+    assert one.move != two.move
+    cut = choose_move(
+        pos, level=5, clock=frozen_clock, max_depth=2, node_limit=two.result.nodes - 1
+    )
+    assert cut.result.stopped and cut.result.depth == 1
+    assert cut.move == two.move
+
+
 @pytest.mark.parametrize("policy", list(CapturePolicy))
 def test_dwarfs_find_the_hurl_that_takes_a_troll(policy):
     # A line of five dwarfs on rank 7 hurls E7 four squares onto the troll on J7.
