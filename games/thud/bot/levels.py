@@ -30,9 +30,9 @@ class Level:
 
 LEVELS: dict[int, Level] = {
     1: Level(budget_share=0.5, max_depth=1, top=8, margin=300, blunder_rate=0.3),
-    2: Level(budget_share=0.6, max_depth=2, top=4, margin=120, blunder_rate=0.1),
-    3: Level(budget_share=0.35, max_depth=2, top=1, margin=0, blunder_rate=0.0),
-    4: Level(budget_share=0.6, max_depth=4, top=1, margin=0, blunder_rate=0.0),
+    2: Level(budget_share=0.6, max_depth=1, top=4, margin=120, blunder_rate=0.1),
+    3: Level(budget_share=0.35, max_depth=1, top=1, margin=0, blunder_rate=0.0),
+    4: Level(budget_share=0.35, max_depth=2, top=1, margin=0, blunder_rate=0.0),
     5: Level(budget_share=1.0, max_depth=64, top=1, margin=0, blunder_rate=0.0),
 }
 
