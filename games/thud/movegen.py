@@ -265,29 +265,75 @@ def hurl_targets(dwarfs: int, trolls: int) -> int:
     return out
 
 
+def troll_steps(dwarfs: int, trolls: int, spare: bool) -> list[RawMove]:
+    """Every troll step that takes nothing: onto any empty square with ``spare`` (what
+    ``all_or_none`` allows), else only onto squares with no dwarf next to them (``all``).
+    With :func:`troll_captures`, the troll moves of those two policies, from the masks.
+    """
+    empty = PLAYABLE & ~(dwarfs | trolls)
+    if not spare:
+        for s in _POSITIVE:
+            empty &= ~((dwarfs << s) | (dwarfs >> s))
+    out: list[RawMove] = []
+    for s in _POSITIVE:
+        hit = (trolls << s) & empty
+        while hit:
+            low = hit & -hit
+            t = low.bit_length() - 1
+            out.append((t - s, t, 0))
+            hit ^= low
+        hit = (trolls >> s) & empty
+        while hit:
+            low = hit & -hit
+            t = low.bit_length() - 1
+            out.append((t + s, t, 0))
+            hit ^= low
+    return out
+
+
 def troll_captures(dwarfs: int, trolls: int) -> list[RawMove]:
     """Every troll step or shove that takes all the dwarfs next to where it lands (legal
-    under every policy): the troll captures a search's quiescence needs."""
+    under every policy): the troll captures a search's quiescence needs. From the masks,
+    one direction at a time: ``reach`` holds the trolls with ``k`` empty squares ahead,
+    ``line`` those with at least ``k`` trolls in line behind them (themselves included),
+    which is how far a shove may go.
+    """
     empty = PLAYABLE & ~(dwarfs | trolls)
+    near = 0
+    for s in _POSITIVE:
+        near |= (dwarfs << s) | (dwarfs >> s)
+    targets = empty & near
     out: list[RawMove] = []
-    for f in iter_bits(trolls):
-        rays = RAYS[f]
-        for d in range(8):
-            ray = rays[d]
-            if not ray or not (empty >> ray[0]) & 1:
-                continue
-            adjacent = ADJACENT[ray[0]] & dwarfs
-            if adjacent:
-                out.append((f, ray[0], adjacent))
-            line = 1
-            for u in rays[OPPOSITE[d]]:
-                if not (trolls >> u) & 1:
-                    break
-                line += 1
-            for t in ray[1:line]:
-                if not (empty >> t) & 1:
-                    break
-                adjacent = ADJACENT[t] & dwarfs
-                if adjacent:
-                    out.append((f, t, adjacent))
+    if not targets:
+        return out
+    for s in _POSITIVE:
+        reach, line, k = trolls, trolls, 1
+        while True:
+            reach &= empty >> (k * s)
+            origins = reach & line
+            if not origins:
+                break
+            hit = (origins << (k * s)) & targets
+            while hit:
+                low = hit & -hit
+                t = low.bit_length() - 1
+                out.append((t - k * s, t, ADJACENT[t] & dwarfs))
+                hit ^= low
+            line = trolls & (line << s)
+            k += 1
+    for s in _NEGATIVE:
+        reach, line, k = trolls, trolls, 1
+        while True:
+            reach &= empty << (k * s)
+            origins = reach & line
+            if not origins:
+                break
+            hit = (origins >> (k * s)) & targets
+            while hit:
+                low = hit & -hit
+                t = low.bit_length() - 1
+                out.append((t + k * s, t, ADJACENT[t] & dwarfs))
+                hit ^= low
+            line = trolls & (line >> s)
+            k += 1
     return out

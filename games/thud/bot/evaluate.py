@@ -23,8 +23,10 @@ from games.thud.movegen import hurl_targets as hurl_targets_of
 DWARF = 100
 TROLL = 400
 
-_POSITIVE = tuple(s for s in SHIFTS if s > 0)
-_LINE_SHIFTS = _POSITIVE  # one per line direction (the other half are their opposites)
+# :func:`evaluate` spells out the board's four line directions (one bit, one row less one,
+# one row, one row plus one); the other four are their opposites.
+if tuple(s for s in SHIFTS if s > 0) != (1, 15, 16, 17):
+    raise ImportError("games.thud.bot.evaluate assumes the 16-bit row stride of the board")
 
 W_DWARF_LINE = 3
 W_TROLL_LINE = 12
@@ -35,14 +37,6 @@ W_HURL_READY = 250
 W_TROLL_HANGING = 40
 W_DWARF_READY = 60
 W_DWARF_HANGING = 15
-
-
-def dilate(mask: int) -> int:
-    """``mask`` plus every square next to it (the Thudstone and guard bits dropped)."""
-    out = mask
-    for s in _POSITIVE:
-        out |= (mask << s) | (mask >> s)
-    return out & PLAYABLE
 
 
 def material(dwarfs: int, trolls: int) -> int:
@@ -68,12 +62,17 @@ def evaluate(dwarfs: int, trolls: int, dwarfs_to_move: bool, positional: bool = 
     >>> evaluate(p._d, p._t, True) > 0  # more room, and 32 - 8 * 4 == 0 in material
     True
     """
-    score = DWARF * dwarfs.bit_count() - TROLL * trolls.bit_count()
-    empty = PLAYABLE & ~(dwarfs | trolls)
-    near_dwarfs = dilate(dwarfs)
-    hurl_targets = hurl_targets_of(dwarfs, trolls).bit_count()
-    troll_room = dilate(trolls) & empty
-    prey = (dwarfs & dilate(troll_room)).bit_count()
+    d, t = dwarfs, trolls
+    score = DWARF * d.bit_count() - TROLL * t.bit_count()
+    empty = PLAYABLE & ~(d | t)
+    # The neighbours of a mask, unrolled (this runs at every leaf of the search).
+    troll_room = (
+        t << 1 | t >> 1 | t << 15 | t >> 15 | t << 16 | t >> 16 | t << 17 | t >> 17
+    ) & empty
+    r = troll_room
+    near_room = r << 1 | r >> 1 | r << 15 | r >> 15 | r << 16 | r >> 16 | r << 17 | r >> 17
+    prey = (d & near_room).bit_count()
+    hurl_targets = hurl_targets_of(d, t).bit_count()
     if dwarfs_to_move:
         score += W_HURL_READY * min(hurl_targets, 1) + W_TROLL_HANGING * hurl_targets
         score -= W_DWARF_HANGING * prey
@@ -82,9 +81,12 @@ def evaluate(dwarfs: int, trolls: int, dwarfs_to_move: bool, positional: bool = 
         score += W_TROLL_HANGING * hurl_targets
     if not positional:
         return score
-    for s in _LINE_SHIFTS:
-        score += W_DWARF_LINE * (dwarfs & (dwarfs >> s)).bit_count()
-        score -= W_TROLL_LINE * (trolls & (trolls >> s)).bit_count()
+    dwarf_pairs = (d & d >> 1).bit_count() + (d & d >> 15).bit_count()
+    dwarf_pairs += (d & d >> 16).bit_count() + (d & d >> 17).bit_count()
+    troll_pairs = (t & t >> 1).bit_count() + (t & t >> 15).bit_count()
+    troll_pairs += (t & t >> 16).bit_count() + (t & t >> 17).bit_count()
+    near_dwarfs = d << 1 | d >> 1 | d << 15 | d >> 15 | d << 16 | d >> 16 | d << 17 | d >> 17
+    score += W_DWARF_LINE * dwarf_pairs - W_TROLL_LINE * troll_pairs
     score += W_DWARF_MOBILITY * (near_dwarfs & empty).bit_count()
     score -= W_TROLL_MOBILITY * troll_room.bit_count()
     return score

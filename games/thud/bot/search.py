@@ -14,18 +14,18 @@ sparing a dwarf the troll could take never gains material, and it keeps the tree
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.interface import WIN
 from games.thud.movegen import (
-    ALL_OR_NONE,
-    SUBSET,
+    ALL,
     RawMove,
     dwarf_moves,
     hurls,
     troll_captures,
-    troll_moves,
+    troll_steps,
 )
 
 from .evaluate import evaluate, final_score
@@ -46,6 +46,14 @@ FUTILITY = (0, 150, 450)
 LMR_AFTER = 6
 #: Within this many plies of the move limit the evaluation counts material and threats only.
 LATE_PLIES = 2
+#: Null-move pruning: at a node this deep or deeper, whose static score is at least beta,
+#: let the side to move pass and search the rest this many plies shallower.
+NULL_MOVE_DEPTH = 2
+NULL_MOVE_R = 2
+#: At depth 1: what a quiet move may add to the position after a pass.
+QUIET_MARGIN = 100
+#: The static evaluations a search keeps (positions recur across the root's moves).
+EVALUATIONS_KEPT = 1 << 20
 
 
 class _OutOfTime(Exception):
@@ -70,12 +78,15 @@ class SearchResult:
     scores: tuple[tuple[RawMove, int], ...]
 
 
+def _moves(dwarfs: int, trolls: int, dwarf_turn: bool, policy: str) -> list[RawMove]:
+    if dwarf_turn:
+        return dwarf_moves(dwarfs, trolls)
+    return troll_captures(dwarfs, trolls) + troll_steps(dwarfs, trolls, spare=policy != ALL)
+
+
 def generate(dwarfs: int, trolls: int, dwarf_turn: bool, policy: str) -> list[RawMove]:
     """The moves the search tries, biggest captures first (see the module note)."""
-    if dwarf_turn:
-        moves = dwarf_moves(dwarfs, trolls)
-    else:
-        moves = troll_moves(dwarfs, trolls, ALL_OR_NONE if policy == SUBSET else policy)
+    moves = _moves(dwarfs, trolls, dwarf_turn, policy)
     moves.sort(key=lambda m: -m[2].bit_count())
     return moves
 
@@ -109,8 +120,10 @@ class Searcher:
         self.plies_left = plies_left
         self.nodes = 0
         self.table: dict[tuple[int, int, bool], tuple[int, int, int, RawMove | None]] = {}
-        self.history: dict[tuple[int, int], int] = {}
+        # By quiet move (its capture mask is 0); a default of 0 lets sort read it directly.
+        self.history: defaultdict[RawMove, int] = defaultdict(int)
         self.killers: list[list[RawMove]] = []
+        self.evaluations: dict[tuple[int, int, bool, bool], int] = {}
 
     def _tick(self) -> None:
         self.nodes += 1
@@ -122,8 +135,16 @@ class Searcher:
     def _static(self, d: int, t: int, dwarf_turn: bool, ply: int) -> int:
         # Near the move limit only what can still be taken counts, not the shape.
         late = self.plies_left is not None and self.plies_left - ply <= LATE_PLIES
-        value = evaluate(d, t, dwarf_turn, positional=not late)
-        return value if dwarf_turn else -value
+        key = (d, t, dwarf_turn, late)
+        value = self.evaluations.get(key)
+        if value is None:
+            if len(self.evaluations) >= EVALUATIONS_KEPT:
+                self.evaluations.clear()
+            value = evaluate(d, t, dwarf_turn, positional=not late)
+            if dwarf_turn is False:
+                value = -value
+            self.evaluations[key] = value
+        return value
 
     def _final(self, d: int, t: int, dwarf_turn: bool, ply: int) -> int:
         value = final_score(d, t)
@@ -166,14 +187,15 @@ class Searcher:
 
     def _order(self, moves: list[RawMove], hint: RawMove | None, ply: int) -> list[RawMove]:
         """The TT move, the captures (biggest first), the killers, then by history."""
-        history = self.history
         captures = [m for m in moves if m[2]]
         quiet = [m for m in moves if not m[2]]
         captures.sort(key=_capture_size, reverse=True)
-        killers = self.killers[ply] if ply < len(self.killers) else ()
-        quiet.sort(
-            key=lambda m: history.get((m[0], m[1]), 0) + (1 << 30) * (m in killers), reverse=True
-        )
+        quiet.sort(key=self.history.__getitem__, reverse=True)
+        if ply < len(self.killers):
+            for killer in reversed(self.killers[ply]):
+                if killer in quiet:
+                    quiet.remove(killer)
+                    quiet.insert(0, killer)
         ordered = captures + quiet
         if hint is not None and hint in moves:
             ordered.remove(hint)
@@ -181,7 +203,15 @@ class Searcher:
         return ordered
 
     def _negamax(
-        self, d: int, t: int, dwarf_turn: bool, depth: int, alpha: int, beta: int, ply: int
+        self,
+        d: int,
+        t: int,
+        dwarf_turn: bool,
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+        passed: bool = False,
     ) -> int:
         self._tick()
         if not d or not t:
@@ -205,23 +235,52 @@ class Searcher:
                     return e_value
                 if e_flag == _UPPER and e_value <= alpha:
                     return e_value
-        moves = generate(d, t, dwarf_turn, self.policy)
-        if not moves:
-            return self._final(d, t, dwarf_turn, ply)
-        moves = self._order(moves, hint, ply)
+        if (
+            NULL_MOVE_R
+            and depth >= NULL_MOVE_DEPTH
+            and not passed
+            and free
+            and beta - alpha == 1
+            and self._static(d, t, dwarf_turn, ply) >= beta
+        ):
+            value = -self._negamax(
+                d,
+                t,
+                not dwarf_turn,
+                max(depth - 1 - NULL_MOVE_R, 0),
+                -beta,
+                -beta + 1,
+                ply + 1,
+                True,
+            )
+            if value >= beta and abs(value) < WIN // 2:
+                return value
+        # Futility: at the frontier, when even the position after a pass (depth 1) or as it
+        # stands (depth 2) plus a margin cannot reach alpha, only captures are searched.
+        futile = False
+        if depth <= 2 and free:
+            bound = self._static(d, t, dwarf_turn, ply) + FUTILITY[depth]
+            if bound > alpha and depth == 1:
+                bound = -self._static(d, t, not dwarf_turn, ply + 1) + QUIET_MARGIN
+            futile = bound <= alpha
+        if futile:
+            moves = hurls(d, t) if dwarf_turn else troll_captures(d, t)
+            if not moves:
+                return bound
+            moves.sort(key=_capture_size, reverse=True)
+            if hint is not None and hint in moves:
+                moves.remove(hint)
+                moves.insert(0, hint)
+        else:
+            moves = _moves(d, t, dwarf_turn, self.policy)
+            if not moves:
+                return self._final(d, t, dwarf_turn, ply)
+            moves = self._order(moves, hint, ply)
         start_alpha = alpha
-        best, best_move = -10 * WIN, moves[0]
+        best, best_move = (bound if futile else -10 * WIN), moves[0]
         first = True
-        # Futility: a quiet move at the frontier cannot lift a score this far below alpha.
-        futile = (
-            depth <= 2 and free and self._static(d, t, dwarf_turn, ply) + FUTILITY[depth] <= alpha
-        )
-        searched = 0
-        for move in moves:
+        for searched, move in enumerate(moves, 1):
             f, to, cap = move
-            if futile and not cap and not first:
-                continue
-            searched += 1
             if dwarf_turn:
                 cd, ct = d ^ (1 << f) ^ (1 << to), t & ~cap
             else:
@@ -259,8 +318,7 @@ class Searcher:
 
     def _remember(self, move: RawMove, depth: int, ply: int) -> None:
         """A quiet move that cut off: a killer at its ply, and history by depth."""
-        key = (move[0], move[1])
-        self.history[key] = self.history.get(key, 0) + depth * depth
+        self.history[move] += depth * depth
         while len(self.killers) <= ply:
             self.killers.append([])
         killers = self.killers[ply]

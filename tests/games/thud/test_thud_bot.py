@@ -23,6 +23,7 @@ from games.thud.movegen import (
     hurls,
     troll_captures,
     troll_moves,
+    troll_steps,
 )
 from tests.games.thud.naive import random_playout
 
@@ -350,6 +351,9 @@ def test_capture_generators_match_the_full_move_lists(seed, plies):
     assert sorted(hurls(d, t)) == sorted(expected_hurls)
     assert hurl_targets(d, t) == sum({m[2] for m in expected_hurls})
     assert sorted(troll_captures(d, t)) == sorted(m for m in troll_moves(d, t, "all") if m[2])
+    for policy, spare in (("all_or_none", True), ("all", False)):
+        steps = troll_steps(d, t, spare)
+        assert sorted(troll_captures(d, t) + steps) == sorted(troll_moves(d, t, policy))
 
 
 @pytest.mark.parametrize("level", [1, 3, 5])
