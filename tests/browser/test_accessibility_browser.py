@@ -250,8 +250,8 @@ def role_client(username: str | None) -> Client:
 
 
 class AxeViolations(AssertionError):
-    """axe found violations: the only failure the xfail marker below lets pass, so a crawl
-    that breaks (a page that fails to load, a language that does not switch) still fails."""
+    """axe found violations on a page: told apart from a crawl that breaks (a page that
+    fails to load, a language that does not switch), which fails as itself."""
 
 
 @pytest.fixture
