@@ -34,7 +34,8 @@ from .base import (
 )
 from .board import SQUARE_AT, squares_of
 from .bot import choose_move
-from .bot.search import MAX_DEPTH, exact_score, search
+from .bot.moves import exact_score
+from .bot.search import MAX_DEPTH, search
 from .notation import format_move, parse_move
 from .position import Position
 from .squares import canonical_square, format_square, parse_square

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from games.thud.base import CapturePolicy, Move, Side
 from games.thud.position import Position
 
-from .search import Clock, SearchResult, search
+from .moves import Clock, SearchResult
+from .search import search
 
 
 @dataclass(frozen=True)

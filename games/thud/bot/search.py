@@ -7,30 +7,19 @@ is read from that clock, so tests drive it with a fake one. A depth or node limi
 a search exactly reproducible; under a time budget alone the depth reached may vary with
 the machine's speed, and so may the move.
 
-Under ``subset`` the search considers, for each troll step or shove, only capturing every
-adjacent dwarf or none (what ``all_or_none`` allows, each also legal under ``subset``):
-sparing a dwarf the troll could take never gains material, and it keeps the tree small.
+The moves it tries (and the ``subset`` shortcut) are in :mod:`.moves`.
 """
 
 from __future__ import annotations
 
+import gc
 from collections import defaultdict
-from collections.abc import Callable
-from dataclasses import dataclass
 
 from games.interface import WIN
-from games.thud.movegen import (
-    ALL,
-    RawMove,
-    dwarf_moves,
-    hurls,
-    troll_captures,
-    troll_steps,
-)
+from games.thud.movegen import RawMove, hurls, troll_captures
 
 from .evaluate import evaluate, final_score
-
-Clock = Callable[[], float]
+from .moves import Clock, SearchResult, capture_size, child, generate, search_moves
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 #: Read the clock once every this many nodes.
@@ -44,6 +33,9 @@ PLY_BONUS_CAP = 49
 #: searches at full depth before it reduces the rest by a ply.
 FUTILITY = (0, 150, 450)
 LMR_AFTER = 6
+#: The root moves searched at full depth first (the rest a ply shallower unless they beat
+#: alpha there).
+ROOT_LMR_AFTER = 8
 #: Within this many plies of the move limit the evaluation counts material and threats only.
 LATE_PLIES = 2
 #: Null-move pruning: at a node this deep or deeper, whose static score is at least beta,
@@ -58,48 +50,6 @@ EVALUATIONS_KEPT = 1 << 20
 
 class _OutOfTime(Exception):
     """Unwinds the search when the deadline or node limit passes."""
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """The best root move found and what the search did to find it.
-
-    ``scores`` holds each root move's score at ``depth`` (exact, from the side to move's
-    side) when ``all_scores`` was asked for, else only the best one.
-    """
-
-    move: RawMove
-    score: int
-    depth: int
-    nodes: int
-    stopped: bool
-    started: float
-    finished: float
-    scores: tuple[tuple[RawMove, int], ...]
-
-
-def _moves(dwarfs: int, trolls: int, dwarf_turn: bool, policy: str) -> list[RawMove]:
-    if dwarf_turn:
-        return dwarf_moves(dwarfs, trolls)
-    return troll_captures(dwarfs, trolls) + troll_steps(dwarfs, trolls, spare=policy != ALL)
-
-
-def generate(dwarfs: int, trolls: int, dwarf_turn: bool, policy: str) -> list[RawMove]:
-    """The moves the search tries, biggest captures first (see the module note)."""
-    moves = _moves(dwarfs, trolls, dwarf_turn, policy)
-    moves.sort(key=lambda m: -m[2].bit_count())
-    return moves
-
-
-def _capture_size(move: RawMove) -> int:
-    return move[2].bit_count()
-
-
-def child(dwarfs: int, trolls: int, dwarf_turn: bool, move: RawMove) -> tuple[int, int]:
-    f, t, cap = move
-    if dwarf_turn:
-        return dwarfs ^ (1 << f) ^ (1 << t), trolls & ~cap
-    return dwarfs & ~cap, trolls ^ (1 << f) ^ (1 << t)
 
 
 class Searcher:
@@ -172,7 +122,7 @@ class Searcher:
         else:
             moves = troll_captures(d, t)
             if len(moves) > 1:
-                moves.sort(key=_capture_size, reverse=True)
+                moves.sort(key=capture_size, reverse=True)
         for f, to, cap in moves:
             if dwarf_turn:
                 cd, ct = d ^ (1 << f) ^ (1 << to), t & ~cap
@@ -189,7 +139,7 @@ class Searcher:
         """The TT move, the captures (biggest first), the killers, then by history."""
         captures = [m for m in moves if m[2]]
         quiet = [m for m in moves if not m[2]]
-        captures.sort(key=_capture_size, reverse=True)
+        captures.sort(key=capture_size, reverse=True)
         quiet.sort(key=self.history.__getitem__, reverse=True)
         if ply < len(self.killers):
             for killer in reversed(self.killers[ply]):
@@ -267,12 +217,12 @@ class Searcher:
             moves = hurls(d, t) if dwarf_turn else troll_captures(d, t)
             if not moves:
                 return bound
-            moves.sort(key=_capture_size, reverse=True)
+            moves.sort(key=capture_size, reverse=True)
             if hint is not None and hint in moves:
                 moves.remove(hint)
                 moves.insert(0, hint)
         else:
-            moves = _moves(d, t, dwarf_turn, self.policy)
+            moves = search_moves(d, t, dwarf_turn, self.policy)
             if not moves:
                 return self._final(d, t, dwarf_turn, ply)
             moves = self._order(moves, hint, ply)
@@ -339,14 +289,21 @@ class Searcher:
         """Each root move with its score, appended to ``scored`` as it is known (so an
         interrupted iteration leaves what it finished); with ``exact`` every score is exact
         (slower), else the first is and a later one only where it beats those before it
-        (the others are upper bounds)."""
+        (the others are upper bounds). Without ``exact``, a quiet move after the first
+        :data:`ROOT_LMR_AFTER` (the moves come best first from the last iteration) is first
+        searched a ply shallower, and again at full depth only if it then beats alpha."""
         alpha = -10 * WIN
-        for move in moves:
+        for searched, move in enumerate(moves, 1):
             cd, ct = child(d, t, dwarf_turn, move)
             if exact or not scored:
                 value = -self._negamax(cd, ct, not dwarf_turn, depth - 1, -10 * WIN, 10 * WIN, 1)
             else:
-                value = -self._negamax(cd, ct, not dwarf_turn, depth - 1, -alpha - 1, -alpha, 1)
+                reduce = depth >= 3 and not move[2] and searched > ROOT_LMR_AFTER
+                value = alpha + 1
+                if reduce:
+                    value = -self._negamax(cd, ct, not dwarf_turn, depth - 2, -alpha - 1, -alpha, 1)
+                if value > alpha:
+                    value = -self._negamax(cd, ct, not dwarf_turn, depth - 1, -alpha - 1, -alpha, 1)
                 if value > alpha:
                     value = -self._negamax(cd, ct, not dwarf_turn, depth - 1, -10 * WIN, -alpha, 1)
             scored.append((move, value))
@@ -358,6 +315,25 @@ class Searcher:
         moves = generate(d, t, dwarf_turn, self.policy)
         if not moves:
             raise ValueError("the side to move has no legal move")
+        # The tables fill with small tuples that hold no cycles: the collector would only
+        # rescan them, again and again (a quarter of a long search's time).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._deepen(d, t, dwarf_turn, moves, max_depth, all_scores)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _deepen(
+        self,
+        d: int,
+        t: int,
+        dwarf_turn: bool,
+        moves: list[RawMove],
+        max_depth: int,
+        all_scores: bool,
+    ) -> SearchResult:
         best: list[tuple[RawMove, int]] = [(moves[0], 0)]
         depth_done, stopped = 0, False
         for depth in range(1, max_depth + 1):
@@ -390,20 +366,6 @@ class Searcher:
             finished=self.clock(),
             scores=tuple(best) if all_scores else tuple(best[:1]),
         )
-
-
-def exact_score(value: int) -> int:
-    """A search score without the quicker-win bonus: a finished battle's score is then
-    exactly ``±WIN`` plus its margin in hundredths (the bonus is below half a point).
-
-    >>> exact_score(WIN + 100 - 3), exact_score(-WIN - 400 + 12), exact_score(-37)
-    (100100, -100400, -37)
-    """
-    if value >= WIN // 2:
-        return WIN + round((value - WIN) / 100) * 100
-    if value <= -WIN // 2:
-        return -WIN + round((value + WIN) / 100) * 100
-    return value
 
 
 def search(

@@ -15,7 +15,8 @@ from games.interface import WIN, BotGame, points
 from games.thud import CapturePolicy, Position, Side, parse_move
 from games.thud.board import mask_of
 from games.thud.bot import choose_move
-from games.thud.bot.search import CLOCK_EVERY, generate
+from games.thud.bot.moves import generate
+from games.thud.bot.search import CLOCK_EVERY
 from games.thud.game import ThudGame
 from games.thud.movegen import (
     dwarf_moves,

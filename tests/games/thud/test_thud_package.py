@@ -9,7 +9,18 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
-MODULES = ["base", "board", "bot.search", "cli", "game", "movegen", "notation", "perft", "position"]
+MODULES = [
+    "base",
+    "board",
+    "bot.moves",
+    "bot.search",
+    "cli",
+    "game",
+    "movegen",
+    "notation",
+    "perft",
+    "position",
+]
 
 
 def test_engine_imports_neither_django_nor_celery():
