@@ -1,10 +1,12 @@
 """Benchmark the computer players' strength: a ladder of levels, and time against itself.
 
 Run ``.venv/bin/python bench/bots.py [--game thud|cavalli] [--matches N] [--ms T]
-[--time-ms U] [--policy P] [--jobs J] [--seed S] [--only ladder|time]``. For each level L
-in 2..5 it plays L against L-1 over N two-battle matches (the same opening, sides swapped
-in the second battle) at T ms per move, then level 5 at U ms per move (default T)
-against level 5 at U/4 ms. Every battle stops at the quickfire move
+[--time-ms U] [--policy P] [--jobs J] [--seed S] [--only ladder|time|picker]``. For each
+level L in 2..5 it plays L against L-1 over N two-battle matches (the same opening, sides
+swapped in the second battle) at T ms per move, then level 5 at U ms per move (default T)
+against level 5 at U/4 ms. ``--only picker`` (Thud) plays level 5 at U ms per move against
+``bench/thud_picker.py``, a one-move heuristic picker in the manner of the published Thud
+AIs (our own code, not theirs). Every battle stops at the quickfire move
 limit (30 moves each side). A match goes to the player with the larger summed score
 differential over its two battles (Thud: a dwarf 1 point, a troll 4), else it is drawn.
 
@@ -39,14 +41,22 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from thud_picker import pick  # noqa: E402
+
 from games.cavalli.game import CavalliGame  # noqa: E402
 from games.interface import BotGame, Game  # noqa: E402
 from games.thud.game import ThudGame  # noqa: E402
+from games.thud.notation import format_move  # noqa: E402
+from games.thud.position import Position  # noqa: E402
 
 #: The quickfire move limit: 30 moves each side.
 MAX_PLIES = 60
 #: Random plies played before the bots take over (varies the openings between matches).
 OPENING_PLIES = 2
+
+
+#: The level that stands for :func:`bench.thud_picker.pick` (Thud only).
+PICKER = 0
 
 
 @dataclass(frozen=True)
@@ -55,7 +65,7 @@ class Player:
     ms: float
 
     def __str__(self) -> str:
-        return f"L{self.level}@{self.ms:g}ms"
+        return "picker" if self.level == PICKER else f"L{self.level}@{self.ms:g}ms"
 
 
 @dataclass(frozen=True)
@@ -93,18 +103,28 @@ def battle(game: Any, state: Any, players: tuple[Player, Player], seed: int) -> 
     ply = 0
     while ply < MAX_PLIES and game.outcome(state) is None:
         player = players[0 if game.side_to_move(state) == first else 1]
-        move = game.bot_move(
-            state,
-            level=player.level,
-            seed=seed * 1000 + ply,
-            budget_ms=player.ms,
-            clock=time.monotonic,
-            plies_left=MAX_PLIES - ply,
-        )
+        if player.level == PICKER:
+            move = picker_move(game, state, seed * 1000 + ply)
+        else:
+            move = game.bot_move(
+                state,
+                level=player.level,
+                seed=seed * 1000 + ply,
+                budget_ms=player.ms,
+                clock=time.monotonic,
+                plies_left=MAX_PLIES - ply,
+            )
         state, _info = game.apply(state, move)
         ply += 1
     scores = game.scores(state)
     return scores[first] - scores[game.sides[1].key], ply
+
+
+def picker_move(game: Any, state: Position, seed: int) -> str:
+    raw = pick(
+        state._d, state._t, game.side_to_move(state) == "dwarf", game.policy, random.Random(seed)
+    )
+    return format_move(state._to_moves([raw])[0])
 
 
 def nodes_per_second(game: Any, state: Any, ms: float) -> float:
@@ -153,11 +173,13 @@ def summarise(results: list[dict[str, float]]) -> dict[str, float]:
 
 
 def pairings(ms: float, time_ms: float, only: str | None) -> Iterator[tuple[str, Player, Player]]:
-    if only != "time":
+    if only in (None, "ladder"):
         for level in range(2, 6):
             yield f"L{level}-L{level - 1}", Player(level, ms), Player(level - 1, ms)
-    if only != "ladder":
+    if only in (None, "time"):
         yield "time", Player(5, time_ms), Player(5, time_ms / 4)
+    if only == "picker":
+        yield "picker", Player(5, time_ms), Player(PICKER, 0)
 
 
 def main() -> None:
@@ -166,7 +188,9 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=100)
     parser.add_argument("--ms", type=float, default=1000, help="time per move")
     parser.add_argument("--time-ms", type=float, help="level 5's time against itself at a quarter")
-    parser.add_argument("--only", choices=["ladder", "time"], help="play only these pairings")
+    parser.add_argument(
+        "--only", choices=["ladder", "time", "picker"], help="play only these pairings"
+    )
     parser.add_argument("--policy", choices=["subset", "all_or_none", "all"], default="all_or_none")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
@@ -174,6 +198,8 @@ def main() -> None:
     time_ms = args.ms if args.time_ms is None else args.time_ms
     if args.matches < 1 or args.jobs < 1 or args.ms <= 0 or time_ms <= 0:
         parser.error("--matches and --jobs must be at least 1, --ms and --time-ms positive")
+    if args.only == "picker" and args.game != "thud":
+        parser.error("--only picker: the picker plays Thud")
     make_game(args.game, args.policy)  # "not yet" before any work
     print(
         f"{args.game} bot ladder: {args.matches} matches a pairing, {args.ms:g} ms a move "
