@@ -55,7 +55,7 @@ MAX_PLIES = 60
 OPENING_PLIES = 2
 
 
-#: The level that stands for :func:`bench.thud_picker.pick` (Thud only).
+#: The level that stands for :func:`thud_picker.pick` (Thud only).
 PICKER = 0
 
 

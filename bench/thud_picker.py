@@ -17,25 +17,13 @@ from __future__ import annotations
 
 import random
 
+from games.thud.board import ADJACENT, iter_bits
 from games.thud.bot.evaluate import DWARF, TROLL
 from games.thud.bot.moves import child, search_moves
 from games.thud.movegen import RawMove, hurls, troll_captures
 
 #: What one dwarf next to where a dwarf lands is worth (flocking), in the material's units.
 GATHER = 5
-
-
-def _neighbours(mask: int) -> int:
-    return (
-        mask << 1
-        | mask >> 1
-        | mask << 15
-        | mask >> 15
-        | mask << 16
-        | mask >> 16
-        | mask << 17
-        | mask >> 17
-    )
 
 
 def _worst_reply(dwarfs: int, trolls: int, dwarf_turn: bool) -> int:
@@ -48,13 +36,10 @@ def _worst_reply(dwarfs: int, trolls: int, dwarf_turn: bool) -> int:
 def _distance_to_dwarfs(square: int, dwarfs: int) -> int:
     """Chebyshev distance from ``square`` (a bit index) to the nearest dwarf."""
     row, col = divmod(square, 16)
-    best = 99
-    while dwarfs:
-        low = dwarfs & -dwarfs
-        r, c = divmod(low.bit_length() - 1, 16)
-        best = min(best, max(abs(r - row), abs(c - col)))
-        dwarfs ^= low
-    return best
+    return min(
+        (max(abs(r - row), abs(c - col)) for r, c in (divmod(d, 16) for d in iter_bits(dwarfs))),
+        default=99,
+    )
 
 
 def _candidates(dwarfs: int, trolls: int, dwarf_turn: bool, policy: str) -> list[RawMove]:
@@ -62,9 +47,8 @@ def _candidates(dwarfs: int, trolls: int, dwarf_turn: bool, policy: str) -> list
     captures = [m for m in moves if m[2]]
     if captures or dwarf_turn:
         return captures or moves
-    closing = [
-        m for m in moves if _distance_to_dwarfs(m[1], dwarfs) < _distance_to_dwarfs(m[0], dwarfs)
-    ]
+    now = {f: _distance_to_dwarfs(f, dwarfs) for f in iter_bits(trolls)}
+    closing = [m for m in moves if _distance_to_dwarfs(m[1], dwarfs) < now[m[0]]]
     return closing or moves
 
 
@@ -81,7 +65,7 @@ def pick(dwarfs: int, trolls: int, dwarf_turn: bool, policy: str, rng: random.Ra
         value = sign * (DWARF * d.bit_count() - TROLL * t.bit_count())
         value -= _worst_reply(d, t, not dwarf_turn)
         if dwarf_turn:
-            value += GATHER * (d & _neighbours(1 << move[1])).bit_count()
+            value += GATHER * (d & ADJACENT[move[1]]).bit_count()
         if value > best_value:
             best, best_value = [move], value
         elif value == best_value:
