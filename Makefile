@@ -18,13 +18,13 @@ PYTEST_ARGS ?=
 export DJANGO_SECRET_KEY ?= dev-only-not-secret-$(CHECKOUT)
 export THUD_CACHE_PREFIX ?= thud_$(CHECKOUT)
 
-.PHONY: help setup run test test-fast lint bench services-test redis chromium postgres clean messages
+.PHONY: help setup run test test-fast check lint bench services-test redis chromium postgres clean messages
 
 help:
 	@echo "make run    - set up, migrate, load the demo, start Redis/Celery/web (http://127.0.0.1:8000)"
 	@echo "make test   - set up, start PostgreSQL/Redis, install chromium, run the whole suite"
 	@echo "make bench  - run the benchmarks under bench/"
-	@echo "make lint   - ruff check and format check, then mypy"
+	@echo "make check  - the guard-rails CI runs: ruff check, ruff format --check, django-upgrade, mypy"
 	@echo "make messages - refresh locale/{it,nb}/*.po from the marked strings (then translate)"
 
 $(UV):
@@ -63,19 +63,28 @@ chromium:
 run: setup redis
 	DJANGO_DEBUG=1 REDIS_URL=$(REDIS_URL) scripts/run.sh $(RUN_ARGS)
 
+# Two lanes on two workers (tests/conftest.py): browser and clock tests one at a time on
+# one worker, the rest shared out over both. The 25 slowest tests are printed every time.
+TEST_WORKERS ?= 2
+PYTEST_LANES := -n $(TEST_WORKERS) --dist loadgroup --durations=25
+
 test: setup redis postgres chromium
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(REDIS_URL) \
-	  $(VENV)/bin/pytest $(PYTEST_ARGS)
+	  $(VENV)/bin/pytest $(PYTEST_LANES) $(PYTEST_ARGS)
 
 # The quick inner loop: no browser, no clock subprocesses, no deep perft.
 test-fast: setup redis postgres
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(REDIS_URL) \
-	  $(VENV)/bin/pytest -m "not slow and not clock and not browser" $(PYTEST_ARGS)
+	  $(VENV)/bin/pytest $(PYTEST_LANES) -m "not slow and not clock and not browser" $(PYTEST_ARGS)
 
-lint: setup
+# The guard-rails, as .pre-commit-config.yaml runs them; .ci/run runs this before make test.
+check: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	git ls-files -z '*.py' | xargs -0 $(VENV)/bin/django-upgrade --target-version 5.2 --check
 	$(VENV)/bin/mypy
+
+lint: check
 
 bench: setup redis postgres
 	@for b in bench/*.py; do echo "== $$b"; DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(REDIS_URL) $(PY) $$b || exit 1; done

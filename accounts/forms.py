@@ -21,7 +21,7 @@ trusted reverse proxy sets (see ``client_address``).
 
 from __future__ import annotations
 
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from django import forms
 from django.conf import settings
@@ -73,7 +73,13 @@ def _attempts_key(username: str, request: HttpRequest | None) -> str:
     return f"{username.strip().lower()}|{client_address(request)}"
 
 
-class LoginLimitMixin:
+if TYPE_CHECKING:
+    _LoginForm = AuthenticationForm
+else:
+    _LoginForm = object
+
+
+class LoginLimitMixin(_LoginForm):
     """Counts the attempt, then checks the password only while under the limit."""
 
     rate_limited_message = _(

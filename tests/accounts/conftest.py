@@ -8,8 +8,6 @@ import uuid
 
 import pytest
 
-from tests.outbox.fixtures import default_queue  # noqa: F401
-
 
 @pytest.fixture(autouse=True)
 def private_limits(settings):

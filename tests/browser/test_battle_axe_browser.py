@@ -16,7 +16,7 @@ from games.battles.play import touch
 from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
 from tests.browser.test_accessibility_browser import EMPTY_STREAM, Violation, describe, scan
-from tests.games.conftest import _fast_password_hasher, make_match  # noqa: F401 - fixture
+from tests.factories import make_match
 
 pytestmark = [
     pytest.mark.browser,

@@ -13,33 +13,18 @@ from pathlib import Path
 
 import pytest
 from django.db import connections
-from django.test import Client
 from django.utils import timezone
 
 from games.battles.referee import pause, resume
 from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
 from games.models.history import Move
-from tests.games.conftest import (  # noqa: F401 - fixtures
-    _fast_password_hasher,
-    clock_settings,
-    cluster_factory,
-    free_port,
-    make_match,
-    uvicorn_proc,
-)
+from tests.browser.sessions import session_cookie
+from tests.factories import make_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 OUT = Path(__file__).resolve().parents[2] / "test-output"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 
 
 def diagram(pieces: dict[tuple[int, int], str], side: str) -> str:
@@ -55,26 +40,10 @@ def diagram(pieces: dict[tuple[int, int], str], side: str) -> str:
     return "\n".join(rows) + f"\n{side}\n"
 
 
-@pytest.fixture
-def server(cluster_factory, tmp_path):  # noqa: F811
-    cluster = cluster_factory(workers=1)
-    port = free_port()
-    proc = uvicorn_proc(cluster.env, tmp_path, port)
-    proc.start()
-    yield f"http://127.0.0.1:{port}"
-    proc.stop()
-
-
-def session_cookie(user, base: str) -> dict:
-    c = Client()
-    c.force_login(user)
-    return {"name": "sessionid", "value": c.cookies["sessionid"].value, "url": base}
-
-
-def test_two_players_and_a_spectator_play_a_timed_online_battle(server, monkeypatch):
+def test_two_players_and_a_spectator_play_a_timed_online_battle(browser, server, monkeypatch):
     # Playwright's sync API runs an event loop in this thread; our ORM calls are sync.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     OUT.mkdir(exist_ok=True)
     match = make_match(
@@ -96,64 +65,59 @@ def test_two_players_and_a_spectator_play_a_timed_online_battle(server, monkeypa
     pause(b1.pk, now=timezone.now())  # until every page is open
     url = f"{server}/battles/{b1.pk}/"
 
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        pages = {}
-        for who, user in (
-            ("dwarf", match.player_a.player.user),
-            ("troll", match.player_b.player.user),
-            ("spectator", None),
-        ):
-            ctx = browser.new_context(viewport={"width": 420, "height": 900})
-            if user is not None:
-                ctx.add_cookies([session_cookie(user, server)])
-            page = ctx.new_page()
-            page.goto(url)
-            expect(page.locator("#clock-panel")).to_be_visible()
-            pages[who] = page
-        dwarf, troll, spec = pages["dwarf"], pages["troll"], pages["spectator"]
-        for page in pages.values():  # SSE connected: the paused snapshot has arrived
-            expect(page.locator("#clock-panel")).to_have_attribute("data-phase", "paused")
-        resume(b1.pk, now=timezone.now())
+    pages = {}
+    for who, user in (
+        ("dwarf", match.player_a.player.user),
+        ("troll", match.player_b.player.user),
+        ("spectator", None),
+    ):
+        ctx = browser.new_context(viewport={"width": 420, "height": 900})
+        if user is not None:
+            ctx.add_cookies([session_cookie(user, server)])
+        page = ctx.new_page()
+        page.goto(url)
+        expect(page.locator("#clock-panel")).to_be_visible()
+        pages[who] = page
+    dwarf, troll, spec = pages["dwarf"], pages["troll"], pages["spectator"]
+    for page in pages.values():  # SSE connected: the paused snapshot has arrived
+        expect(page.locator("#clock-panel")).to_have_attribute("data-phase", "paused")
+    resume(b1.pk, now=timezone.now())
 
-        # Dwarfs: touch F1, then move to F2.
-        dwarf.locator("button.selectable[data-square=F1]").click(timeout=10_000)
-        dwarf.locator("button.target[data-square=F2]").click(timeout=10_000)
-        expect(spec.locator("#move-list")).to_contain_text("d F1-F2", timeout=10_000)
-        dwarf.screenshot(path=str(OUT / "battle-dwarf-moved.png"))
+    # Dwarfs: touch F1, then move to F2.
+    dwarf.locator("button.selectable[data-square=F1]").click(timeout=10_000)
+    dwarf.locator("button.target[data-square=F2]").click(timeout=10_000)
+    expect(spec.locator("#move-list")).to_contain_text("d F1-F2", timeout=10_000)
+    dwarf.screenshot(path=str(OUT / "battle-dwarf-moved.png"))
 
-        # Trolls: F6 to F5 lands next to E4 and G4; capture only G4.
-        troll.locator("button.selectable[data-square=F6]").click(timeout=10_000)
-        troll.locator("button.target[data-square=F5]").click(timeout=10_000)
-        troll.locator("input[name=captures][value=E4]").uncheck(timeout=10_000)
-        troll.screenshot(path=str(OUT / "battle-troll-capture-choice.png"))
-        troll.locator("#confirm-capture").click()
-        expect(spec.locator("#move-list")).to_contain_text("T F6-F5 xG4", timeout=10_000)
-        # The dwarfs' screen reader hears the move and, on its own, what it captured.
-        expect(dwarf.locator("#announcer")).to_have_text(
-            re.compile(r"played T F6-F5 xG4\. 1 piece captured\."), timeout=10_000
-        )
+    # Trolls: F6 to F5 lands next to E4 and G4; capture only G4.
+    troll.locator("button.selectable[data-square=F6]").click(timeout=10_000)
+    troll.locator("button.target[data-square=F5]").click(timeout=10_000)
+    troll.locator("input[name=captures][value=E4]").uncheck(timeout=10_000)
+    troll.screenshot(path=str(OUT / "battle-troll-capture-choice.png"))
+    troll.locator("#confirm-capture").click()
+    expect(spec.locator("#move-list")).to_contain_text("T F6-F5 xG4", timeout=10_000)
+    # The dwarfs' screen reader hears the move and, on its own, what it captured.
+    expect(dwarf.locator("#announcer")).to_have_text(
+        re.compile(r"played T F6-F5 xG4\. 1 piece captured\."), timeout=10_000
+    )
 
-        # Dwarfs do nothing: the spectator's clock counts down into MOVE NOW, then the
-        # server forfeits the turn.
-        expect(spec.locator("#clock-panel")).to_have_attribute(
-            "data-phase", "think", timeout=10_000
-        )
-        expect(spec.locator("#clock-panel")).to_have_attribute("data-phase", "move", timeout=10_000)
-        spec.screenshot(path=str(OUT / "battle-spectator-move-now.png"))
-        expect(spec.locator("#move-list")).to_contain_text("turn forfeited", timeout=20_000)
+    # Dwarfs do nothing: the spectator's clock counts down into MOVE NOW, then the
+    # server forfeits the turn.
+    expect(spec.locator("#clock-panel")).to_have_attribute("data-phase", "think", timeout=10_000)
+    expect(spec.locator("#clock-panel")).to_have_attribute("data-phase", "move", timeout=10_000)
+    spec.screenshot(path=str(OUT / "battle-spectator-move-now.png"))
+    expect(spec.locator("#move-list")).to_contain_text("turn forfeited", timeout=20_000)
 
-        # Trolls: F5 to G5 (no dwarf adjacent) is the last ply of the limit. Their board
-        # must show the forfeit first, or the click lands on a stale board.
-        expect(troll.locator("#move-list")).to_contain_text("turn forfeited", timeout=20_000)
-        troll.locator("button.selectable[data-square=F5]").click(timeout=10_000)
-        troll.locator("button.target[data-square=G5]").click(timeout=10_000)
-        expect(spec.locator("#board-panel")).to_contain_text("Finished", timeout=10_000)
-        spec.screenshot(path=str(OUT / "battle-spectator-finished.png"))
-        browser.close()
-        # ORM calls made while Playwright's loop runs use their own connection context:
-        # close it here, or it outlives the test and blocks dropping the test database.
-        connections.close_all()
+    # Trolls: F5 to G5 (no dwarf adjacent) is the last ply of the limit. Their board
+    # must show the forfeit first, or the click lands on a stale board.
+    expect(troll.locator("#move-list")).to_contain_text("turn forfeited", timeout=20_000)
+    troll.locator("button.selectable[data-square=F5]").click(timeout=10_000)
+    troll.locator("button.target[data-square=G5]").click(timeout=10_000)
+    expect(spec.locator("#board-panel")).to_contain_text("Finished", timeout=10_000)
+    spec.screenshot(path=str(OUT / "battle-spectator-finished.png"))
+    # ORM calls made while Playwright's loop runs use their own connection context:
+    # close it here, or it outlives the test and blocks dropping the test database.
+    connections.close_all()
 
     kinds = list(Move.objects.filter(battle_id=b1.pk).values_list("kind", flat=True))
     assert kinds == ["move", "step", "forfeit", "step"]
@@ -163,12 +127,12 @@ def test_two_players_and_a_spectator_play_a_timed_online_battle(server, monkeypa
     assert (b2.status, b2.awaits_players, b2.first_entry) == ("pending", True, match.player_b)
 
 
-def test_a_panel_swapped_in_stale_catches_up_with_an_event_it_missed(server, monkeypatch):
+def test_a_panel_swapped_in_stale_catches_up_with_an_event_it_missed(browser, server, monkeypatch):
     """htmx drops a panel's trigger while its previous request is in flight. Hold the
     spectator's refetch after one change, make a second change meanwhile, then let the
     stale response land: the page must fetch again rather than stay one state behind."""
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     match = make_match(variant="timed24", move_unit="ply", think_ms=60_000, move_ms=60_000)[0]
     b1, _ = create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
@@ -176,37 +140,32 @@ def test_a_panel_swapped_in_stale_catches_up_with_an_event_it_missed(server, mon
     pause(b1.pk, now=timezone.now())
     url = f"{server}/battles/{b1.pk}/"
 
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        spec = browser.new_context(viewport={"width": 360, "height": 800}).new_page()
-        spec.goto(url)
-        expect(spec.locator("#clock-panel")).to_have_attribute("data-phase", "paused")
-        first = spec.locator("#board-panel").get_attribute("data-version")
+    spec = browser.new_context(viewport={"width": 360, "height": 800}).new_page()
+    spec.goto(url)
+    expect(spec.locator("#clock-panel")).to_have_attribute("data-phase", "paused")
+    first = spec.locator("#board-panel").get_attribute("data-version")
 
-        held = []
+    held = []
 
-        def hold(route):  # answer now, deliver later: the response is the older state
-            if route.request.headers.get("hx-request") and not held:
-                held.append((route, route.fetch()))
-            else:
-                route.continue_()
+    def hold(route):  # answer now, deliver later: the response is the older state
+        if route.request.headers.get("hx-request") and not held:
+            held.append((route, route.fetch()))
+        else:
+            route.continue_()
 
-        spec.route(url, hold)
-        resume(b1.pk, now=timezone.now())
-        for _ in range(100):
-            if held:
-                break
-            spec.wait_for_timeout(100)
-        assert len(held) == 1, "the spectator's panel did not refetch after the first change"
-        pause(b1.pk, now=timezone.now())
-        expect(spec.locator("#clock-panel")).to_have_attribute("data-phase", "paused")
-        route, response = held[0]
-        route.fulfill(response=response)
+    spec.route(url, hold)
+    resume(b1.pk, now=timezone.now())
+    for _ in range(100):
+        if held:
+            break
+        spec.wait_for_timeout(100)
+    assert len(held) == 1, "the spectator's panel did not refetch after the first change"
+    pause(b1.pk, now=timezone.now())
+    expect(spec.locator("#clock-panel")).to_have_attribute("data-phase", "paused")
+    route, response = held[0]
+    route.fulfill(response=response)
 
-        latest = str(Battle.objects.get(pk=b1.pk).clock_version)
-        assert int(latest) > int(first) + 1
-        expect(spec.locator("#board-panel")).to_have_attribute(
-            "data-version", latest, timeout=10_000
-        )
-        browser.close()
-        connections.close_all()
+    latest = str(Battle.objects.get(pk=b1.pk).clock_version)
+    assert int(latest) > int(first) + 1
+    expect(spec.locator("#board-panel")).to_have_attribute("data-version", latest, timeout=10_000)
+    connections.close_all()

@@ -17,7 +17,7 @@ from django.utils import timezone
 from games.battles.play import submit_move
 from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
-from tests.games.conftest import _fast_password_hasher, make_match  # noqa: F401 - fixture
+from tests.factories import make_match
 
 pytestmark = [
     pytest.mark.browser,

@@ -21,19 +21,8 @@ from games import registry
 from games.cavalli import Board, Move, Position, format_move, format_square
 from games.models.battle import Battle
 from play.models import Challenge
-from tests.browser.test_battle_browser import (  # noqa: F401 - the server fixture
-    CHROMIUM_ARGS,
-    server,
-    session_cookie,
-)
+from tests.browser.sessions import session_cookie
 from tests.factories import UserFactory
-from tests.games.conftest import (  # noqa: F401 - fixtures
-    _fast_password_hasher,
-    clock_settings,
-    cluster_factory,
-    free_port,
-    uvicorn_proc,
-)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -89,9 +78,9 @@ def no_horizontal_scroll(page) -> None:
     assert width <= 360, f"{page.url} scrolls sideways: {width} px wide at 360 px: {wide}"
 
 
-def test_two_players_play_a_correspondence_cavalli_game_to_the_end(server, monkeypatch):  # noqa: F811
+def test_two_players_play_a_correspondence_cavalli_game_to_the_end(browser, server, monkeypatch):
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     OUT.mkdir(exist_ok=True)
     game = registry.get("cavalli")
@@ -106,109 +95,104 @@ def test_two_players_play_a_correspondence_cavalli_game_to_the_end(server, monke
     alice = UserFactory(username="alice")
     bob = UserFactory(username="bob")
 
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        pages = []
-        for user in (alice, bob):
-            ctx = browser.new_context(viewport={"width": 360, "height": 800})
-            ctx.add_cookies([session_cookie(user, server)])
-            pages.append(ctx.new_page())
-        white, black = pages  # alice challenges and moves first: she plays white
+    pages = []
+    for user in (alice, bob):
+        ctx = browser.new_context(viewport={"width": 360, "height": 800})
+        ctx.add_cookies([session_cookie(user, server)])
+        pages.append(ctx.new_page())
+    white, black = pages  # alice challenges and moves first: she plays white
 
-        white.goto(f"{server}/play/stats/")
-        before = site_counts(white)
+    white.goto(f"{server}/play/stats/")
+    before = site_counts(white)
 
-        # Alice challenges Bob to a correspondence game in which she moves first.
-        white.goto(f"{server}/play/")
-        form = white.locator("#new-challenge form")
-        form.locator("input[name=username]").fill("bob")
-        form.locator("input[name=game][value=cavalli]").check()
-        form.locator("input[name=timing][value=correspondence]").check()
-        form.locator("input[name=days]").fill("2")
-        form.locator("select[name=first]").select_option("challenger")
-        no_horizontal_scroll(white)
-        form.locator("button[type=submit]").click()
-        expect(white.locator("#made")).to_contain_text("bob")
-        white.screenshot(path=str(OUT / "cavalli-challenge-made.png"), full_page=True)
+    # Alice challenges Bob to a correspondence game in which she moves first.
+    white.goto(f"{server}/play/")
+    form = white.locator("#new-challenge form")
+    form.locator("input[name=username]").fill("bob")
+    form.locator("input[name=game][value=cavalli]").check()
+    form.locator("input[name=timing][value=correspondence]").check()
+    form.locator("input[name=days]").fill("2")
+    form.locator("select[name=first]").select_option("challenger")
+    no_horizontal_scroll(white)
+    form.locator("button[type=submit]").click()
+    expect(white.locator("#made")).to_contain_text("bob")
+    white.screenshot(path=str(OUT / "cavalli-challenge-made.png"), full_page=True)
 
-        # Bob accepts on his /play/ page and lands on the new battle's page.
-        black.goto(f"{server}/play/")
-        challenge = black.locator("#received li.challenge")
-        expect(challenge).to_contain_text("alice")
-        no_horizontal_scroll(black)
-        challenge.get_by_role("button", name="Accept").click()
-        black.wait_for_url("**/battles/*/")
-        battle = Battle.objects.get(challenge__challenger=alice)
-        assert (battle.game, battle.timing, battle.first_user, battle.second_user) == (
-            "cavalli",
-            "correspondence",
-            alice,
-            bob,
-        )
-        assert Challenge.objects.get().status == "accepted"
+    # Bob accepts on his /play/ page and lands on the new battle's page.
+    black.goto(f"{server}/play/")
+    challenge = black.locator("#received li.challenge")
+    expect(challenge).to_contain_text("alice")
+    no_horizontal_scroll(black)
+    challenge.get_by_role("button", name="Accept").click()
+    black.wait_for_url("**/battles/*/")
+    battle = Battle.objects.get(challenge__challenger=alice)
+    assert (battle.game, battle.timing, battle.first_user, battle.second_user) == (
+        "cavalli",
+        "correspondence",
+        alice,
+        bob,
+    )
+    assert Challenge.objects.get().status == "accepted"
 
-        # The seed of an accepted challenge is random (games.battles.starting.create_casual_battle):
-        # put the fixed board in before the first move, then reload both pages.
-        Battle.objects.filter(pk=battle.pk, ply=0).update(
-            board_seed=BOARD_SEED, board=game.serialise(start)
-        )
-        # Alice finds the game among hers, waiting for her move.
-        white.goto(f"{server}/play/games/")
-        white.locator(f"#your-move li[data-battle='{battle.pk}'] a").click()
-        white.wait_for_url(f"**/battles/{battle.pk}/")
-        black.reload()
-        for page in pages:
-            expect(page.locator("#board-panel")).to_contain_text("Moves")
-            no_horizontal_scroll(page)
+    # The seed of an accepted challenge is random (games.battles.starting.create_casual_battle):
+    # put the fixed board in before the first move, then reload both pages.
+    Battle.objects.filter(pk=battle.pk, ply=0).update(
+        board_seed=BOARD_SEED, board=game.serialise(start)
+    )
+    # Alice finds the game among hers, waiting for her move.
+    white.goto(f"{server}/play/games/")
+    white.locator(f"#your-move li[data-battle='{battle.pk}'] a").click()
+    white.wait_for_url(f"**/battles/{battle.pk}/")
+    black.reload()
+    for page in pages:
+        expect(page.locator("#board-panel")).to_contain_text("Moves")
+        no_horizontal_scroll(page)
 
-        for ply, move in enumerate(line):
-            mover, waiter = pages[ply % 2], pages[1 - ply % 2]
-            notation = format_move(move)
-            expect(mover.locator("#board-panel")).to_contain_text("Your turn", timeout=10_000)
-            mover.locator(f"button.target[data-square={format_square(move.to)}]").click()
-            if real_choice(positions[ply], move):
-                choice = mover.locator("form.captures")
-                expect(choice).to_be_visible()
-                choice.locator(f"input[value={format_square(move.choice)}]").check()
-                no_horizontal_scroll(mover)
-                mover.screenshot(path=str(OUT / "cavalli-double-choice.png"), full_page=True)
-                choice.locator("#confirm-capture").click()
-            for page in (mover, waiter):  # the opponent's page follows live
-                expect(page.locator("#move-list li").nth(ply)).to_have_text(
-                    notation, timeout=10_000
-                )
+    for ply, move in enumerate(line):
+        mover, waiter = pages[ply % 2], pages[1 - ply % 2]
+        notation = format_move(move)
+        expect(mover.locator("#board-panel")).to_contain_text("Your turn", timeout=10_000)
+        mover.locator(f"button.target[data-square={format_square(move.to)}]").click()
+        if real_choice(positions[ply], move):
+            choice = mover.locator("form.captures")
+            expect(choice).to_be_visible()
+            choice.locator(f"input[value={format_square(move.choice)}]").check()
+            no_horizontal_scroll(mover)
+            mover.screenshot(path=str(OUT / "cavalli-double-choice.png"), full_page=True)
+            choice.locator("#confirm-capture").click()
+        for page in (mover, waiter):  # the opponent's page follows live
+            expect(page.locator("#move-list li").nth(ply)).to_have_text(notation, timeout=10_000)
 
-        scores = {"white": end.white_points, "black": end.black_points}
-        winner = end.winner.value if end.winner else ""
-        for name, page in (("white", white), ("black", black)):
-            panel = page.locator("#board-panel")
-            expect(panel).to_contain_text("Finished", timeout=10_000)
-            expect(panel.locator(".score")).to_contain_text(f"White {scores['white']}")
-            expect(panel.locator(".score")).to_contain_text(f"Black {scores['black']}")
-            result = f"{winner.title()} won" if winner else "Draw"
-            expect(panel.locator("#battle-result")).to_have_text(result)
-            assert panel.locator("button.target").count() == 0
-            no_horizontal_scroll(page)
-            page.screenshot(path=str(OUT / f"cavalli-finished-{name}.png"), full_page=True)
+    scores = {"white": end.white_points, "black": end.black_points}
+    winner = end.winner.value if end.winner else ""
+    for name, page in (("white", white), ("black", black)):
+        panel = page.locator("#board-panel")
+        expect(panel).to_contain_text("Finished", timeout=10_000)
+        expect(panel.locator(".score")).to_contain_text(f"White {scores['white']}")
+        expect(panel.locator(".score")).to_contain_text(f"Black {scores['black']}")
+        result = f"{winner.title()} won" if winner else "Draw"
+        expect(panel.locator("#battle-result")).to_have_text(result)
+        assert panel.locator("button.target").count() == 0
+        no_horizontal_scroll(page)
+        page.screenshot(path=str(OUT / f"cavalli-finished-{name}.png"), full_page=True)
 
-        # Statistics: the site column moved by one in the winner's row (or draws).
-        white.goto(f"{server}/play/stats/")
-        after = site_counts(white)
-        key = {"white": "first", "black": "second", "": "draws"}[winner]
-        for row in ("first", "second", "draws", "total"):
-            grown = int(after[row].split()[0]) - int(before[row].split()[0])
-            assert grown == (1 if row in (key, "total") else 0), (row, before, after)
-        no_horizontal_scroll(white)
-        white.screenshot(path=str(OUT / "cavalli-stats.png"), full_page=True)
-        # ... and each player's column counts it for their side.
-        for user, side_row in ((alice, "first"), (bob, "second")):
-            white.goto(f"{server}/play/stats/?player={user.username}")
-            cell = white.locator(f"#stats-cavalli tr[data-result={side_row}] td").nth(1)
-            won = 1 if key == side_row else 0
-            side = "White" if side_row == "first" else "Black"
-            expect(cell).to_have_text(f"won {won} of 1 as {side}")
-        browser.close()
-        connections.close_all()
+    # Statistics: the site column moved by one in the winner's row (or draws).
+    white.goto(f"{server}/play/stats/")
+    after = site_counts(white)
+    key = {"white": "first", "black": "second", "": "draws"}[winner]
+    for row in ("first", "second", "draws", "total"):
+        grown = int(after[row].split()[0]) - int(before[row].split()[0])
+        assert grown == (1 if row in (key, "total") else 0), (row, before, after)
+    no_horizontal_scroll(white)
+    white.screenshot(path=str(OUT / "cavalli-stats.png"), full_page=True)
+    # ... and each player's column counts it for their side.
+    for user, side_row in ((alice, "first"), (bob, "second")):
+        white.goto(f"{server}/play/stats/?player={user.username}")
+        cell = white.locator(f"#stats-cavalli tr[data-result={side_row}] td").nth(1)
+        won = 1 if key == side_row else 0
+        side = "White" if side_row == "first" else "Black"
+        expect(cell).to_have_text(f"won {won} of 1 as {side}")
+    connections.close_all()
 
     battle = Battle.objects.get(pk=battle.pk)
     assert battle.status == "finished" and battle.winner == winner

@@ -25,13 +25,6 @@ from games.models.battle import Battle
 from games.models.history import Move
 from tests.browser.test_accessibility_browser import Violation, describe, scan
 from tests.factories import UserFactory
-from tests.games.conftest import (  # noqa: F401 - fixtures
-    _fast_password_hasher,
-    clock_settings,
-    cluster_factory,
-    free_port,
-    uvicorn_proc,
-)
 
 pytestmark = [
     pytest.mark.browser,
@@ -45,16 +38,6 @@ PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 768}
 PLIES = 4
 WAIT_MS = 30_000
-
-
-@pytest.fixture
-def server(cluster_factory, tmp_path):  # noqa: F811
-    cluster = cluster_factory(bots=True)
-    port = free_port()
-    proc = uvicorn_proc(cluster.env, tmp_path, port)
-    proc.start()
-    yield f"http://127.0.0.1:{port}"
-    proc.stop()
 
 
 def a_step(battle_id: int) -> tuple[str, str]:

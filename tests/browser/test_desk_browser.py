@@ -10,30 +10,12 @@ import pytest
 from django.test import Client
 
 from tests.factories import UserFactory, tournament_with_players
-from tests.games.conftest import (  # noqa: F401 - fixtures
-    _fast_password_hasher,
-    clock_settings,
-    cluster_factory,
-    free_port,
-    uvicorn_proc,
-)
 from tournaments.models.tournament import Entry
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 OUT = Path(__file__).resolve().parents[2] / "test-output"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 NAMES = ["Granny Weatherwax", "Nanny Ogg", "Magrat Garlick", "Agnes Nitt", "Mustrum Ridcully"]
-
-
-@pytest.fixture
-def server(cluster_factory, tmp_path):  # noqa: F811
-    cluster = cluster_factory(start=False)  # Redis and the settings; no Celery needed
-    port = free_port()
-    proc = uvicorn_proc(cluster.env, tmp_path, port)
-    proc.start()
-    yield f"http://127.0.0.1:{port}"
-    proc.stop()
 
 
 def phone(browser, user, base: str, errors: list[str]):
@@ -49,9 +31,9 @@ def phone(browser, user, base: str, errors: list[str]):
     return page
 
 
-def test_a_check_in_on_one_desk_shows_on_the_other_without_reload(server, monkeypatch):
+def test_a_check_in_on_one_desk_shows_on_the_other_without_reload(browser, server, monkeypatch):
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     OUT.mkdir(exist_ok=True)
     t = tournament_with_players(5, check_in_required=True)
@@ -62,51 +44,48 @@ def test_a_check_in_on_one_desk_shows_on_the_other_without_reload(server, monkey
     t.referees.add(referee)
     granny = Entry.objects.get(tournament=t, player__name="Granny Weatherwax")
     errors: list[str] = []
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        first, second = (phone(browser, u, server, errors) for u in (t.owner, referee))
-        for page in (first, second):
-            page.goto(f"{server}/referee/t/{t.slug}/desk/")
-            page.wait_for_function("window.__sseOpen === true", timeout=10_000)
-            page.evaluate("window.__stayed = 'yes'")  # survives only without a reload
-        expect(second.locator("#desk-counts")).to_contain_text("0 present")
+    first, second = (phone(browser, u, server, errors) for u in (t.owner, referee))
+    for page in (first, second):
+        page.goto(f"{server}/referee/t/{t.slug}/desk/")
+        page.wait_for_function("window.__sseOpen === true", timeout=10_000)
+        page.evaluate("window.__stayed = 'yes'")  # survives only without a reload
+    expect(second.locator("#desk-counts")).to_contain_text("0 present")
 
-        # A double tap on the first phone checks in once; the second shows it live.
-        button = first.locator(f"#desk-entry-{granny.pk} button", has_text="Check in")
-        button.dblclick()
-        row = second.locator(f"#desk-entry-{granny.pk}")
-        expect(row.get_by_role("button", name="Undo")).to_be_visible(timeout=3_000)
-        expect(second.locator("#desk-counts")).to_contain_text("1 present", timeout=3_000)
-        expect(second.locator("#desk-counts")).to_contain_text("4 absent")
-        expect(first.locator("#desk-counts")).to_contain_text("1 present")
-        granny.refresh_from_db()
-        assert granny.checked_in
+    # A double tap on the first phone checks in once; the second shows it live.
+    button = first.locator(f"#desk-entry-{granny.pk} button", has_text="Check in")
+    button.dblclick()
+    row = second.locator(f"#desk-entry-{granny.pk}")
+    expect(row.get_by_role("button", name="Undo")).to_be_visible(timeout=3_000)
+    expect(second.locator("#desk-counts")).to_contain_text("1 present", timeout=3_000)
+    expect(second.locator("#desk-counts")).to_contain_text("4 absent")
+    expect(first.locator("#desk-counts")).to_contain_text("1 present")
+    granny.refresh_from_db()
+    assert granny.checked_in
 
-        # The second phone undoes it; the first follows.
-        row.get_by_role("button", name="Undo").click()
-        expect(
-            first.locator(f"#desk-entry-{granny.pk}").get_by_role("button", name="Check in")
-        ).to_be_visible(timeout=3_000)
-        expect(first.locator("#desk-counts")).to_contain_text("0 present", timeout=3_000)
+    # The second phone undoes it; the first follows.
+    row.get_by_role("button", name="Undo").click()
+    expect(
+        first.locator(f"#desk-entry-{granny.pk}").get_by_role("button", name="Check in")
+    ).to_be_visible(timeout=3_000)
+    expect(first.locator("#desk-counts")).to_contain_text("0 present", timeout=3_000)
 
-        # Live search: typing filters the list; a check-in meanwhile keeps the filter.
-        second.locator("#desk-q").fill("ogg")
-        expect(second.locator("#desk-list li.desk-row")).to_have_count(1, timeout=3_000)
-        first.locator("#desk-q").fill("ogg")
-        expect(first.locator("#desk-list li.desk-row")).to_have_count(1, timeout=3_000)
-        first.locator("#desk-list li.desk-row button", has_text="Check in").click()
-        expect(second.locator("#desk-list li.desk-row")).to_have_count(1)
-        expect(second.locator("#desk-list").get_by_role("button", name="Undo")).to_be_visible(
-            timeout=3_000
-        )
-        second.locator("#desk-q").fill("")
-        expect(second.locator("#desk-list li.desk-row")).to_have_count(5, timeout=3_000)
+    # Live search: typing filters the list; a check-in meanwhile keeps the filter.
+    second.locator("#desk-q").fill("ogg")
+    expect(second.locator("#desk-list li.desk-row")).to_have_count(1, timeout=3_000)
+    first.locator("#desk-q").fill("ogg")
+    expect(first.locator("#desk-list li.desk-row")).to_have_count(1, timeout=3_000)
+    first.locator("#desk-list li.desk-row button", has_text="Check in").click()
+    expect(second.locator("#desk-list li.desk-row")).to_have_count(1)
+    expect(second.locator("#desk-list").get_by_role("button", name="Undo")).to_be_visible(
+        timeout=3_000
+    )
+    second.locator("#desk-q").fill("")
+    expect(second.locator("#desk-list li.desk-row")).to_have_count(5, timeout=3_000)
 
-        for page in (first, second):
-            assert page.evaluate("window.__stayed") == "yes"
-            assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        second.screenshot(path=str(OUT / "desk-390.png"), full_page=True)
-        browser.close()
+    for page in (first, second):
+        assert page.evaluate("window.__stayed") == "yes"
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    second.screenshot(path=str(OUT / "desk-390.png"), full_page=True)
     assert not errors
 
 

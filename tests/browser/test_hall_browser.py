@@ -20,13 +20,7 @@ from games.battles import joining
 from games.battles.play import submit_move
 from games.battles.starting import create_battles
 from games.models.battle import Battle
-from tests.browser.test_battle_browser import CHROMIUM_ARGS, server  # noqa: F401
-from tests.games.conftest import (  # noqa: F401 - fixtures
-    _fast_password_hasher,
-    clock_settings,
-    cluster_factory,
-    make_match,
-)
+from tests.factories import make_match
 from tournaments.models.results import ResultVersion
 from tournaments.organising.hall import set_announcement, start_round_timer
 from tournaments.results.final import record_final_result
@@ -42,9 +36,9 @@ SMALLEST_NAME = """() => Math.min(...[...document.querySelectorAll('.hall-slide.
   .filter(e => e.textContent.trim()).map(e => parseFloat(getComputedStyle(e).fontSize)))"""
 
 
-def test_the_hall_screen_fits_a_projector_and_follows_the_round_live(server, monkeypatch):  # noqa: F811
+def test_the_hall_screen_fits_a_projector_and_follows_the_round_live(browser, server, monkeypatch):
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     OUT.mkdir(exist_ok=True)
     matches = make_match(tables=3, variant="timed24", think_ms=600_000, move_ms=600_000)
@@ -56,55 +50,52 @@ def test_the_hall_screen_fits_a_projector_and_follows_the_round_live(server, mon
     set_announcement(t, "Lunch at 13:00 in the back room.")
     start_round_timer(t, minutes=45, now=now)
 
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1920, "height": 1080})
-        errors: list[str] = []
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{server}/t/{t.slug}/hall/?every=120")
-        expect(page.locator("body")).to_have_attribute("data-live", "1", timeout=10_000)
-        expect(page.locator(".hall-slide[data-kind=battles]")).to_have_count(1, timeout=10_000)
-        kinds = []
-        for i in range(page.locator(".hall-slide").count()):
-            kind = page.evaluate(SHOW, i)
-            kinds.append(kind)
-            page.screenshot(path=str(OUT / f"hall-1920-{i}-{kind}.png"))
-            assert page.evaluate(FITS), f"the {kind} slide scrolls"
-            if kind != "announcement":
-                assert page.evaluate(SMALLEST_NAME) >= 32, kind
-        assert kinds == ["tables", "names", "battles", "standings", "announcement"]
-        expect(page.locator("#hall-timer")).to_contain_text(re.compile(r"4[45]:\d\d"))
-        # The running clock counts the think time first (600 s here), as the battle page does.
-        running = page.locator(f".hall-battle[data-battle='{b1.pk}'] .clock[data-remaining-ms]")
-        expect(running).to_have_text(re.compile(r"^(5\d\d|600)$"))
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}/t/{t.slug}/hall/?every=120")
+    expect(page.locator("body")).to_have_attribute("data-live", "1", timeout=10_000)
+    expect(page.locator(".hall-slide[data-kind=battles]")).to_have_count(1, timeout=10_000)
+    kinds = []
+    for i in range(page.locator(".hall-slide").count()):
+        kind = page.evaluate(SHOW, i)
+        kinds.append(kind)
+        page.screenshot(path=str(OUT / f"hall-1920-{i}-{kind}.png"))
+        assert page.evaluate(FITS), f"the {kind} slide scrolls"
+        if kind != "announcement":
+            assert page.evaluate(SMALLEST_NAME) >= 32, kind
+    assert kinds == ["tables", "names", "battles", "standings", "announcement"]
+    expect(page.locator("#hall-timer")).to_contain_text(re.compile(r"4[45]:\d\d"))
+    # The running clock counts the think time first (600 s here), as the battle page does.
+    running = page.locator(f".hall-battle[data-battle='{b1.pk}'] .clock[data-remaining-ms]")
+    expect(running).to_have_text(re.compile(r"^(5\d\d|600)$"))
 
-        page.evaluate("window.notReloaded = true")
-        page.evaluate(SHOW, 0)
-        record_final_result(
-            matches[1],
-            survivors=(10, 1, 5, 2),
-            by=None,
-            source=ResultVersion.Source.IMPORT,
-            now=timezone.now(),
-        )
-        row = page.locator(".hall-slide[data-kind=tables] tr", has_text="18 – 9")
-        expect(row).to_have_count(1, timeout=6_000)
-        b1 = Battle.objects.get(pk=b1.pk)
-        submit_move(
-            b1.pk, side="dwarf", version=b1.clock_version, notation="d F1-F2", now=timezone.now()
-        )
-        live = page.locator(f".hall-battle[data-battle='{b1.pk}'] .state")
-        expect(live).to_have_text("move 1 of 24")  # the dwarfs' first move: still move 1
-        submit_move(
-            b1.pk,
-            side="troll",
-            version=b1.clock_version + 1,
-            notation="T G7-G6",
-            now=timezone.now(),
-        )
-        expect(live).to_have_text("move 2 of 24", timeout=6_000)
-        assert page.evaluate("window.notReloaded") is True
-        assert errors == []
-        browser.close()
+    page.evaluate("window.notReloaded = true")
+    page.evaluate(SHOW, 0)
+    record_final_result(
+        matches[1],
+        survivors=(10, 1, 5, 2),
+        by=None,
+        source=ResultVersion.Source.IMPORT,
+        now=timezone.now(),
+    )
+    row = page.locator(".hall-slide[data-kind=tables] tr", has_text="18 – 9")
+    expect(row).to_have_count(1, timeout=6_000)
+    b1 = Battle.objects.get(pk=b1.pk)
+    submit_move(
+        b1.pk, side="dwarf", version=b1.clock_version, notation="d F1-F2", now=timezone.now()
+    )
+    live = page.locator(f".hall-battle[data-battle='{b1.pk}'] .state")
+    expect(live).to_have_text("move 1 of 24")  # the dwarfs' first move: still move 1
+    submit_move(
+        b1.pk,
+        side="troll",
+        version=b1.clock_version + 1,
+        notation="T G7-G6",
+        now=timezone.now(),
+    )
+    expect(live).to_have_text("move 2 of 24", timeout=6_000)
+    assert page.evaluate("window.notReloaded") is True
+    assert errors == []
     connections.close_all()

@@ -22,13 +22,8 @@ from games.battles.referee import pause, resume
 from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
 from games.models.history import Move
-from tests.browser.test_battle_browser import CHROMIUM_ARGS, server, session_cookie  # noqa: F401
-from tests.games.conftest import (  # noqa: F401 - fixtures
-    _fast_password_hasher,
-    clock_settings,
-    cluster_factory,
-    make_match,
-)
+from tests.browser.sessions import session_cookie
+from tests.factories import make_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -115,9 +110,11 @@ def wait_focus_on(page, square: str, version_before: str) -> None:
     )
 
 
-def test_a_quickfire_battle_is_played_to_its_move_limit_by_keyboard_only(server, monkeypatch):  # noqa: F811
+def test_a_quickfire_battle_is_played_to_its_move_limit_by_keyboard_only(
+    browser, server, monkeypatch
+):
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     # Timed quickfire with the touch rule; times long enough for a scripted keyboard.
     match = make_match(variant="timed24", think_ms=60_000, move_ms=30_000)[0]
@@ -128,67 +125,64 @@ def test_a_quickfire_battle_is_played_to_its_move_limit_by_keyboard_only(server,
     url = f"{server}/battles/{b1.pk}/"
     game = registry.get("thud")
 
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        pages = {}
-        for side, entry in (("dwarf", match.player_a), ("troll", match.player_b)):
-            ctx = browser.new_context(viewport={"width": 1366, "height": 768})
-            ctx.add_cookies([session_cookie(entry.player.user, server)])
-            page = ctx.new_page()
-            page.goto(url)
-            expect(page.locator("#clock-panel")).to_have_attribute("data-phase", "paused")
-            pages[side] = page
-        expect(pages["dwarf"].locator("#rule-line")).to_have_text(
-            "60 s to think; selecting a piece starts your 30 s to move it."
+    pages = {}
+    for side, entry in (("dwarf", match.player_a), ("troll", match.player_b)):
+        ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+        ctx.add_cookies([session_cookie(entry.player.user, server)])
+        page = ctx.new_page()
+        page.goto(url)
+        expect(page.locator("#clock-panel")).to_have_attribute("data-phase", "paused")
+        pages[side] = page
+    expect(pages["dwarf"].locator("#rule-line")).to_have_text(
+        "60 s to think; selecting a piece starts your 30 s to move it."
+    )
+    resume(b1.pk, now=timezone.now())
+    expect(pages["dwarf"].locator(".clock-face.mine")).to_have_class(re.compile(r"\bactive\b"))
+    pages["dwarf"].screenshot(path=str(OUT / "battle-keyboard-1366x768-first-move.png"))
+
+    for ply in range(PLIES):
+        battle = Battle.objects.get(pk=b1.pk)
+        state = game.deserialise(battle.board) if battle.board else game.initial_state()
+        mover = pages[battle.side_to_move]
+        other = pages["troll" if battle.side_to_move == "dwarf" else "dwarf"]
+        expect(mover.locator("#board-panel")).to_contain_text("Your turn", timeout=10_000)
+        # A quiet move: no capture, one meaning for its two squares.
+        notation = next(
+            n
+            for n in game.legal_moves(state)
+            if "x" not in n and len(game.candidates(state, *n.split()[1].split("-"))) == 1
         )
-        resume(b1.pk, now=timezone.now())
-        expect(pages["dwarf"].locator(".clock-face.mine")).to_have_class(re.compile(r"\bactive\b"))
-        pages["dwarf"].screenshot(path=str(OUT / "battle-keyboard-1366x768-first-move.png"))
+        src, dst = notation.split()[1].split("-")
+        focus_board(mover)
+        walk_to(mover, src)
+        version = mover.locator("#board-panel").get_attribute("data-version")
+        mover.keyboard.press("Enter")  # touch
+        wait_focus_on(mover, src, version)
+        expect(mover.locator("#touch-line")).to_contain_text(f"You touched {src}")
+        walk_to(mover, dst)
+        assert mover.evaluate("document.activeElement.getAttribute('aria-label')") == (
+            f"{dst}, legal move"
+        )
+        version = mover.locator("#board-panel").get_attribute("data-version")
+        mover.keyboard.press("Enter")  # move
+        wait_focus_on(mover, dst, version)
+        expect(other.locator("#move-list li")).to_have_count(ply + 1, timeout=10_000)
+        expect(mover.locator("#move-list li").nth(ply)).to_have_text(notation)
+        if ply < PLIES - 1:  # two clocks: now the other player's runs, on both pages
+            for page, theirs in (
+                (mover, ".clock-face:not(.mine)"),
+                (other, ".clock-face.mine"),
+            ):
+                expect(page.locator(theirs)).to_have_class(re.compile(r"\bactive\b"))
+                expect(page.locator(".clock-face.active")).to_have_count(1)
+        assert mover.evaluate(FOCUSED) == dst
+        if ply >= 1:  # the waiting player's focus stayed on their board through the swap
+            assert settled_focus(other, ply + 1), "the waiting player's focus left the board"
+            expect(other.locator("#announcer")).to_contain_text(notation)
 
-        for ply in range(PLIES):
-            battle = Battle.objects.get(pk=b1.pk)
-            state = game.deserialise(battle.board) if battle.board else game.initial_state()
-            mover = pages[battle.side_to_move]
-            other = pages["troll" if battle.side_to_move == "dwarf" else "dwarf"]
-            expect(mover.locator("#board-panel")).to_contain_text("Your turn", timeout=10_000)
-            # A quiet move: no capture, one meaning for its two squares.
-            notation = next(
-                n
-                for n in game.legal_moves(state)
-                if "x" not in n and len(game.candidates(state, *n.split()[1].split("-"))) == 1
-            )
-            src, dst = notation.split()[1].split("-")
-            focus_board(mover)
-            walk_to(mover, src)
-            version = mover.locator("#board-panel").get_attribute("data-version")
-            mover.keyboard.press("Enter")  # touch
-            wait_focus_on(mover, src, version)
-            expect(mover.locator("#touch-line")).to_contain_text(f"You touched {src}")
-            walk_to(mover, dst)
-            assert mover.evaluate("document.activeElement.getAttribute('aria-label')") == (
-                f"{dst}, legal move"
-            )
-            version = mover.locator("#board-panel").get_attribute("data-version")
-            mover.keyboard.press("Enter")  # move
-            wait_focus_on(mover, dst, version)
-            expect(other.locator("#move-list li")).to_have_count(ply + 1, timeout=10_000)
-            expect(mover.locator("#move-list li").nth(ply)).to_have_text(notation)
-            if ply < PLIES - 1:  # two clocks: now the other player's runs, on both pages
-                for page, theirs in (
-                    (mover, ".clock-face:not(.mine)"),
-                    (other, ".clock-face.mine"),
-                ):
-                    expect(page.locator(theirs)).to_have_class(re.compile(r"\bactive\b"))
-                    expect(page.locator(".clock-face.active")).to_have_count(1)
-            assert mover.evaluate(FOCUSED) == dst
-            if ply >= 1:  # the waiting player's focus stayed on their board through the swap
-                assert settled_focus(other, ply + 1), "the waiting player's focus left the board"
-                expect(other.locator("#announcer")).to_contain_text(notation)
-
-        for page in pages.values():
-            expect(page.locator("#board-panel")).to_contain_text("Finished", timeout=10_000)
-        browser.close()
-        connections.close_all()
+    for page in pages.values():
+        expect(page.locator("#board-panel")).to_contain_text("Finished", timeout=10_000)
+    connections.close_all()
 
     kinds = list(Move.objects.filter(battle_id=b1.pk).values_list("kind", flat=True))
     assert len(kinds) == PLIES and "forfeit" not in kinds

@@ -30,7 +30,7 @@ from games.battles.starting import create_battles, start_battle
 from games.cavalli import Board, Move, Position, format_move, format_square
 from games.models.battle import Battle
 from games.models.history import Move as MoveRow
-from tests.browser.test_battle_browser import CHROMIUM_ARGS, server, session_cookie  # noqa: F401
+from tests.browser.sessions import session_cookie
 from tests.browser.test_keyboard_battle_browser import (
     OUT,
     focus_board,
@@ -38,12 +38,7 @@ from tests.browser.test_keyboard_battle_browser import (
     wait_focus_on,
     walk_to,
 )
-from tests.games.conftest import (  # noqa: F401 - fixtures
-    _fast_password_hasher,
-    clock_settings,
-    cluster_factory,
-    make_match,
-)
+from tests.factories import make_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -102,9 +97,11 @@ def choose_double_by_keyboard(page, position: Position, move: Move) -> None:
     page.keyboard.press("Enter")
 
 
-def test_a_timed_cavalli_battle_is_played_to_its_move_limit_by_keyboard_only(server, monkeypatch):  # noqa: F811
+def test_a_timed_cavalli_battle_is_played_to_its_move_limit_by_keyboard_only(
+    browser, server, monkeypatch
+):
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     OUT.mkdir(exist_ok=True)
     match = make_match(variant="timed24", game="cavalli", think_ms=60_000, move_ms=30_000)[0]
@@ -118,60 +115,57 @@ def test_a_timed_cavalli_battle_is_played_to_its_move_limit_by_keyboard_only(ser
     for move in line:
         positions.append(positions[-1].apply(move))
 
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        pages = {}
-        for side, entry in (("white", match.player_a), ("black", match.player_b)):
-            ctx = browser.new_context(viewport={"width": 1366, "height": 768})
-            ctx.add_cookies([session_cookie(entry.player.user, server)])
-            page = ctx.new_page()
-            page.goto(url)
-            expect(page.locator("#clock-panel")).to_have_attribute("data-phase", "paused")
-            pages[side] = page
-        resume(b1.pk, now=timezone.now())
-        expect(pages["white"].locator(".clock-face.mine")).to_have_class(re.compile(r"\bactive\b"))
-        pages["white"].screenshot(path=str(OUT / "battle-keyboard-cavalli-1366x768-first-move.png"))
+    pages = {}
+    for side, entry in (("white", match.player_a), ("black", match.player_b)):
+        ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+        ctx.add_cookies([session_cookie(entry.player.user, server)])
+        page = ctx.new_page()
+        page.goto(url)
+        expect(page.locator("#clock-panel")).to_have_attribute("data-phase", "paused")
+        pages[side] = page
+    resume(b1.pk, now=timezone.now())
+    expect(pages["white"].locator(".clock-face.mine")).to_have_class(re.compile(r"\bactive\b"))
+    pages["white"].screenshot(path=str(OUT / "battle-keyboard-cavalli-1366x768-first-move.png"))
 
-        for ply, move in enumerate(line):
-            battle = Battle.objects.get(pk=b1.pk)
-            assert battle.side_to_move == positions[ply].to_move.value
-            mover = pages[battle.side_to_move]
-            other = pages["black" if battle.side_to_move == "white" else "white"]
-            expect(mover.locator("#board-panel")).to_contain_text("Your turn", timeout=10_000)
-            notation, dst = format_move(move), format_square(move.to)
-            focus_board(mover)
-            walk_to(mover, dst)
-            expect(mover.locator(":focus")).to_have_accessible_name(
-                re.compile(rf"^{dst}, legal move\b")
-            )
-            version = mover.locator("#board-panel").get_attribute("data-version")
-            mover.keyboard.press("Enter" if ply % 2 == 0 else " ")  # land
-            if move.choice is not None:
-                choose_double_by_keyboard(mover, positions[ply], move)
-            wait_focus_on(mover, dst, version)
-            expect(other.locator("#move-list li")).to_have_count(ply + 1, timeout=10_000)
-            expect(mover.locator("#move-list li").nth(ply)).to_have_text(notation)
-            if ply < PLIES - 1:  # two clocks: now the other player's runs, on both pages
-                for page, theirs in (
-                    (mover, ".clock-face:not(.mine)"),
-                    (other, ".clock-face.mine"),
-                ):
-                    expect(page.locator(theirs)).to_have_class(re.compile(r"\bactive\b"))
-                    expect(page.locator(".clock-face.active")).to_have_count(1)
-            assert settled_focus(mover, ply + 1) == dst
-            if ply >= 1:  # the waiting player's focus stayed on their board through the swap
-                assert settled_focus(other, ply + 1), "the waiting player's focus left the board"
-                expect(other.locator("#announcer")).to_contain_text(notation)
+    for ply, move in enumerate(line):
+        battle = Battle.objects.get(pk=b1.pk)
+        assert battle.side_to_move == positions[ply].to_move.value
+        mover = pages[battle.side_to_move]
+        other = pages["black" if battle.side_to_move == "white" else "white"]
+        expect(mover.locator("#board-panel")).to_contain_text("Your turn", timeout=10_000)
+        notation, dst = format_move(move), format_square(move.to)
+        focus_board(mover)
+        walk_to(mover, dst)
+        expect(mover.locator(":focus")).to_have_accessible_name(
+            re.compile(rf"^{dst}, legal move\b")
+        )
+        version = mover.locator("#board-panel").get_attribute("data-version")
+        mover.keyboard.press("Enter" if ply % 2 == 0 else " ")  # land
+        if move.choice is not None:
+            choose_double_by_keyboard(mover, positions[ply], move)
+        wait_focus_on(mover, dst, version)
+        expect(other.locator("#move-list li")).to_have_count(ply + 1, timeout=10_000)
+        expect(mover.locator("#move-list li").nth(ply)).to_have_text(notation)
+        if ply < PLIES - 1:  # two clocks: now the other player's runs, on both pages
+            for page, theirs in (
+                (mover, ".clock-face:not(.mine)"),
+                (other, ".clock-face.mine"),
+            ):
+                expect(page.locator(theirs)).to_have_class(re.compile(r"\bactive\b"))
+                expect(page.locator(".clock-face.active")).to_have_count(1)
+        assert settled_focus(mover, ply + 1) == dst
+        if ply >= 1:  # the waiting player's focus stayed on their board through the swap
+            assert settled_focus(other, ply + 1), "the waiting player's focus left the board"
+            expect(other.locator("#announcer")).to_contain_text(notation)
 
-        end = positions[-1]
-        for page in pages.values():
-            panel = page.locator("#board-panel")
-            expect(panel).to_contain_text("Finished", timeout=10_000)
-            expect(panel.locator(".score")).to_contain_text(f"White {end.white_score}")
-            expect(panel.locator(".score")).to_contain_text(f"Black {end.black_score}")
-            assert panel.locator("button.target").count() == 0
-        browser.close()
-        connections.close_all()
+    end = positions[-1]
+    for page in pages.values():
+        panel = page.locator("#board-panel")
+        expect(panel).to_contain_text("Finished", timeout=10_000)
+        expect(panel.locator(".score")).to_contain_text(f"White {end.white_score}")
+        expect(panel.locator(".score")).to_contain_text(f"Black {end.black_score}")
+        assert panel.locator("button.target").count() == 0
+    connections.close_all()
 
     rows = MoveRow.objects.filter(battle_id=b1.pk).order_by("ply")
     assert list(rows.values_list("kind", "notation")) == [("move", format_move(m)) for m in line]

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games.battles.starting import create_battles
 from games.models.battle import Battle
-from tests.games.conftest import _fast_password_hasher, make_match  # noqa: F401 - fixture
+from tests.factories import make_match
 from tests.i18n.support import language_params, po_path
 
 pytestmark = [

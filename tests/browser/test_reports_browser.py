@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from tests.browser.conftest import SCREENSHOTS
+from tests.fixtures.browsers import SCREENSHOTS
 from tests.tournaments.event import grow_event
 from tests.tournaments.web.test_views_reports import NAMES, swiss
 from tournaments.reports.palette import DARK, LIGHT

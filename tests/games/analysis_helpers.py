@@ -8,7 +8,7 @@ from django.utils import timezone
 from games.battles import play
 from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
-from tests.games.conftest import make_match
+from tests.factories import make_match
 
 #: 1. d F1-F5 T G7-F6 (hangs a troll) 2. d F5-F6 xF6: the ply-2 move loses a troll.
 MOVES = ("d F1-F5", "T G7-F6", "d F5-F6 xF6")

@@ -11,7 +11,7 @@ from django.utils import timezone
 from games.battles.play import accept_end, offer_end
 from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
-from tests.games.conftest import make_match
+from tests.factories import make_match
 from tests.games.records_helpers import greedy_game, play_through_site
 from tournaments.models.rounds import Round
 

@@ -16,8 +16,7 @@ from games.battles.referee import referee_decision
 from games.battles.starting import create_battles, create_casual_battle, start_battle
 from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
-from tests.factories import UserFactory
-from tests.games.conftest import make_match
+from tests.factories import UserFactory, make_match
 from tests.games.test_battles_http import diagram
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,7 @@ from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
 from games.thud import Position
-from tests.games.conftest import make_match
+from tests.factories import make_match
 from tournaments.models.rounds import Match
 
 pytestmark = pytest.mark.django_db

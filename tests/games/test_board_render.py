@@ -16,7 +16,7 @@ from games.battles.play import submit_move
 from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
 from games.thud import Move, Position, Side, parse_square
-from tests.games.conftest import make_match
+from tests.factories import make_match
 from tests.games.test_battles_http import HX, diagram, login, post_move
 from tournaments.models.rounds import Round
 

@@ -15,7 +15,7 @@ from games.battles.play import submit_move
 from games.battles.starting import create_casual_battle
 from games.models.battle import Battle
 from games.models.history import Move
-from tests.games.bots_fixtures import queued_moves
+from tests.games.queued import queued_moves
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,7 @@ from games.battles.errors import NotAllowed
 from games.battles.finishing import record_online_result
 from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
-from tests.games.conftest import make_match
+from tests.factories import make_match
 from tournaments.models.people import Player
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round

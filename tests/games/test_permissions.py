@@ -9,7 +9,7 @@ from django.utils import timezone
 from games import permissions
 from games.battles.starting import create_battles
 from games.models.battle import Battle
-from tests.games.conftest import make_match
+from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,7 @@ from django.utils import timezone
 from games.battles import joining
 from games.battles.starting import create_battles, create_casual_battle
 from games.models.battle import Battle
-from tests.factories import UserFactory
-from tests.games.conftest import make_match
+from tests.factories import UserFactory, make_match
 
 pytestmark = pytest.mark.django_db
 

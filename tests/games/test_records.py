@@ -26,7 +26,7 @@ from games.thud.records import (
     parse_records,
     replay,
 )
-from tests.games.conftest import make_match
+from tests.factories import make_match
 from tests.games.records_helpers import greedy_game, play_through_site
 from tournaments.models.rounds import Round
 from tournaments.models.tournament import Tournament

@@ -16,8 +16,7 @@ from games.live import referees
 from games.models.battle import Battle
 from games.models.history import ClockEvent
 from games.referee_presence import THRESHOLD_MS
-from tests.factories import UserFactory
-from tests.games.conftest import make_match
+from tests.factories import UserFactory, make_match
 
 pytestmark = pytest.mark.django_db
 LONG = {"think_ms": 15_000, "move_ms": 5_000, "grace_ms": 300}

@@ -20,7 +20,7 @@ from django.utils import timezone
 from games.battles.referee import referee_decision
 from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
-from tests.games.conftest import make_match
+from tests.factories import make_match
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match
 

@@ -20,7 +20,7 @@ from games.models.history import Move
 from games.thud import Position
 from games.thud.records import replay
 from play import computer
-from tests.games.conftest import make_match
+from tests.factories import make_match
 from tests.games.records_helpers import greedy_game, play_through_site
 from tournaments.models.rounds import Round
 

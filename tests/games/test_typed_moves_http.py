@@ -16,7 +16,7 @@ from games.interface import InvalidMove
 from games.models.battle import Battle
 from games.models.history import Move
 from games.presenters_play import typed_move
-from tests.games.conftest import make_match
+from tests.factories import make_match
 
 HX = {"HTTP_HX_REQUEST": "true"}
 THUD = registry.get("thud")

@@ -2,9 +2,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.games.bots_fixtures import bots_queue  # noqa: F401
-from tests.outbox.fixtures import broker_down, default_queue, smtp, smtp_silent  # noqa: F401
-
 
 @pytest.fixture(autouse=True)
 def _fast_password_hasher(settings):

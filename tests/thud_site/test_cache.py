@@ -8,41 +8,14 @@ battles) is ``tests/games/live/test_outages.py``.
 
 from __future__ import annotations
 
-import socket
-
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import caches
 from django.core.management import call_command
 from django.utils import timezone
 
-from games.live import publish
 from tests.thud_site.test_crawl import crawl
 from thud_site import limits
-
-
-def _closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]  # closed again when the block ends: nothing listens
-
-
-@pytest.fixture
-def redis_down(settings):
-    location = f"redis://127.0.0.1:{_closed_port()}/0"
-    settings.CACHES = {
-        name: {
-            "BACKEND": "thud_site.cache.ResilientRedisCache",
-            "LOCATION": location,
-            "OPTIONS": {"fallback": fallback},
-        }
-        for name, fallback in (("default", "miss"), ("limits", "local"))
-    }
-    settings.REDIS_URL = location
-
-    publish._publisher = None  # the next publish connects to the dead address
-    yield location
-    publish._publisher = None
 
 
 def test_without_redis_the_default_cache_misses_and_drops_writes(redis_down):

@@ -116,7 +116,8 @@ class PlayerForm(forms.Form):
         return late
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("initial_points") and not data.get("late_from_round"):
             self.add_error("initial_points", _("Only a late entry starts with match points."))
         return data

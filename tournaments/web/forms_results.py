@@ -44,7 +44,8 @@ class MatchResultForm(forms.Form):
         } | own
 
     def clean(self):
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         if all(cleaned.get(name) is not None for name in SURVIVOR_FIELDS):
             try:
                 MatchResult.parse([cleaned[name] for name in SURVIVOR_FIELDS], game=self.game)

@@ -39,7 +39,8 @@ class TwoEntriesForm(forms.Form):
         cast(_EntryField, self.fields["second"]).queryset = entries
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("first") and data.get("first") == data.get("second"):
             raise forms.ValidationError(_("Choose two different players."))
         return data

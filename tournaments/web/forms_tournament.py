@@ -69,12 +69,13 @@ class _TournamentChecks(forms.ModelForm):
         return self.cleaned_data.get("game") or self.instance.game
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         start, end = data.get("start_date"), data.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", _("The end date is before the start date."))
         win, draw, loss = (data.get(f"points_{k}") for k in ("win", "draw", "loss"))
-        if None not in (win, draw, loss) and not win >= draw >= loss:
+        if win is not None and draw is not None and loss is not None and not win >= draw >= loss:
             self.add_error(
                 "points_draw",
                 _("A win must be worth at least a draw, and a draw at least a loss."),

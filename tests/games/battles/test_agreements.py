@@ -19,8 +19,7 @@ from games.battles.referee import resume as referee_resume
 from games.battles.starting import create_battles, create_casual_battle, start_battle
 from games.models.battle import Battle, clock_fields
 from games.models.history import ClockEvent
-from tests.factories import UserFactory
-from tests.games.conftest import make_match
+from tests.factories import UserFactory, make_match
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}

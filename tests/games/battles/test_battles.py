@@ -22,7 +22,7 @@ from games.battles.starting import create_battles, start_battle
 from games.live import publish
 from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
-from tests.games.conftest import make_match
+from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db
 

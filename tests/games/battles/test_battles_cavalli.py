@@ -12,7 +12,7 @@ from django.utils import timezone
 from games.battles.play import submit_move
 from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
-from tests.games.conftest import make_match
+from tests.factories import make_match
 from tournaments.models.results import ResultVersion
 from tournaments.rounds.reads import load_standings
 from tournaments.standings.scoring import score

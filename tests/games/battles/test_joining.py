@@ -28,8 +28,7 @@ from games.live import publish
 from games.models.battle import NO_SHOW, NO_SHOW_CLAIMED, Battle
 from games.models.history import ClockEvent, Move
 from play import queries
-from tests.factories import UserFactory
-from tests.games.conftest import make_match
+from tests.factories import UserFactory, make_match
 from tests.tournaments.results.test_workflow_concurrency import race
 
 pytestmark = pytest.mark.django_db

@@ -16,7 +16,7 @@ from games.battles.errors import BattleError, NotAllowed
 from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
 from games.models.history import ClockEvent
-from tests.games.conftest import make_match
+from tests.factories import make_match
 from tests.tournaments.results.test_workflow_concurrency import race
 from tournaments.models.rounds import Match, Round
 from tournaments.rounds.locks import RoundError

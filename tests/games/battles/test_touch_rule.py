@@ -19,7 +19,7 @@ from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
 from games.models.history import Move
 from games.thud import Position, parse_move
-from tests.games.conftest import make_match
+from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}

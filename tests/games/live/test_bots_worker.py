@@ -19,7 +19,7 @@ from games.models.battle import Battle
 from games.models.history import Move
 from play import computer
 from tests.factories import UserFactory
-from tests.games.conftest import wait_for
+from tests.processes import wait_for
 
 pytestmark = [pytest.mark.clock, pytest.mark.django_db(transaction=True)]
 

@@ -25,7 +25,8 @@ from games.battles.settle import settle
 from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
-from tests.games.conftest import make_match, wait_for
+from tests.factories import make_match
+from tests.processes import wait_for
 
 pytestmark = [pytest.mark.clock, pytest.mark.django_db(transaction=True)]
 

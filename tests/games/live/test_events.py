@@ -17,7 +17,8 @@ from games.battles.starting import create_battles, start_battle
 from games.live import publish
 from games.live import stream as live
 from games.models.battle import Battle
-from tests.games.conftest import free_port, make_match, uvicorn_proc
+from tests.factories import make_match
+from tests.processes import free_port, uvicorn_proc
 
 
 def test_sse_message_format():

@@ -26,15 +26,9 @@ from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
 from games.models.heartbeat import WebHeartbeat
 from games.models.history import ClockEvent, Move
-from tests.games.conftest import (
-    free_port,
-    gunicorn_proc,
-    make_match,
-    port_open,
-    procfile_env,
-    uvicorn_proc,
-)
-from tests.games.conftest import wait_for as wait
+from tests.factories import make_match
+from tests.processes import free_port, gunicorn_proc, port_open, procfile_env, uvicorn_proc
+from tests.processes import wait_for as wait
 
 pytestmark = [pytest.mark.clock, pytest.mark.django_db(transaction=True)]
 

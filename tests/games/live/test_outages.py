@@ -23,7 +23,8 @@ from games.live import outages, sweep
 from games.models.battle import Battle
 from games.models.heartbeat import WebHeartbeat
 from games.models.history import ClockEvent, Move
-from tests.games.conftest import free_port, make_match
+from tests.factories import make_match
+from tests.processes import free_port
 from thud_site import heartbeat
 
 pytestmark = pytest.mark.django_db

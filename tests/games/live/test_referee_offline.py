@@ -22,7 +22,7 @@ from games.live import outages, referees, sweep
 from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
 from games.referee_presence import THRESHOLD_MS
-from tests.games.conftest import make_match
+from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db
 

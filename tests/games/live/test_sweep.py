@@ -17,7 +17,7 @@ from games.battles.settle import settle
 from games.live import bulk, publish, sweep
 from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
-from tests.games.conftest import make_match
+from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db
 

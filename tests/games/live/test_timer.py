@@ -19,7 +19,7 @@ from games.live import publish, timer
 from games.models.battle import Battle
 from games.models.heartbeat import WebHeartbeat
 from games.models.history import ClockEvent
-from tests.games.conftest import make_match
+from tests.factories import make_match
 from tests.games.live.test_sweep import ms, recording, running_battles, running_battles_due
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from tests.games.conftest import make_match
+from tests.factories import make_match
 from tournaments.models.rounds import Round
 from tournaments.organising.hall import set_announcement, start_round_timer, stop_round_timer
 from tournaments.rounds.locks import RoundError

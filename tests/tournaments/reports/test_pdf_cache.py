@@ -11,7 +11,6 @@ from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tests.thud_site.test_cache import redis_down  # noqa: F401  (a fixture)
 from tests.tournaments.web.test_downloads import played
 from tournaments.models.rounds import Match
 from tournaments.models.tournament import Tournament
@@ -74,7 +73,7 @@ def test_a_request_waiting_for_anothers_render_gets_its_pdf(client):
     assert response.status_code == 200 and response.content == b"%PDF-the other render"
 
 
-def test_without_redis_every_request_renders_its_own_pdf(client, redis_down):  # noqa: F811
+def test_without_redis_every_request_renders_its_own_pdf(client, redis_down):
     t = played()
     for _ in range(2):
         response = client.get(f"/t/{t.slug}/standings.pdf")

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.games.conftest import make_match
+from tests.factories import make_match
 from tests.tournaments.rounds.played import finish
 from tournaments.models.people import Player
 from tournaments.models.rounds import Match, Round

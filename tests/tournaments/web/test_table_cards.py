@@ -9,8 +9,7 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from tests.factories import UserFactory
-from tests.games.conftest import make_match
+from tests.factories import UserFactory, make_match
 from tests.tournaments.web.test_player_cards import decoded_qr_codes
 
 pytestmark = pytest.mark.django_db

@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.factories import UserFactory
-from tests.games.conftest import make_match
+from tests.factories import UserFactory, make_match
 from tournaments.models.rounds import Round
 from tournaments.models.tournament import Tournament
 

@@ -13,8 +13,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import UserFactory
-from tests.games.conftest import make_match
+from tests.factories import UserFactory, make_match
 from tests.games.test_referee_survivors import ENTERED, finish_otb
 from tests.tournaments.web.test_views_referee import (
     HX,
