@@ -1,18 +1,23 @@
 """The whole suite's set-up: the shared fixtures (``tests/fixtures/``), one fast password
 hasher, a private cache and channel namespace per xdist worker, and the two lanes.
 
-``make test`` runs two xdist workers with ``--dist loadgroup``: every ``browser`` or
-``clock`` test goes to the group ``serial`` (one worker, one at a time: they start real
-processes and measure time), the database and pure tests share out over both workers.
+``make test`` runs two xdist workers with ``--dist loadgroup``: every ``clock`` test and
+every test that uses real processes (``REAL_PROCESSES``) is in the serial lane (one worker,
+one at a time, first: they start workers, beat and servers and measure time); the other
+tests, the browser tests on pytest-django's in-process ``live_server`` among them, share
+out over both workers (``SerialLaneScheduling``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import tempfile
+from pathlib import Path
 
 import pytest
 from django.conf import settings
+from xdist.scheduler import LoadScopeScheduling
 
 pytest_plugins = [
     "tests.fixtures.browsers",
@@ -20,7 +25,7 @@ pytest_plugins = [
     "tests.fixtures.queues",
 ]
 
-SERIAL = ("browser", "clock")
+REAL_PROCESSES = {"server", "shared_site", "cluster_factory", "throwaway_redis"}
 # Django's default (PBKDF2, 1,000,000 iterations: ~0.8 s a hash here) is kept for the one
 # test of the production hasher, tests/thud_site/test_passwords.py.
 FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -42,12 +47,56 @@ def pytest_configure(config) -> None:
         settings.THUD_EVENTS_PREFIX = f"{settings.THUD_EVENTS_PREFIX}{worker}:"
 
 
-@pytest.hookimpl(tryfirst=True)
+def in_serial_lane(item) -> bool:
+    return bool(item.get_closest_marker("clock")) or bool(
+        set(getattr(item, "fixturenames", ())) & REAL_PROCESSES
+    )
+
+
+def _lane_file(controller_pid: int) -> Path:
+    return Path(tempfile.gettempdir()) / f"thud-tests-serial-lane-{controller_pid}.txt"
+
+
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items) -> None:
-    """Browser and clock tests into the serial lane (before xdist reads the groups)."""
-    for item in items:
-        if any(item.get_closest_marker(name) for name in SERIAL):
-            item.add_marker(pytest.mark.xdist_group("serial"))
+    """A worker writes down the serial lane for the controller's scheduler, before it
+    reports its collection (the same on every worker)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return
+    path = _lane_file(os.getppid())
+    draft = path.with_suffix(f".{worker}")
+    draft.write_text("\n".join(item.nodeid for item in items if in_serial_lane(item)))
+    draft.replace(path)
+
+
+class SerialLaneScheduling(LoadScopeScheduling):
+    """xdist's loadgroup, for pytest 9: one work unit ``serial`` (given first, to one
+    worker), every other test a unit of its own, handed out a couple at a time.
+
+    xdist 3.8 groups by rewriting ``item._nodeid``, which pytest 9 no longer reads, so its
+    own ``xdist_group`` marks group nothing; the workers name the serial tests instead.
+    """
+
+    serial: set[str] | None = None
+
+    def _split_scope(self, nodeid: str) -> str:
+        if self.serial is None:
+            path = _lane_file(os.getpid())
+            self.serial = set(path.read_text().splitlines()) if path.exists() else set()
+        return "serial" if nodeid in self.serial else nodeid
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") == "loadgroup":
+        return SerialLaneScheduling(config, log)
+    return None
+
+
+def pytest_unconfigure(config) -> None:
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        _lane_file(os.getpid()).unlink(missing_ok=True)
 
 
 @pytest.fixture(autouse=True)

@@ -10,12 +10,13 @@ landmarks, no empty table header).
 
 How it stays within its time budget (two shared cores):
 
-- the link graph is crawled once per role with Django's test client (the same rules as
-  ``tests/thud_site/test_crawl.py``: same site, GET only, no ``/admin/``, no event streams,
-  no downloads), keeping at most ``PER_VIEW`` URLs per Django URL name, since pages that
-  differ only by an id share their template;
-- one chromium serves every role; axe is injected by ``add_init_script`` (once per page,
-  not once per scan), and both widths are scanned on one loaded page by resizing it.
+- one test per role, so the two lanes of ``make test`` share the crawl out;
+- the link graph is crawled once per role with Django's test client (``tests/crawler.py``,
+  the crawler of ``tests/thud_site/test_crawl.py``: same site, GET only, no ``/admin/``, no
+  event streams, no downloads), keeping at most ``PER_VIEW`` URLs per Django URL name,
+  since pages that differ only by an id share their template;
+- the session's chromium serves every role; axe is injected by ``add_init_script`` (once
+  per page, not once per scan), and both widths are scanned on one loaded page by resizing.
 
 A failure lists every violation grouped by rule, then by page and targets, with the roles,
 languages and widths where it was seen; ``test-output/axe/`` keeps the whole report.
@@ -24,50 +25,31 @@ languages and widths where it was seen; ``test-output/axe/`` keeps the whole rep
 from __future__ import annotations
 
 import json
-import textwrap
 import time
-from collections import Counter, defaultdict, deque
-from dataclasses import asdict, dataclass
-from html.parser import HTMLParser
+from collections import Counter
+from dataclasses import asdict
 from pathlib import Path
-from urllib.parse import urljoin, urlsplit
 
 import pytest
-from axe_playwright_python.base import AXE_SCRIPT
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
-from django.urls import Resolver404, resolve, reverse
+from django.urls import reverse
 from django.utils import timezone
 
 from games.battles.starting import create_battles
 from games.models.battle import Battle
+from tests.browser.axe import AXE_SCRIPT, EMPTY_STREAM, Violation, describe, scan, summarise
 from tests.browser.keyboard import tab_to
+from tests.crawler import DOWNLOADS, crawl, view_name
 from tournaments.models.rounds import Match
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.timeout(2400),  # the crawl: ~330 s alone, 900+ s with the machine busy
+    pytest.mark.timeout(1200),  # the largest role: ~100 s alone, more with the machine busy
 ]
 
-AXE_OPTIONS = {
-    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]},
-    # Only the violations come back in full: the other result types keep one node each.
-    "resultTypes": ["violations"],
-}
-# Beyond the WCAG tags (issue 22): one h1 and ordered headings, unique landmarks and one
-# main, no empty table header. axe files these rules under best practice.
-STRUCTURE_RULES = [
-    "page-has-heading-one",
-    "heading-order",
-    "empty-heading",
-    "landmark-unique",
-    "landmark-one-main",
-    "landmark-no-duplicate-banner",
-    "landmark-no-duplicate-main",
-    "empty-table-header",
-]
 ROLES = {
     "anonymous": None,
     "player": "player1",
@@ -79,167 +61,14 @@ LANGUAGES = [code for code, _name in settings.LANGUAGES]
 VIEWPORTS = [{"width": 1366, "height": 768}, {"width": 390, "height": 844}]
 PER_VIEW = 3  # URLs kept per Django URL name and role
 NEXT_FRAMES = "new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
-MAX_PAGES = 250  # per role: a runaway crawl stops here
-DOWNLOADS = (".pdf", ".csv", ".txt", ".json")
 REPORT = Path(__file__).resolve().parents[2] / "test-output" / "axe"
-# The live stream needs the ASGI server; the live_server answers with an empty stream
-# that asks not to be retried soon (as in test_roles_browser.py).
-EMPTY_STREAM = {"status": 200, "content_type": "text/event-stream", "body": "retry: 600000\n\n"}
 WAIT_MS = 20_000
 DEMO = "ankh-morpork-open"
 
 
-class Links(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.hrefs: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        if tag == "a":
-            href = dict(attrs).get("href")
-            if href:
-                self.hrefs.append(href)
-
-
-def view_name(path: str) -> str:
-    try:
-        return resolve(urlsplit(path).path).view_name
-    except Resolver404:
-        return path
-
-
-def same_site_path(base: str, href: str) -> str | None:
-    """The path (and query) of a link worth scanning, or None to leave it."""
-    target = urlsplit(urljoin(base, href))
-    if target.scheme not in ("http", "https", "") or target.netloc not in ("", "testserver"):
-        return None
-    path = target.path + (f"?{target.query}" if target.query else "")
-    if path.startswith("/admin/") or target.path.endswith("/events/"):
-        return None
-    if target.path.endswith(DOWNLOADS):
-        return None
-    return path
-
-
-def crawl(client: Client) -> list[str]:
+def pages_of(client: Client) -> list[str]:
     """The HTML pages reachable from ``/``, breadth first, ``PER_VIEW`` per URL name."""
-    pages: list[str] = []
-    seen: set[str] = {"/"}
-    per_view: Counter[str] = Counter()
-    queue = deque(["/"])
-    while queue and len(pages) < MAX_PAGES:
-        url = queue.popleft()
-        response = client.get(url)
-        if response.status_code != 200 or "text/html" not in response.get("Content-Type", ""):
-            continue
-        pages.append(url)
-        parser = Links()
-        parser.feed(response.content.decode())
-        for href in parser.hrefs:
-            path = same_site_path(url, href)
-            if path is None or path in seen:
-                continue
-            seen.add(path)
-            name = view_name(path)
-            if per_view[name] >= PER_VIEW:
-                continue
-            per_view[name] += 1
-            queue.append(path)
-    return pages
-
-
-@dataclass(frozen=True)
-class Violation:
-    role: str
-    language: str
-    width: int
-    page: str
-    rule: str
-    impact: str
-    help: str
-    nodes: int
-    targets: tuple[str, ...]
-
-
-def scan(page, role: str, language: str, path: str) -> list[Violation]:
-    found = []
-    results = page.evaluate(
-        """([tags, extra, types]) => axe.run(document, {
-            runOnly: {type: "rule", values: axe.getRules(tags).map(r => r.ruleId).concat(extra)},
-            resultTypes: types,
-        })""",
-        [AXE_OPTIONS["runOnly"]["values"], STRUCTURE_RULES, AXE_OPTIONS["resultTypes"]],
-    )
-    width = page.viewport_size["width"]
-    for v in results["violations"]:
-        targets = tuple(" ".join(map(str, node["target"])) for node in v["nodes"][:3])
-        found.append(
-            Violation(
-                role,
-                language,
-                width,
-                path,
-                v["id"],
-                v["impact"] or "",
-                v["help"],
-                len(v["nodes"]),
-                targets,
-            )
-        )
-    return found
-
-
-def describe(violations: list[Violation]) -> str:
-    """Grouped by rule, then by the targets axe names; each page with the roles that saw it."""
-    by_rule: dict[str, list[Violation]] = defaultdict(list)
-    for v in violations:
-        by_rule[v.rule].append(v)
-    lines = [f"{len(violations)} axe violations (rule × page × role × language × width):"]
-    for rule, found in sorted(by_rule.items(), key=lambda item: -len(item[1])):
-        lines.append(f"\n{rule} ({found[0].impact}): {found[0].help} — {len(found)} times")
-        by_targets: dict[tuple[str, ...], list[Violation]] = defaultdict(list)
-        for v in found:
-            by_targets[v.targets].append(v)
-        for targets, seen in sorted(by_targets.items(), key=lambda item: -len(item[1])):
-            languages = " ".join(sorted({v.language for v in seen}))
-            widths = " ".join(str(w) for w in sorted({v.width for v in seen}))
-            lines.append(f"  {' | '.join(targets)}  [{languages}; {widths} px] on:")
-            roles_on: dict[str, set[str]] = defaultdict(set)
-            for v in seen:
-                roles_on[v.page].add(v.role)
-            where = [
-                page + ("" if len(roles) == len(ROLES) else f" ({', '.join(sorted(roles))})")
-                for page, roles in sorted(roles_on.items())
-            ]
-            lines += textwrap.wrap(
-                ", ".join(where),
-                width=100,
-                initial_indent="    ",
-                subsequent_indent="    ",
-                break_on_hyphens=False,
-                break_long_words=False,
-            )
-    return "\n".join(lines)
-
-
-def summarise(
-    violations: list[Violation], pages: dict[str, int], scans: int, seconds: float
-) -> str:
-    by_rule = Counter(v.rule for v in violations)
-    by_role = Counter(v.role for v in violations)
-    nodes = Counter()
-    for v in violations:
-        nodes[v.rule] += v.nodes
-    return "\n".join(
-        [
-            f"pages per role: {pages}",
-            f"scans: {scans} in {seconds:.0f} s",
-            f"violations: {len(violations)} (rule × page × role × language × width)",
-            "by rule: "
-            + ", ".join(f"{r} {n} ({nodes[r]} nodes)" for r, n in by_rule.most_common()),
-            "by role: " + ", ".join(f"{r} {n}" for r, n in by_role.most_common()),
-        ]
-    )
+    return crawl(client, per_view=PER_VIEW, downloads=False).pages
 
 
 def role_client(username: str | None) -> Client:
@@ -262,54 +91,52 @@ def battles(demo):
     create_battles(match, mode=Battle.Mode.OTB, now=timezone.now())
 
 
-def test_no_axe_violation_on_any_page_any_role_language_or_width(
-    browser, live_server, battles, log_in
+@pytest.mark.parametrize("role", ROLES)
+def test_no_axe_violation_on_any_page_of_a_role_in_any_language_or_width(
+    browser, live_server, battles, log_in, role
 ):
     started = time.monotonic()
-    base = live_server.url
+    base, username = live_server.url, ROLES[role]
     violations: list[Violation] = []
-    pages: dict[str, int] = {}
+    paths = pages_of(role_client(username))
     scans = 0
-    for role, username in ROLES.items():
-        paths = crawl(role_client(username))
-        pages[role] = len(paths)
-        for language in LANGUAGES:
-            context = browser.new_context(viewport=VIEWPORTS[0])
-            log_in(context, username)
-            context.add_cookies(
-                [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": base}]
-            )
-            context.add_init_script(AXE_SCRIPT)
-            context.route("**/events/", lambda route: route.fulfill(**EMPTY_STREAM))
-            page = context.new_page()
-            for path in paths:
-                page.goto(base + path, wait_until="load", timeout=WAIT_MS)
-                assert page.evaluate("document.documentElement.lang") == language, path
-                for _ in VIEWPORTS:
-                    violations += scan(page, role, language, path)
-                    scans += 1
-                    other = next(v for v in VIEWPORTS if v["width"] != page.viewport_size["width"])
-                    page.set_viewport_size(other)
-                    # The page's own resize handlers run first, as they would for a person.
-                    page.evaluate(NEXT_FRAMES)
-            context.close()
-    seconds = time.monotonic() - started
-    summary = summarise(violations, pages, scans, seconds)
+    for language in LANGUAGES:
+        context = browser.new_context(viewport=VIEWPORTS[0])
+        log_in(context, username)
+        context.add_cookies(
+            [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": base}]
+        )
+        context.add_init_script(AXE_SCRIPT)
+        context.route("**/events/", lambda route: route.fulfill(**EMPTY_STREAM))
+        page = context.new_page()
+        for path in paths:
+            page.goto(base + path, wait_until="load", timeout=WAIT_MS)
+            assert page.evaluate("document.documentElement.lang") == language, path
+            for _ in VIEWPORTS:
+                violations += scan(page, role, language, path)
+                scans += 1
+                other = next(v for v in VIEWPORTS if v["width"] != page.viewport_size["width"])
+                page.set_viewport_size(other)
+                # The page's own resize handlers run first, as they would for a person.
+                page.evaluate(NEXT_FRAMES)
+        context.close()
+    summary = summarise(violations, {role: len(paths)}, scans, time.monotonic() - started)
     REPORT.mkdir(parents=True, exist_ok=True)
-    (REPORT / "summary.txt").write_text(summary + "\n\n" + describe(violations) + "\n")
-    (REPORT / "violations.json").write_text(json.dumps([asdict(v) for v in violations], indent=1))
+    name = role.replace(" ", "-")
+    (REPORT / f"{name}.txt").write_text(summary + "\n\n" + describe(violations) + "\n")
+    (REPORT / f"{name}.json").write_text(json.dumps([asdict(v) for v in violations], indent=1))
     print(summary)
-    assert scans == 2 * len(LANGUAGES) * sum(pages.values())
-    assert all(n > 5 for n in pages.values()), pages  # every crawl went somewhere
+    assert scans == 2 * len(LANGUAGES) * len(paths)
+    assert len(paths) > 5, paths  # the crawl went somewhere
     if violations:
-        raise AxeViolations(describe(violations))
+        raise AxeViolations(describe(violations, roles=ROLES))
 
 
 def test_crawl_keeps_html_pages_of_the_site_and_at_most_three_per_url_name(demo):
     client, fetched = role_client("organiser"), []
     get = client.get
     client.get = lambda path, *args, **kwargs: fetched.append(path) or get(path, *args, **kwargs)
-    paths = crawl(client)
+    paths = pages_of(client)
     per_view = Counter(view_name(path) for path in paths)
     assert max(per_view.values()) <= PER_VIEW, per_view.most_common(3)
     assert len(paths) == len(set(paths))

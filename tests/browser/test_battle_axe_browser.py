@@ -15,7 +15,7 @@ from django.utils import timezone
 from games.battles.play import touch
 from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
-from tests.browser.test_accessibility_browser import EMPTY_STREAM, Violation, describe, scan
+from tests.browser.axe import EMPTY_STREAM, Violation, describe, scan
 from tests.factories import make_match
 
 pytestmark = [

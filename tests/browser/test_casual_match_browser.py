@@ -11,8 +11,8 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
+from tests.browser.axe import EMPTY_STREAM, scan
 from tests.browser.keyboard import tab_to
-from tests.browser.test_accessibility_browser import EMPTY_STREAM, scan
 from tests.play.test_matches import play_to_end, rated_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

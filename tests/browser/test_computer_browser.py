@@ -23,7 +23,7 @@ from django.test import Client
 from games.models.analysis import BattleAnalysis
 from games.models.battle import Battle
 from games.models.history import Move
-from tests.browser.test_accessibility_browser import Violation, describe, scan
+from tests.browser.axe import Violation, describe, scan
 from tests.factories import UserFactory
 
 pytestmark = [

@@ -96,7 +96,7 @@ EMPTY_STREAM = {"status": 200, "content_type": "text/event-stream", "body": "ret
 def test_the_desk_and_the_players_check_in_pass_axe(browser, live_server, log_in, width):
     from axe_playwright_python.base import AXE_SCRIPT
 
-    from tests.browser.test_accessibility_browser import scan
+    from tests.browser.axe import scan
 
     t = tournament_with_players(5, check_in_required=True)
     player = t.entries.select_related("player").order_by("seed").first().player

@@ -20,7 +20,7 @@ from django.utils import timezone
 from games.battles.referee import referee_decision
 from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
-from tests.browser.test_accessibility_browser import describe, scan
+from tests.browser.axe import describe, scan
 from tests.factories import (
     EntryFactory,
     MatchFactory,

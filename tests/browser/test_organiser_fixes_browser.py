@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
-from tests.browser.test_accessibility_browser import describe, scan
+from tests.browser.axe import describe, scan
 from tournaments.models.rounds import Match
 from tournaments.models.tournament import Entry
 

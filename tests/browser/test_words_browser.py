@@ -14,7 +14,7 @@ from django.utils import translation
 
 from play.models import Challenge
 from play.wording import words_for
-from tests.browser.test_accessibility_browser import AXE_SCRIPT, scan
+from tests.browser.axe import AXE_SCRIPT, scan
 from tests.factories import EntryFactory, UserFactory
 from tournaments.models.people import PlayerClaim
 from tournaments.models.tournament import Tournament
