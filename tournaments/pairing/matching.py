@@ -35,7 +35,6 @@ import random
 from collections.abc import Collection, Hashable, Sequence
 from operator import mul
 
-import networkx as nx
 import rustworkx as rx
 
 from tournaments.pairing.records import (
@@ -242,6 +241,10 @@ def max_weight_matching(
         graph.add_edges_from([(index[u], index[v], w) for u, v, w in edges])
         found = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
     elif backend in BACKENDS:
+        # networkx (~1.4 s of imports) only when it is used: a deliberate function-level
+        # import of a third-party library, so no web or worker process pays it at start.
+        import networkx as nx
+
         nx_graph = nx.Graph()
         nx_graph.add_nodes_from(range(len(vertices)))
         nx_graph.add_weighted_edges_from((index[u], index[v], w) for u, v, w in edges)

@@ -12,6 +12,7 @@ request forgery waiting for a user-controlled URL. Any other URL is refused.
 
 from __future__ import annotations
 
+import functools
 import mimetypes
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -20,8 +21,6 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import HttpRequest
 from django.template.loader import render_to_string
-from weasyprint import HTML
-from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 
 def static_file(url_path: str) -> Path | None:
@@ -59,23 +58,39 @@ def static_file(url_path: str) -> Path | None:
     return None
 
 
-class StaticFilesFetcher(URLFetcher):
-    """Serves our static files to WeasyPrint from disk; refuses every other URL."""
+# WeasyPrint costs ~3.4 s of imports: it is loaded with the first PDF, not by every web and
+# worker process when it starts (deliberate function-level imports of a third-party library).
 
-    def fetch(self, url, headers=None):
-        path = static_file(urlsplit(url).path)
-        if path is None:
-            raise ValueError(f"Only static files are available to PDFs: {url}")
-        content_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": content_type})
+
+@functools.cache
+def _fetcher_class() -> type:
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+    class StaticFilesFetcher(URLFetcher):
+        def fetch(self, url, headers=None):
+            path = static_file(urlsplit(url).path)
+            if path is None:
+                raise ValueError(f"Only static files are available to PDFs: {url}")
+            content_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+            return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": content_type})
+
+    return StaticFilesFetcher
+
+
+def static_files_fetcher():
+    """A WeasyPrint URL fetcher that serves our static files from disk and refuses every
+    other URL."""
+    return _fetcher_class()()
 
 
 def render_pdf(request: HttpRequest, template_name: str, context: dict) -> bytes:
     """``template_name`` rendered with ``context`` (in the active language) as PDF bytes."""
+    from weasyprint import HTML
+
     html = render_to_string(template_name, context, request=request)
     document = HTML(
         string=html,
         base_url=request.build_absolute_uri("/"),
-        url_fetcher=StaticFilesFetcher(),
+        url_fetcher=static_files_fetcher(),
     )
     return document.write_pdf()

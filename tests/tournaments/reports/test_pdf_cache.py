@@ -15,7 +15,7 @@ from tests.tournaments.web.test_downloads import played
 from tournaments.models.rounds import Match
 from tournaments.models.tournament import Tournament
 from tournaments.reports import pdf_cache
-from tournaments.reports.pdf import StaticFilesFetcher, static_file
+from tournaments.reports.pdf import static_file, static_files_fetcher
 
 pytestmark = pytest.mark.django_db
 
@@ -89,4 +89,4 @@ def test_the_fetcher_refuses_absolute_and_strange_paths_itself(url, settings):
     settings.STATIC_ROOT = "/"
     assert static_file(url) is None
     with pytest.raises(ValueError, match="Only static files"):
-        StaticFilesFetcher().fetch(f"http://testserver{url}")
+        static_files_fetcher().fetch(f"http://testserver{url}")

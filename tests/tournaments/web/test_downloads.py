@@ -19,7 +19,7 @@ from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, User
 from tournaments.models.rounds import Match
 from tournaments.models.tournament import Tournament
 from tournaments.reports.palette import LIGHT
-from tournaments.reports.pdf import StaticFilesFetcher, static_file
+from tournaments.reports.pdf import static_file, static_files_fetcher
 from tournaments.results.corrections import decide_result
 from tournaments.results.entry import enter_result
 from tournaments.results.final import record_final_result
@@ -239,7 +239,7 @@ def test_static_fetcher_serves_only_our_static_files():
     assert static_file("/static/css/print.css") == Path(settings.BASE_DIR, "static/css/print.css")
     assert static_file("/static/../thud_site/settings.py") is None
     assert static_file("/static/css/missing.css") is None
-    fetcher = StaticFilesFetcher()
+    fetcher = static_files_fetcher()
     response = fetcher.fetch("http://testserver/static/css/print.css")
     assert response.content_type == "text/css" and b"@page" in response.read()
     for url in ("http://169.254.169.254/latest/", "file:///etc/passwd", "http://testserver/admin/"):
