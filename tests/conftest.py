@@ -1,11 +1,12 @@
 """The whole suite's set-up: the shared fixtures (``tests/fixtures/``), one fast password
 hasher, a private cache and channel namespace per xdist worker, and the two lanes.
 
-``make test`` runs two xdist workers with ``--dist loadgroup``: every ``clock`` test and
-every test that uses real processes (``REAL_PROCESSES``) is in the serial lane (one worker,
-one at a time, first: they start workers, beat and servers and measure time); the other
-tests, the browser tests on pytest-django's in-process ``live_server`` among them, share
-out over both workers (``SerialLaneScheduling``).
+``make test`` runs two xdist workers with ``--dist loadgroup`` and two serial lanes, each
+run one test at a time on one worker, from the start (``SerialLaneScheduling``): ``clock``
+(the timing tests: real workers and beat, outages) and ``site`` (the other tests with real
+processes, ``REAL_PROCESSES``: the browser tests on uvicorn with a clock worker). Every
+other test, the browser tests on pytest-django's in-process ``live_server`` among them,
+goes to whichever worker is free.
 """
 
 from __future__ import annotations
@@ -47,44 +48,52 @@ def pytest_configure(config) -> None:
         settings.THUD_EVENTS_PREFIX = f"{settings.THUD_EVENTS_PREFIX}{worker}:"
 
 
-def in_serial_lane(item) -> bool:
-    return bool(item.get_closest_marker("clock")) or bool(
-        set(getattr(item, "fixturenames", ())) & REAL_PROCESSES
-    )
+def lane_of(item) -> str | None:
+    """``clock`` for the timing tests, ``site`` for the other tests with real processes,
+    None for a test any worker may run at any time."""
+    if item.get_closest_marker("clock"):
+        return "clock"
+    if set(getattr(item, "fixturenames", ())) & REAL_PROCESSES:
+        return "site"
+    return None
 
 
 def _lane_file(controller_pid: int) -> Path:
-    return Path(tempfile.gettempdir()) / f"thud-tests-serial-lane-{controller_pid}.txt"
+    return Path(tempfile.gettempdir()) / f"thud-tests-lanes-{controller_pid}.txt"
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items) -> None:
-    """A worker writes down the serial lane for the controller's scheduler, before it
-    reports its collection (the same on every worker)."""
+    """A worker writes down the lanes for the controller's scheduler, before it reports
+    its collection (the same on every worker)."""
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if not worker:
         return
     path = _lane_file(os.getppid())
     draft = path.with_suffix(f".{worker}")
-    draft.write_text("\n".join(item.nodeid for item in items if in_serial_lane(item)))
+    lanes = ((lane_of(item), item.nodeid) for item in items)
+    draft.write_text("".join(f"{lane}\t{nodeid}\n" for lane, nodeid in lanes if lane))
     draft.replace(path)
 
 
 class SerialLaneScheduling(LoadScopeScheduling):
-    """xdist's loadgroup, for pytest 9: one work unit ``serial`` (given first, to one
-    worker), every other test a unit of its own, handed out a couple at a time.
+    """xdist's loadgroup, for pytest 9: each lane (``clock``, ``site``) one work unit, the
+    biggest first, so the two lanes start at once on the two workers and each runs its
+    tests one at a time; every other test a unit of its own, handed out a couple at a time
+    to whichever worker is free.
 
     xdist 3.8 groups by rewriting ``item._nodeid``, which pytest 9 no longer reads, so its
-    own ``xdist_group`` marks group nothing; the workers name the serial tests instead.
+    own ``xdist_group`` marks group nothing; the workers name the lanes instead.
     """
 
-    serial: set[str] | None = None
+    lanes: dict[str, str] | None = None
 
     def _split_scope(self, nodeid: str) -> str:
-        if self.serial is None:
+        if self.lanes is None:
             path = _lane_file(os.getpid())
-            self.serial = set(path.read_text().splitlines()) if path.exists() else set()
-        return "serial" if nodeid in self.serial else nodeid
+            rows = path.read_text().splitlines() if path.exists() else []
+            self.lanes = {test: lane for lane, _, test in (row.partition("\t") for row in rows)}
+        return f"lane:{self.lanes[nodeid]}" if nodeid in self.lanes else nodeid
 
 
 @pytest.hookimpl(tryfirst=True)
