@@ -6,10 +6,11 @@ Terminology and invariants:
 - ``replay_problems(battle)`` names what of an archived battle (the schema's JSON value)
   the engine does not reproduce: each move must be legal where it is played, by the side
   to move, written as the engine writes it (notation, kind, captures); the moves' plies
-  are 0, 1, 2, … in order; the stored board is the replayed position (a battle without a
-  board: one over the board, or one not started), and so are the side to move, the ply,
-  the pieces counted on the row and, once finished, the scores and the winner (as
-  ``finishing`` decides them). A battle the game says is over must be finished. Reads
+  are 0, 1, 2, … in order; the stored board is the replayed position, and so are the
+  side to move, the ply, the pieces counted on the row and, once finished, the scores
+  and the winner (as ``finishing`` decides them). A battle the game says is over must be
+  finished. A battle without a board (over the board, or online and not started) has no
+  scores or winner; its moves, when they were typed in, are replayed for legality. Reads
   no database: the game is the registry's, with the battle's rules options.
 - ``as_history(battle)``: what is written. An archive is history: a battle that was
   running, paused or waiting for a referee is written finished as *not finished when
@@ -20,7 +21,7 @@ Terminology and invariants:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Generator, Iterator, Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -67,38 +68,51 @@ def replay_problems(battle: Mapping[str, Any]) -> Iterator[str]:
     if battle["status"] == clock.PENDING and moves:
         yield _("a battle not started has moves.")
         return
+    if not battle["board"]:
+        if problem := next(boardless_problems(battle), None):
+            yield problem
+        elif all(m["notation"] or m["kind"] == FORFEIT for m in moves):
+            # Moves typed in after a battle over the board (``otb_moves``): legal, in
+            # order. Clock presses carry no notation: there is nothing to replay then.
+            yield from moves_problems(battle, game)
+        return
     if battle["ply"] != len(moves):
         yield _("it is at ply %(ply)d but has %(count)d moves.") % {
             "ply": battle["ply"],
             "count": len(moves),
         }
         return
-    if not battle["board"]:
-        yield from boardless_problems(battle, game)
-        return
+    state = yield from moves_problems(battle, game)
+    if state is not None:
+        yield from position_problems(battle, game, state)
+
+
+def moves_problems(battle: Mapping[str, Any], game: Game) -> Generator[str, None, Any]:
+    """The first move that does not replay; returns the position reached (``None``
+    after a problem)."""
     state = game.initial_state({"board_seed": battle["board_seed"]})
-    for n, move in enumerate(moves):
+    for n, move in enumerate(battle["moves"]):
         here = f"moves[{n}]: "
         if game.outcome(state) is not None:
             yield here + _("a move after the end of the game.")
-            return
+            return None
         if move["side"] != game.side_to_move(state):
             yield here + _("played by %(side)r, but %(expected)r was to move.") % {
                 "side": move["side"],
                 "expected": game.side_to_move(state),
             }
-            return
+            return None
         if move["kind"] == FORFEIT:
             if move["notation"] or move["captures"]:
                 yield here + _("a forfeited turn with a move.")
-                return
+                return None
             state = game.pass_turn(state)
             continue
         try:
             state, info = game.apply(state, move["notation"])
         except (InvalidMove, ValueError):
             yield here + _("%(move)r is not a legal move there.") % {"move": move["notation"]}
-            return
+            return None
         if (info.notation, info.kind, list(info.captures)) != (
             move["notation"],
             move["kind"],
@@ -111,11 +125,11 @@ def replay_problems(battle: Mapping[str, Any]) -> Iterator[str]:
                 "kind": info.kind,
                 "captures": ", ".join(info.captures) or "-",
             }
-            return
-    yield from position_problems(battle, game, state)
+            return None
+    return state
 
 
-def boardless_problems(battle: Mapping[str, Any], game: Game) -> Iterator[str]:
+def boardless_problems(battle: Mapping[str, Any]) -> Iterator[str]:
     """A battle with no stored position: over the board, or online and never started."""
     if battle["mode"] == "online" and (battle["moves"] or battle["status"] != clock.PENDING):
         yield _("an online battle that was played has no board.")

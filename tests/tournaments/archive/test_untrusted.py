@@ -159,6 +159,15 @@ def running(d: dict) -> None:
     )
 
 
+def over_the_board(d: dict) -> None:
+    battle(d).update(mode="otb", board="", scores={}, winner="")
+
+
+def illegal_over_the_board(d: dict) -> None:
+    over_the_board(d)
+    battle(d)["moves"][3]["notation"] = "Z99-Z98"
+
+
 def first_capture(d: dict) -> dict:
     return next(m for m in battle(d)["moves"] if m["captures"])
 
@@ -198,6 +207,10 @@ CASES = {
         ),
         "sections.battles[0]: its winner is not the one",
     ),
+    "an illegal move typed in over the board": (
+        spoil(illegal_over_the_board),
+        "sections.battles[0]: moves[3]: 'Z99-Z98' is not a legal move there.",
+    ),
     "a ply its moves do not make": (
         spoil(lambda d: battle(d).update(ply=3)),
         "sections.battles[0]: it is at ply 3 but has 8 moves.",
@@ -219,6 +232,15 @@ def test_a_battle_that_does_not_replay_is_refused_with_its_place_and_nothing_is_
 
     assert message in str(refused.value)
     assert counts() == before
+
+
+def test_a_battle_over_the_board_with_its_moves_typed_in_is_imported(document):
+    over_the_board(document)
+
+    t = import_archive(read_archive(json.dumps(document)), now=timezone.now())
+
+    imported = Battle.objects.get(match__round__tournament=t, match__table=1, number=1)
+    assert imported.mode == "otb" and imported.moves.count() == 8
 
 
 @pytest.mark.parametrize("status", ["running", "paused", "needs_referee"])
