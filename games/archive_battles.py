@@ -6,6 +6,9 @@ The tournaments app writes and reads the archive and never imports games; it fin
 section through ``GamesConfig.archive_sections``. A battle names its match by ``(round,
 table)`` and its players by entry key, through the refs the archive hands over
 (``tournaments.for_games``). Times keep their offset and microseconds.
+
+An archive is untrusted: every battle is replayed through its game's engine before
+anything is written (``games.archive_replay``), and written as history, never on a clock.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from games.archive_replay import as_history, replay_problems
 from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
 from tournaments.for_games import (
@@ -85,8 +89,12 @@ class BattlesSection:
             expiries = Counter(e["ply"] for e in b["clock_events"] if e["kind"] == "turn_expired")
             if twice := [ply for ply, count in expiries.items() if count > 1]:
                 yield here + _("the turn of ply %(ply)d expired twice.") % {"ply": twice[0]}
+            if b["game"] == index.game:
+                yield from (here + p for p in replay_problems(b))
 
     def write(self, data: list[dict[str, Any]], refs: ImportRefs) -> None:
+        """Checked battles as history: none is left on a clock (``as_history``)."""
+        data = [as_history(b) for b in data]
         battles = [
             Battle(
                 match=refs.matches[(b["round"], b["table"])],

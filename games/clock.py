@@ -66,6 +66,7 @@ REASON_REFEREE_OFFLINE = "referee_offline"  # its referee page is away (games.re
 REASON_FORFEITS = "consecutive_forfeits"
 REASON_MOVE_LIMIT = "move_limit"
 REASON_TIME = "lost_on_time"
+REASON_UNFINISHED = "unfinished"  # imported from an archive while it was being played
 
 
 class ClockError(ValueError):

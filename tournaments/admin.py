@@ -6,12 +6,16 @@ result workflow (tournaments/results/), never an edit.
 
 from __future__ import annotations
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournaments.models.people import Player, PlayerClaim
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Entry, ForbiddenPair, Tournament
+from tournaments.rating.update import after_rounds_changed
 
 
 @admin.register(Player)
@@ -33,6 +37,21 @@ class TournamentAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["referees"]
     inlines = [EntryInline]
+    actions = ["mark_rated"]
+
+    @admin.action(
+        description=gettext_lazy("Mark rated and rate its finished rounds"),
+        permissions=["change"],
+    )
+    def mark_rated(self, request, queryset) -> None:
+        """A site administrator's decision: an imported tournament is unrated until then
+        (``tournaments.archive.writer``); its players are rated at once."""
+        now = timezone.now()
+        for tournament in queryset.filter(rated=False):
+            tournament.rated = True
+            tournament.save(update_fields=["rated"])
+            after_rounds_changed(tournament, now=now)
+        self.message_user(request, _("Marked rated."), messages.SUCCESS)
 
 
 @admin.register(Round)

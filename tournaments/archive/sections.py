@@ -6,7 +6,8 @@ Terminology and invariants:
   them: an ``AppConfig`` lists its sections in ``archive_sections`` (set in ``ready``, as
   a section needs the app's models), the way ``GamesConfig.game_scales`` offers scales.
 - Inside the archive nothing is named by a database id: an entry by its **key** (1, 2, …
-  in the archive), a match by ``(round number, table)``, a user by username.
+  in the archive), a match by ``(round number, table)``, a user by username (a name
+  only: nobody here is found by it).
   ``ExportRefs`` maps this installation's ids to those names, ``ImportRefs`` maps them
   back to the rows just written; ``DocumentIndex`` is what a pure check may rely on.
 - Times travel as ISO 8601 with the UTC offset, to the microsecond (``iso``,
@@ -16,12 +17,11 @@ Terminology and invariants:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
 from django.apps import apps
-from django.contrib.auth.models import User
 
 from tournaments.models.rounds import Match
 from tournaments.models.tournament import Entry, Tournament
@@ -64,20 +64,12 @@ class ExportRefs:
 
 @dataclass
 class ImportRefs:
-    """The archive's names as the rows just written; users found by username (``None``:
-    not on this installation, so the caller keeps the name as text)."""
+    """The archive's names as the rows just written. Users are not among them: an
+    archive's usernames are only names (``writer``)."""
 
     tournament: Tournament
     entries: Mapping[int, Entry]
     matches: Mapping[MatchKey, Match]
-    _users: dict[str, User | None] = field(default_factory=dict)
-
-    def user(self, username: str | None) -> User | None:
-        if username is None:
-            return None
-        if username not in self._users:
-            self._users[username] = User.objects.filter(username=username).first()
-        return self._users[username]
 
 
 class ArchiveSection(Protocol):

@@ -3,7 +3,9 @@
 Terminology and invariants:
 - ``read_archive(data)`` returns the parsed document or raises ``ArchiveError`` whose
   message names the problem and where (``rounds[2].matches[4]: table 3 appears twice``).
-- Order of the checks: the text (UTF-8, JSON), then ``format`` and ``version`` (so a
+- Order of the checks: the text (UTF-8, JSON), its bounds (``check_bounds``: nesting,
+  list lengths, string lengths, no NUL, integers of at most 19 digits, finite numbers:
+  what the database or the checks below could choke on), then ``format`` and ``version`` (so a
   newer archive is told as such, not as a hundred schema errors), then the structure
   against ``tournament-archive.schema.json`` (``jsonschema``; times must carry an
   offset), then what a schema cannot say: references resolve, tables and entries unique
@@ -15,6 +17,7 @@ Terminology and invariants:
 from __future__ import annotations
 
 import json
+import math
 import zoneinfo
 from collections.abc import Generator, Iterable, Iterator, Mapping
 from datetime import date, datetime
@@ -38,6 +41,74 @@ SCHEMA_PATH = Path(__file__).with_name("tournament-archive.schema.json")
 
 class ArchiveError(ValueError):
     """The archive cannot be imported; the message says why and where."""
+
+
+#: Bounds on any value of the file, whatever the schema says of its place (the schema
+#: bounds most places tighter): nesting depth, items of a list or object, characters of a
+#: string, digits of an integer (a 64-bit column holds 19).
+MAX_DEPTH = 12
+MAX_ITEMS = 50_000
+MAX_CHARS = 10_000
+MAX_DIGITS = 19
+
+
+class TooLong(str):
+    """An integer's text too long to be read as a number (``json.loads``' ``parse_int``):
+    kept as text so ``check_bounds`` names its place."""
+
+
+def read_int(text: str) -> int | TooLong:
+    return TooLong(text) if len(text.lstrip("-")) > MAX_DIGITS else int(text)
+
+
+def check_bounds(document: Any) -> None:
+    """``ArchiveError`` naming the first value out of bounds (iterative: the depth is
+    bounded before anything recurses)."""
+    stack: list[tuple[tuple[str | int, ...], Any]] = [((), document)]
+    while stack:
+        path, value = stack.pop()
+        here = where(path)
+        if len(path) > MAX_DEPTH:
+            raise ArchiveError(
+                _("%(where)s: nested more than %(depth)d levels deep.")
+                % {"where": here, "depth": MAX_DEPTH}
+            )
+        if isinstance(value, TooLong):
+            raise ArchiveError(
+                _("%(where)s: a number of %(digits)d digits; at most %(most)d.")
+                % {"where": here, "digits": len(value.lstrip("-")), "most": MAX_DIGITS}
+            )
+        if isinstance(value, str):
+            check_text(value, here)
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise ArchiveError(_("%(where)s: not a finite number.") % {"where": here})
+        elif isinstance(value, (list, dict)):
+            if len(value) > MAX_ITEMS:
+                raise ArchiveError(
+                    _("%(where)s: %(count)d items; at most %(most)d.")
+                    % {"where": here, "count": len(value), "most": MAX_ITEMS}
+                )
+            if isinstance(value, dict):
+                for key in value:
+                    check_text(key, here)
+                items = [((*path, key), v) for key, v in value.items()]
+            else:
+                items = [((*path, n), v) for n, v in enumerate(value)]
+            stack.extend(reversed(items))
+
+
+def check_text(text: str, here: str) -> None:
+    if len(text) > MAX_CHARS:
+        raise ArchiveError(
+            _("%(where)s: a text of %(count)d characters; at most %(most)d.")
+            % {"where": here, "count": len(text), "most": MAX_CHARS}
+        )
+    if "\x00" in text:
+        raise ArchiveError(_("%(where)s: a text holds a NUL character.") % {"where": here})
+
+
+def refuse_constant(name: str) -> None:
+    raise ArchiveError(_("The file holds %(name)s, which is not a number.") % {"name": name})
 
 
 FORMATS = FormatChecker(formats=())
@@ -77,8 +148,15 @@ def check_structure(value: Any, against: Mapping[str, Any], prefix: tuple = ()) 
     errors = sorted(validator.iter_errors(value), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
         error: ValidationError = errors[0]
-        # A message may quote the whole offending value: a line is enough to find it.
-        message = error.message if len(error.message) <= 300 else error.message[:300] + "…"
+        if error.validator in ("maxLength", "maxItems"):
+            # Its message quotes the whole value: say what is too long, and by how much.
+            message = _("%(count)d characters or items; at most %(most)d.") % {
+                "count": len(error.instance),
+                "most": error.validator_value,
+            }
+        else:
+            # A message may quote the whole offending value: a line is enough to find it.
+            message = error.message if len(error.message) <= 300 else error.message[:300] + "…"
         raise ArchiveError(f"{where([*prefix, *error.absolute_path])}: {message}")
 
 
@@ -89,12 +167,17 @@ def read_archive(data: bytes | str) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise ArchiveError(_("The file is not UTF-8 text.")) from None
     try:
-        document = json.loads(text)
+        document = json.loads(text, parse_int=read_int, parse_constant=refuse_constant)
+    except RecursionError:
+        raise ArchiveError(
+            _("The file is nested more than %(depth)d levels deep.") % {"depth": MAX_DEPTH}
+        ) from None
     except json.JSONDecodeError as e:
         raise ArchiveError(
             _("The file is not valid JSON (line %(line)d, column %(column)d: %(problem)s).")
             % {"line": e.lineno, "column": e.colno, "problem": e.msg}
         ) from None
+    check_bounds(document)
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ArchiveError(
             _("The file is not a tournament archive (no format %(format)r).") % {"format": FORMAT}

@@ -2,14 +2,19 @@
 
 Terminology and invariants:
 - ``import_archive(document, slug=..., by=..., now=...)`` writes everything or nothing: any refusal
-  (``ArchiveError``: the slug is taken or not a slug) or failure rolls the whole
+  (``ArchiveError``: the slug is taken, reserved or not a slug) or failure rolls the whole
   transaction back.
-- Users are matched by username. A player whose user exists here is that user's player
-  (created for them if they have none); otherwise a new player without an account. A
-  result version's or an entry change's author who does not exist here is kept as a name
-  (``entered_by_name``, ``confirmed_by_name``, ``changed_by_name``), so the histories
-  read the same. The organiser is the archive's organiser if that user exists here, else
-  ``by`` (whoever imports on the web), else nobody.
+- An archive names no one here without their consent: the usernames in it are only
+  names. ``by`` (whoever imports) owns the tournament (the command: nobody); nobody is
+  appointed co-organiser or referee from the file; every player is a new player without
+  an account (an account holder claims it through the player-claim flow, which an
+  organiser approves); a result version's or an entry change's author is kept as a name
+  (``entered_by_name``, ``confirmed_by_name``, ``changed_by_name``), so the histories read
+  the same and nobody here is said to have entered what they did not.
+- An imported tournament is unrated (it feeds no rating), whatever the file says, unless
+  ``rated=True``: a site administrator's decision (``import_tournament --rated``, or
+  "Mark rated" in the admin site). Its players are new players, so even then nobody's
+  existing rating moves until they claim their entry.
 - Times are written as the archive says, ``created_at`` and ``entered_at`` too (they are
   ``auto_now_add``: set after the insert, with ``bulk_update``, which leaves them alone).
 - Personal-link tokens are new: they are secrets of the installation that drew them.
@@ -43,21 +48,38 @@ from tournaments.models.tournament import (
 from tournaments.rating.update import after_rounds_changed
 from tournaments.results.scales import FIELDS
 
+#: Addresses a tournament may not take: ``/manage/t/new/`` is the new-tournament form.
+RESERVED_SLUGS = frozenset({"new"})
+MAX_SLUG = 80  # Tournament.slug's max_length
+
 
 def import_archive(
-    document: dict[str, Any], *, slug: str = "", by: User | None = None, now: datetime
+    document: dict[str, Any],
+    *,
+    slug: str = "",
+    by: User | None = None,
+    rated: bool = False,
+    now: datetime,
 ) -> Tournament:
-    """The tournament of a document ``read_archive`` accepted, under ``slug`` if given.
-    Its finished rounds are rated at once if it is rated (``tournaments.rating``)."""
+    """The tournament of a document ``read_archive`` accepted, under ``slug`` if given,
+    owned by ``by``. Unrated unless ``rated`` (a site administrator's choice) and the
+    archive's own setting say so; then its finished rounds are rated at once."""
     slug = slug or document["tournament"]["slug"]
     try:
         validate_slug(slug)
+        if len(slug) > MAX_SLUG:
+            raise ValidationError("too long")
     except ValidationError:
         raise ArchiveError(
             _("%(slug)r is not a valid address: use letters, digits, - and _.") % {"slug": slug}
         ) from None
+    if slug.lower() in RESERVED_SLUGS:
+        raise ArchiveError(
+            _("%(slug)r is reserved for a page of the site: import it under another address.")
+            % {"slug": slug}
+        )
     try:
-        return _write(document, slug=slug, by=by, now=now)
+        return _write(document, slug=slug, by=by, rated=rated, now=now)
     except IntegrityError as exc:
         # The checks should leave the database nothing to refuse; if it does, the
         # transaction is rolled back and the person importing is told, not a 500.
@@ -66,7 +88,9 @@ def import_archive(
         ) from exc
 
 
-def _write(document: dict[str, Any], *, slug: str, by: User | None, now: datetime) -> Tournament:
+def _write(
+    document: dict[str, Any], *, slug: str, by: User | None, rated: bool, now: datetime
+) -> Tournament:
     with transaction.atomic():
         if Tournament.objects.select_for_update().filter(slug=slug).exists():
             raise ArchiveError(
@@ -75,7 +99,7 @@ def _write(document: dict[str, Any], *, slug: str, by: User | None, now: datetim
                 )
                 % {"slug": slug}
             )
-        t = write_tournament(document["tournament"], slug=slug, by=by)
+        t = write_tournament(document["tournament"], slug=slug, by=by, rated=rated)
         refs = ImportRefs(tournament=t, entries={}, matches={})
         refs.entries = write_entries(document["entries"], t, refs)
         ForbiddenPair.objects.bulk_create(
@@ -90,37 +114,27 @@ def _write(document: dict[str, Any], *, slug: str, by: User | None, now: datetim
     return t
 
 
-def write_tournament(part: dict[str, Any], *, slug: str, by: User | None) -> Tournament:
-    refs = ImportRefs(tournament=Tournament(), entries={}, matches={})
-    owner = refs.user(part["organiser"]) or by
+def write_tournament(
+    part: dict[str, Any], *, slug: str, by: User | None, rated: bool
+) -> Tournament:
     fields = {name: part[name] for name in SETTINGS if name != "slug"}
+    fields["rated"] = rated and part["rated"]
     t = Tournament.objects.create(
         slug=slug,
-        owner=owner,
+        owner=by,
         start_date=part["start_date"],
         end_date=part["end_date"],
         **fields,
     )
     t.created_at = time_of(part["created_at"])
     Tournament.objects.filter(pk=t.pk).update(created_at=t.created_at)
-    t.co_organisers.add(*filter(None, map(refs.user, part["co_organisers"])))
-    t.referees.add(*filter(None, map(refs.user, part["referees"])))
-    t.refresh_from_db()
     return t
 
 
-def player_for(part: dict[str, Any], refs: ImportRefs) -> Player:
-    user = refs.user(part["username"])
-    if user is not None:
-        existing = Player.objects.filter(user=user).first()
-        if existing is not None:
-            return existing
+def player_for(part: dict[str, Any]) -> Player:
+    """A new player without an account, whatever username the file gives."""
     return Player.objects.create(
-        name=part["name"],
-        club=part["club"],
-        country=part["country"],
-        rating=part["rating"],
-        user=user,
+        name=part["name"], club=part["club"], country=part["country"], rating=part["rating"]
     )
 
 
@@ -128,7 +142,7 @@ def write_entries(parts: list[dict[str, Any]], t: Tournament, refs: ImportRefs) 
     entries = {
         e["key"]: Entry(
             tournament=t,
-            player=player_for(e["player"], refs),
+            player=player_for(e["player"]),
             seed=e["seed"],
             checked_in=e["checked_in"],
             checked_in_at=parse_time(e["checked_in_at"]),
@@ -150,15 +164,13 @@ def write_entries(parts: list[dict[str, Any]], t: Tournament, refs: ImportRefs) 
     changes = []
     for e in parts:
         for c in e["changes"]:
-            user = refs.user(c["changed_by"])
             changes.append(
                 EntryChange(
                     entry=entries[e["key"]],
                     field=c["field"],
                     before=c["before"],
                     after=c["after"],
-                    changed_by=user,
-                    changed_by_name="" if user or c["changed_by"] is None else c["changed_by"],
+                    changed_by_name=c["changed_by"] or "",
                     changed_at=time_of(c["changed_at"]),
                 )
             )
@@ -216,7 +228,6 @@ def write_versions(
             if m["confirmed_version"] is not None:
                 counted[key] = m["confirmed_version"]
             for v in m["versions"]:
-                entered_by, confirmed_by = refs.user(v["entered_by"]), refs.user(v["confirmed_by"])
                 version = ResultVersion(
                     match=matches[key],
                     number=v["number"],
@@ -226,10 +237,8 @@ def write_versions(
                     kind=v["kind"],
                     status=v["status"],
                     reason=v["reason"],
-                    entered_by=entered_by,
-                    entered_by_name="" if entered_by else v["entered_by"] or "",
-                    confirmed_by=confirmed_by,
-                    confirmed_by_name="" if confirmed_by else v["confirmed_by"] or "",
+                    entered_by_name=v["entered_by"] or "",
+                    confirmed_by_name=v["confirmed_by"] or "",
                     confirmed_at=parse_time(v["confirmed_at"]),
                 )
                 versions.append((version, v))

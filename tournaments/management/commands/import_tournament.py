@@ -1,6 +1,8 @@
 """manage.py import_tournament FILE [--slug NEW]: recreate a tournament from its archive
 (``-`` reads standard input). A refusal names the problem on one line of standard error,
-exits non-zero and writes nothing."""
+exits non-zero and writes nothing. The tournament has no owner and is unrated unless
+``--rated`` (whoever runs the command administers the site) keeps the archive's rated
+setting."""
 
 from __future__ import annotations
 
@@ -20,6 +22,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser) -> None:
         parser.add_argument("file", help="the archive file, or - for standard input")
         parser.add_argument("--slug", default="", help="import under this address instead")
+        parser.add_argument(
+            "--rated",
+            action="store_true",
+            help="keep the archive's rated setting (imported tournaments are unrated otherwise)",
+        )
 
     def handle(self, *args, **options) -> None:
         try:
@@ -31,7 +38,10 @@ class Command(BaseCommand):
             raise CommandError(f"cannot read {options['file']}: {e.strerror}") from None
         try:
             tournament = import_archive(
-                read_archive(data), slug=options["slug"], now=timezone.now()
+                read_archive(data),
+                slug=options["slug"],
+                rated=options["rated"],
+                now=timezone.now(),
             )
         except ArchiveError as e:
             raise CommandError(str(e)) from None
