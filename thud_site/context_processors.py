@@ -1,4 +1,5 @@
-"""Navigation facts every page needs: which role links to show.
+"""What every page needs: the navigation's facts (which role links to show) and the app
+shell's (whose offline entries the page may send, where the worker saves pages).
 
 The facts are lazy: an htmx fragment (a result panel, a standings refresh) never shows the
 navigation, so it never pays for it. A full page asks once, in one query that also counts
@@ -18,6 +19,8 @@ from games.models.battle import Battle
 from tournaments.models.people import Player
 from tournaments.models.tournament import Tournament
 from tournaments.reports import dashboards
+
+from .offline import SAVED_PAGES, queue_owner
 
 
 @cache
@@ -82,4 +85,14 @@ def navigation(request) -> dict:
         "nav_organises": SimpleLazyObject(lambda: facts()["organises"]),
         "nav_claims": SimpleLazyObject(lambda: facts()["claims"]),
         "nav_your_move": SimpleLazyObject(lambda: facts()["your_move"]),
+    }
+
+
+def app_shell(request) -> dict:
+    user = getattr(request, "user", None)
+    if user is None:
+        return {}
+    return {
+        "offline_owner": SimpleLazyObject(lambda: queue_owner(user)),
+        "saved_pages": SAVED_PAGES,
     }

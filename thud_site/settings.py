@@ -105,6 +105,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After the user: an entry queued offline by someone else is never applied in their name.
+    "thud_site.offline.QueuedByMiddleware",
     # After LocaleMiddleware and the user: a logged-in user's saved language wins.
     "accounts.language.ProfileLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -128,6 +130,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "thud_site.context_processors.navigation",
+                "thud_site.context_processors.app_shell",
             ],
         },
     },

@@ -5,7 +5,12 @@ Both are served from the site root, so the worker's scope covers every page. The
 hash of their contents (a changed file makes a new cache and drops the old one), and the
 pages a person opened network-first, falling back to the saved copy when the network is
 gone; it never caches a POST, an API call or a stream, and it empties the saved pages when
-someone logs in or out. The admin's and the account pages are never saved.
+someone logs in or out (on this site or in the admin). The admin's and the account pages,
+and any answer that says ``no-store`` (a personal-link page), are never saved.
+
+A shared device keeps nothing of the last person (``thud_site/offline.py``): the pages
+saved and the entries queued go when a page shows that nobody is logged in any more (a
+log-out by any route, or a session that ended).
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
+
+from .offline import SAVED_PAGES
 
 #: What every page loads: kept by the worker when it installs.
 SHELL_ASSETS = (
@@ -52,7 +59,13 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "assets": [static(path) for path in SHELL_ASSETS],
         "staticPrefix": static(""),
         "catalog": reverse("javascript-catalog"),
-        "clearOn": [reverse("login"), reverse("logout")],
+        "pages": SAVED_PAGES,
+        "clearOn": [
+            reverse("login"),
+            reverse("logout"),
+            reverse("admin:login"),
+            reverse("admin:logout"),
+        ],
         # Never saved: the admin, and the account pages (log-in, password-reset links).
         "private": [reverse("admin:index"), reverse("login").rsplit("/", 2)[0] + "/"],
     }

@@ -7,6 +7,11 @@
 // keeps two tabs from sending at the same moment anyway. An entry the server refuses or
 // finds overtaken (409: someone else wrote meanwhile) is shown on its own page beside
 // what is stored now, and nothing is overwritten.
+// A shared device keeps nothing of the last person (issue 40): each entry carries whose it
+// is (the page's <body data-offline-user>, thud_site/views_app.py's queue_owner) and is
+// sent only by a page of that same person; someone else's is shown as such and can only be
+// discarded. A live page with nobody logged in (a log-out by any route, a session that
+// ended) and a send answered by the log-in page empty the queue and the saved pages.
 // Without this script the forms post as they always did.
 (function () {
   "use strict";
@@ -18,6 +23,7 @@
   };
   var STORE = "thud-offline-queue";
   var LOCK = "thud-offline-send";
+  var OWNER = "thud-offline-owner";  // whose the device's data is: the last live page's person
 
   function load() {
     try {
@@ -29,6 +35,43 @@
 
   function save(items) {
     window.localStorage.setItem(STORE, JSON.stringify(items));
+  }
+
+  // The person this page was made for ("" for nobody), named opaquely by the server.
+  function owner() {
+    return document.body.dataset.offlineUser || "";
+  }
+
+  function ownerOf(html) {
+    var found = /data-offline-user="([^"]*)"/.exec(html);
+    return found ? found[1] : null;
+  }
+
+  // Ours to show and send: queued by this page's person, and no other person's page has
+  // been opened on this device since (another tab may have logged someone else in).
+  // An entry that names nobody (kept before entries named their person) is no one's.
+  function mine(item) {
+    var me = owner();
+    return !!me && item.user === me && window.localStorage.getItem(OWNER) === me;
+  }
+
+  // Nothing of a person who left stays: their entries, and the pages saved for them.
+  function forget() {
+    window.localStorage.removeItem(STORE);
+    window.localStorage.setItem(OWNER, "");
+    var pages = document.body.dataset.savedPages;
+    if (pages && window.caches) window.caches.delete(pages).catch(function () { /* none */ });
+  }
+
+  // A live page (not a saved copy) says who is logged in now. Nobody, after someone:
+  // they logged out (this site's log-out, the admin's) or their session ended. Someone
+  // else: the entries of the one before stay, shown as someone else's, never sent.
+  function notice() {
+    if (document.body.dataset.offlineSavedAt) return;
+    var now = owner();
+    var before = window.localStorage.getItem(OWNER);
+    if (!now && (before || load().length)) forget();
+    else if (before !== now) window.localStorage.setItem(OWNER, now);
   }
 
   function say(text) {
@@ -84,6 +127,7 @@
         key: keyInput ? keyInput.value : newKey(),
         url: url,
         page: window.location.pathname,
+        user: owner(),
         fields: fields,
         label: labelOf(form),
         time: Date.now(),
@@ -127,7 +171,8 @@
       method: "POST",
       body: body,
       credentials: "same-origin",
-      headers: { "HX-Request": "true", "X-CSRFToken": csrfToken() },
+      // The server refuses it if the session is no longer this person's (thud_site/offline.py).
+      headers: { "HX-Request": "true", "X-CSRFToken": csrfToken(), "X-Thud-Queued-By": item.user || "" },
     });
   }
 
@@ -160,19 +205,23 @@
     }
     sending = true;
     var sent = 0;
+    var ended = false;
     return withLock(function () {
       // Read inside the lock: another tab may have sent some meanwhile.
       var here = window.location.pathname;
       var waiting = load().filter(function (item) {
-        return item.state === "pending" || item.page === here;
+        return mine(item) && (item.state === "pending" || item.page === here);
       });
       return waiting.reduce(function (previous, item) {
         return previous.then(function (go) {
           if (!go) return false;
           return send(item).then(function (response) {
             return response.text().then(function (html) {
-              if (response.redirected) {
-                // Sent to the log-in page (the session ended): not applied, keep it.
+              if (response.redirected && ownerOf(html) === "") {
+                // Sent to the log-in page: the session ended, as a log-out would have.
+                ended = true;
+                return false;
+              } else if (response.redirected) {
                 mark(item.key, "refused");
               } else if (response.ok) {
                 remove(item.key);
@@ -192,6 +241,12 @@
       }, Promise.resolve(true));
     }).then(function () {
       sending = false;
+      if (ended) {
+        forget();
+        render();
+        say(gettext("Your session has ended: the entries kept on this device were discarded."));
+        return;
+      }
       render();
       if (sent) {
         var text = ngettext("Sent: %(count)s entry that was waiting on this device.", "Sent: %(count)s entries that were waiting on this device.", sent);
@@ -221,22 +276,27 @@
     document.getElementById("offline-count").textContent = interpolate(
       gettext("Not sent yet (%(count)s)"), { count: items.length }, true);
     document.getElementById("offline-details").hidden = !items.length;
-    document.getElementById("offline-send").hidden = !items.length;
+    document.getElementById("offline-send").hidden = !items.some(mine);
     var list = document.getElementById("offline-list");
     list.textContent = "";
     items.forEach(function (item) {
       var li = document.createElement("li");
       li.dataset.key = item.key;
-      li.textContent = item.label + " · " + new Date(item.time).toLocaleTimeString(
-        document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
-      if (item.state !== "pending") {
+      var ours = mine(item);
+      // Someone else's entry shows neither its match nor its numbers.
+      li.textContent = (ours ? item.label : gettext("Entered by someone else on this device, not sent")) +
+        " · " + new Date(item.time).toLocaleTimeString(
+          document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
+      if (!ours || item.state !== "pending") {
         li.append(" · ");
-        var link = document.createElement("a");
-        link.href = item.page;
-        link.textContent = item.state === "conflict"
-          ? gettext("Someone else entered this match meanwhile: open it to choose")
-          : gettext("Not accepted: open the page to see why");
-        li.append(link, " ");
+        if (ours) {
+          var link = document.createElement("a");
+          link.href = item.page;
+          link.textContent = item.state === "conflict"
+            ? gettext("Someone else entered this match meanwhile: open it to choose")
+            : gettext("Not accepted: open the page to see why");
+          li.append(link, " ");
+        }
         // Asks first (static/js/site.js's data-confirm), then the click comes back here.
         var discard = document.createElement("button");
         discard.type = "button";
@@ -281,8 +341,9 @@
     window.addEventListener("online", sendAll);
     window.addEventListener("offline", render);
     window.addEventListener("storage", function (event) {
-      if (event.key === STORE) render();
+      if (event.key === STORE || event.key === OWNER) render();
     });
+    notice();
     render();
     sendAll();
     var worker = document.body.dataset.serviceWorker;

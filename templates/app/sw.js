@@ -4,7 +4,7 @@
 
 var CONFIG = {{ config|safe }};
 var STATIC = "thud-static-" + CONFIG.version;
-var PAGES = "thud-pages";
+var PAGES = CONFIG.pages;
 var MAX_PAGES = 40;
 
 self.addEventListener("install", function (event) {
@@ -54,9 +54,17 @@ function cacheFirst(request) {
   });
 }
 
+// "no-store" (a personal-link page) is never kept, and a copy kept before is dropped: a
+// revoked link must not open from this device.
+function storable(response) {
+  return !/(^|[,\s])no-store($|[,\s])/i.test(response.headers.get("Cache-Control") || "");
+}
+
 function networkFirst(request) {
   return fetch(request).then(function (response) {
-    if (response.ok && !response.redirected && response.type === "basic") {
+    if (!storable(response)) {
+      caches.open(PAGES).then(function (cache) { return cache.delete(request.url); });
+    } else if (response.ok && !response.redirected && response.type === "basic") {
       var copy = response.clone();
       copy.blob().then(function (body) {
         var headers = new Headers(copy.headers);

@@ -16,6 +16,7 @@ from axe_playwright_python.base import AXE_SCRIPT
 from django.contrib.sessions.models import Session
 from django.urls import reverse
 from django.utils import timezone
+from playwright.sync_api import Error as PlaywrightError
 
 from games.battles.referee import referee_decision
 from games.battles.starting import create_battles, start_battle
@@ -31,6 +32,7 @@ from tests.factories import (
 )
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match
+from tournaments.organising.personal_links import personal_path
 from tournaments.results.entry import enter_result
 
 pytestmark = [
@@ -113,6 +115,19 @@ def assert_accessible(page):
     assert not violations, describe(violations)
     width = page.viewport_size["width"]
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def wait_saved(page, url):
+    """Until the service worker has kept a copy of ``url``."""
+    page.wait_for_function(SAVED_COPY, arg=[url, True], timeout=WAIT_MS)
+
+
+def wait_not_saved(page, url):
+    page.wait_for_function(SAVED_COPY, arg=[url, False], timeout=WAIT_MS)
+
+
+SAVED_COPY = """([url, wanted]) => caches.open('thud-pages')
+    .then(c => c.match(url)).then(hit => !!hit === wanted)"""
 
 
 def count_text(page):
@@ -254,18 +269,22 @@ def test_a_queued_entry_and_confirmation_overtaken_meanwhile_are_shown_not_appli
     assert theirs.status == ResultVersion.Status.DISPUTED and theirs.confirmed_by is None
     assert json.loads(page.evaluate("localStorage.getItem('thud-offline-queue')")) == []
 
-    # A confirmation sent after the session ended is not lost: the server answered with the
-    # log-in page, so it stays, marked, until the referee discards it (asked first).
+    # A confirmation sent after the session ended: the server answered with the log-in
+    # page, the page takes it as a log-out (issue 40): the queue and the saved pages go,
+    # and it says so.
+    page.goto(match_url(base, match))
+    wait_saved(page, match_url(base, match))
     go_offline(context)
     page.click("button[name=confirm] >> nth=0")
+    assert count_text(page) == "Not sent yet (1)"
     Session.objects.all().delete()
     go_online(context)
-    page.wait_for_selector("#offline-list >> text=Not accepted", state="attached", timeout=WAIT_MS)
-    assert count_text(page) == "Not sent yet (1)"
-    page.click("#offline-count")
-    page.click("#offline-list [data-discard]")
-    page.click("#confirm-dialog-ok")
-    page.wait_for_selector("#offline-details[hidden]", state="attached", timeout=WAIT_MS)
+    page.wait_for_selector(
+        "#announcer >> text=Your session has ended", state="attached", timeout=WAIT_MS
+    )
+    assert page.locator("#offline-queue").is_hidden()
+    assert page.evaluate("localStorage.getItem('thud-offline-queue')") is None
+    wait_not_saved(page, match_url(base, match))
     assert match.versions.count() == 2
     assert Match.objects.get(pk=match.pk).result_status == Match.ResultStatus.DISPUTED
 
@@ -277,3 +296,137 @@ def test_a_queued_entry_and_confirmation_overtaken_meanwhile_are_shown_not_appli
     page.locator(f"form[action='{reverse('logout')}'] button").click()
     page.wait_for_load_state()
     assert match_url(base, match) not in page.evaluate(saved)
+
+
+def result_posts(page):
+    """The results this page sends, as they leave it."""
+    posts: list[str] = []
+    page.on(
+        "request",
+        lambda request: (
+            posts.append(request.url)
+            if request.method == "POST" and "/result" in request.url
+            else None
+        ),
+    )
+    return posts
+
+
+@pytest.mark.parametrize("route", ["site", "admin"])
+def test_after_a_log_out_by_any_route_the_next_person_sees_and_sends_nothing_of_the_last(
+    offline_browser, live_server, log_in, hall, route
+):
+    """Issue 40, the shared device: a referee's entry is still waiting (the venue's Wi-Fi
+    drops its POST) when they log out, on the site or in the admin; the next person on the
+    device finds no entry, no saved page of theirs, and nothing is sent."""
+    base = live_server.url
+    match = hall[0]
+    referee = match.round.tournament.referees.get(username="ref-one")
+    referee.is_staff = route == "admin"  # the admin's log-out is for staff
+    referee.save(update_fields=["is_staff"])
+    context = offline_browser.new_context()
+    log_in(context, "ref-one")
+    page = context.new_page()
+    open_controlled(page, match_url(base, match))
+    wait_saved(page, match_url(base, match))
+
+    go_offline(context)
+    enter(page, (30, 2, 12, 8))
+    assert count_text(page) == "Not sent yet (1)"
+    result_url = base + reverse("referee_result", args=["wifi", match.pk])
+    context.route(result_url, lambda r: r.abort("connectionreset"))
+    with page.expect_event("requestfailed", timeout=WAIT_MS):
+        go_online(context)  # it tries at once, and fails on the way
+    assert count_text(page) == "Not sent yet (1)"
+
+    if route == "site":
+        page.locator(f"form[action='{reverse('logout')}'] button").click()
+    else:
+        page.goto(base + reverse("admin:index"))
+        page.click("#logout-form button")
+    page.wait_for_url(base + reverse("home"), timeout=WAIT_MS)
+    page.wait_for_function("localStorage.getItem('thud-offline-queue') === null", timeout=WAIT_MS)
+    wait_not_saved(page, match_url(base, match))
+    context.unroute(result_url)
+
+    log_in(context, "ref-two")
+    posts = result_posts(page)
+    page.goto(match_url(base, match))
+    assert page.locator("#offline-queue").is_hidden()
+    assert count_text(page) == "Not sent yet (0)"
+    page.evaluate("window.dispatchEvent(new Event('online'))")  # as when the network returns
+    page.reload()
+    assert posts == []
+    assert not match.versions.exists()
+
+
+def test_an_entry_queued_by_someone_else_on_the_device_is_never_sent_and_only_discarded(
+    offline_browser, live_server, log_in, hall
+):
+    """Issue 40: a second person logs in over the first one's session (another tab, the
+    admin's log-in) while the first one's entry waits. The first one's page, still open,
+    sends it with the second person's session: the server refuses it. On the second
+    person's pages it is "entered by someone else on this device, not sent", with neither
+    its match nor its numbers, no way to send it, and a discard that asks first."""
+    base = live_server.url
+    match = hall[0]
+    context = offline_browser.new_context()
+    log_in(context, "ref-one")
+    page = context.new_page()
+    open_controlled(page, match_url(base, match))
+    go_offline(context)
+    enter(page, (30, 2, 12, 8))
+    assert count_text(page) == "Not sent yet (1)"
+
+    log_in(context, "ref-two")
+    go_online(context)
+    page.wait_for_selector("#offline-list >> text=Not accepted", state="attached", timeout=WAIT_MS)
+    assert not match.versions.exists()
+
+    posts = result_posts(page)
+    page.goto(match_url(base, match))
+    page.wait_for_selector(
+        "#offline-list >> text=Entered by someone else on this device, not sent",
+        state="attached",
+        timeout=WAIT_MS,
+    )
+    assert count_text(page) == "Not sent yet (1)"
+    listed = page.locator("#offline-list").text_content()
+    assert "30–2" not in listed and "Round 2" not in listed
+    assert page.locator("#offline-list a").count() == 0
+    assert page.locator("#offline-send").is_hidden()
+    page.evaluate("window.dispatchEvent(new Event('online'))")  # as when the network returns
+    page.reload()
+    assert count_text(page) == "Not sent yet (1)"
+
+    page.click("#offline-count")
+    page.click("#offline-list [data-discard]")
+    assert (
+        "Discard this entry? It will not be sent." in page.locator("#confirm-dialog").inner_text()
+    )
+    page.click("#confirm-dialog-ok")
+    page.wait_for_selector("#offline-details[hidden]", state="attached", timeout=WAIT_MS)
+    assert page.evaluate("JSON.parse(localStorage.getItem('thud-offline-queue'))") == []
+    assert posts == []
+    assert not match.versions.exists()
+
+
+def test_a_personal_link_page_is_never_saved_and_does_not_open_offline(
+    offline_browser, live_server, hall
+):
+    """It answers ``private, no-store``: the worker keeps no copy of it, while it keeps the
+    page opened right after; offline, a revoked (or any) personal link does not open."""
+    base = live_server.url
+    context = offline_browser.new_context()
+    page = context.new_page()
+    open_controlled(page, base + reverse("home"))
+    personal = base + personal_path(hall[0].player_a)
+    page.goto(personal)
+    after = base + reverse("home") + "?after=1"
+    page.goto(after)
+    wait_saved(page, after)
+    assert not page.evaluate(SAVED_COPY, [personal, True])
+
+    go_offline(context)
+    with pytest.raises(PlaywrightError):
+        page.goto(personal)
