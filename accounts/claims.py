@@ -7,6 +7,15 @@ Invariants: at most one pending claim per player (a database constraint); a Play
 linked to at most one user and a user to at most one Player (``Player.user`` is
 one-to-one); a claim is decided once.
 
+An account that has played a rated casual match has a Player made for it (in its name,
+no tournament entries: a *casual player*, ``tournaments.rating.sources``). That player does
+not block a claim: the account may still claim its tournament player, and approving the
+claim moves the casual history onto the claimed player (the casual player is unlinked and
+deleted, and the account's games' ratings are recomputed, so its casual matches are rated
+as the claimed player's, in time order with the tournament rounds). A Player with
+tournament entries linked to the account still blocks a claim: that is a real conflict,
+for an administrator.
+
 Claims fill the organisers' queue, so an account may have at most
 ``PENDING_CLAIMS_MAX`` claims waiting at once (counted under a lock on the account's row,
 so parallel claims cannot all see room) and make at most ``CLAIMS_PER_DAY`` claims a day
@@ -33,7 +42,9 @@ from django.utils.translation import gettext as _
 from accounts.models import CLAIM_NOTE_MAX, ClaimNote
 from thud_site import limits
 from tournaments.models.people import Player, PlayerClaim
+from tournaments.models.ratings import SiteRating
 from tournaments.models.tournament import Entry, Tournament
+from tournaments.rating.update import recompute
 
 PENDING_CLAIMS_MAX = 3
 CLAIMS_PER_DAY = 10
@@ -120,7 +131,7 @@ def make_claim(*, user, player: Player, message: str = "") -> PlayerClaim:
         raise ClaimError(
             _("Your message is too long: at most %(n)d characters.") % {"n": CLAIM_NOTE_MAX}
         )
-    if hasattr(user, "player"):
+    if Player.objects.filter(user=user, entries__isnull=False).exists():
         raise ClaimError(_("Your account is already linked to a player."))
     try:
         with transaction.atomic():
@@ -159,12 +170,34 @@ def decide_claim(claim: PlayerClaim, *, approve: bool, by, now: datetime) -> Pla
             raise ClaimError(_("This claim has already been decided."))
         if approve:
             player = Player.objects.select_for_update().get(pk=claim.player_id)
-            if player.user_id is not None or Player.objects.filter(user=claim.user_id).exists():
+            linked = Player.objects.select_for_update().filter(user=claim.user_id).first()
+            casual = linked is not None and not linked.entries.exists()
+            if player.user_id is not None or (linked is not None and not casual):
                 raise ClaimError(_("The player or the account is already linked."))
+            if linked is not None:
+                _unlink_casual(linked)
             player.user_id = claim.user_id
             player.save(update_fields=["user"])
+            if linked is not None:
+                _move_casual_history(linked, now=now)
         claim.status = PlayerClaim.Status.APPROVED if approve else PlayerClaim.Status.REJECTED
         claim.decided_by = by
         claim.decided_at = now
         claim.save(update_fields=["status", "decided_by", "decided_at"])
         return claim
+
+
+def _unlink_casual(casual: Player) -> None:
+    """The account's casual player lets go of it (``Player.user`` is one-to-one)."""
+    casual.user = None
+    casual.save(update_fields=["user"])
+
+
+def _move_casual_history(casual: Player, *, now: datetime) -> None:
+    """Recompute the games the casual player was rated in: the account's casual matches
+    are now its claimed player's (``sources.players_of_users`` reads the link). Then the
+    casual player, rated in nothing and entered nowhere, is deleted."""
+    games = set(SiteRating.objects.filter(player=casual).values_list("game", flat=True))
+    for game in sorted(games):
+        recompute(game, now=now)
+    casual.delete()

@@ -4,6 +4,12 @@
 - :func:`request_analysis` creates the battle's one :class:`BattleAnalysis` (queued), or
   queues a failed one again; anything else changes nothing and says why (:class:`Asked`).
   The caller publishes the task after the commit (``games.tasks.publish_analysis``).
+  The limit per user per hour is counted and the row created under a lock of the user's
+  row, so parallel requests count one by one.
+- A request for an analysis still queued :data:`RESEND_AFTER` after it was asked for
+  answers :attr:`Asked.RESENT`: its message may have been lost (the broker was down when
+  it was published), so the caller publishes it again. A duplicate message is harmless:
+  the compare-and-set below runs the analysis once.
 - :func:`run_analysis` is the task's body: compare-and-set queued -> running (or takes
   over a run whose worker died: running for longer than its hard time limit), searches,
   then running -> done, or failed with the error. A task delivered twice runs once.
@@ -20,6 +26,7 @@ import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
 from games.models.analysis import BattleAnalysis
@@ -36,11 +43,16 @@ MS_PER_BATTLE = 75_000
 MS_PER_POSITION_MIN = 100
 #: Analyses one user may ask for per hour (each is a minute of a worker).
 PER_HOUR = 10
+#: How long a queued analysis waits before asking again sends its message again: long
+#: enough that a double click sends one message, short against the page's 3 s polls
+#: showing "queued" for ever.
+RESEND_AFTER = timedelta(seconds=30)
 
 
 class Asked(enum.Enum):
     QUEUED = "queued"
     ALREADY = "already"  # queued, running or done: nothing changed
+    RESENT = "resent"  # queued but never picked up: the caller publishes it again
     NOT_FINISHED = "not_finished"
     NOT_ANALYSABLE = "not_analysable"  # no moves, or a game without a search
     LIMITED = "limited"
@@ -87,7 +99,19 @@ def request_analysis(battle: Battle, user, *, now: datetime) -> tuple[BattleAnal
     refused = analysable(battle)
     if refused is not None:
         return None, refused
+    with transaction.atomic():
+        # The user's row, locked: parallel requests by one user count one by one (the
+        # count below would otherwise let every one of them through at PER_HOUR - 1).
+        list(get_user_model().objects.select_for_update().filter(pk=user.pk))
+        return _request_locked(battle, user, now=now)
+
+
+def _request_locked(battle: Battle, user, *, now: datetime) -> tuple[BattleAnalysis | None, Asked]:
     existing = BattleAnalysis.objects.filter(battle=battle).first()
+    if existing is not None and existing.status == BattleAnalysis.Status.QUEUED:
+        if existing.requested_at <= now - RESEND_AFTER:
+            return existing, Asked.RESENT
+        return existing, Asked.ALREADY
     if existing is not None and existing.status != BattleAnalysis.Status.FAILED:
         return existing, Asked.ALREADY
     since = now - timedelta(hours=1)

@@ -82,6 +82,8 @@ def replay(request: HtmxHttpRequest, battle_id: int):
 def _asked_message(asked: analysis_runs.Asked, stored: BattleAnalysis | None) -> str:
     if asked is analysis_runs.Asked.QUEUED:
         return _("The analysis is queued; this page shows it when it is done.")
+    if asked is analysis_runs.Asked.RESENT:
+        return _("The analysis was still waiting to start: it has been sent again.")
     if asked is analysis_runs.Asked.LIMITED:
         return _("You have asked for %(count)d analyses in the last hour: please wait a while.") % {
             "count": analysis_runs.PER_HOUR
@@ -98,10 +100,11 @@ def _asked_message(asked: analysis_runs.Asked, stored: BattleAnalysis | None) ->
 @require_POST
 @login_required
 def analyse(request: AuthedRequest, battle_id: int):
-    """Queue the battle's analysis once (a second request changes nothing and says so)."""
+    """Queue the battle's analysis once (a second request changes nothing and says so,
+    except that it sends again an analysis queued long ago and never started)."""
     battle = _battle_with_moves(request, battle_id)
     stored, asked = analysis_runs.request_analysis(battle, request.user, now=timezone.now())
-    if asked is analysis_runs.Asked.QUEUED:
+    if asked in (analysis_runs.Asked.QUEUED, analysis_runs.Asked.RESENT):
         positions = analysis_runs.positions_of(battle)
         transaction.on_commit(partial(tasks.publish_analysis, battle.pk, positions))
         messages.success(request, _asked_message(asked, stored))

@@ -10,14 +10,34 @@ Terminology and invariants:
   match's (``tournaments.for_games.match_differential``). It and ``ended_at`` are written
   once, by one conditional ``UPDATE ... WHERE status = 'playing'``, in the transaction
   that ends battle 2; a rated match then tells the ratings (``rating_hook``) after commit.
-- A battle cancelled because a player never came (a no-show) cancels the match: no
-  battle 2, no result, no rating period.
+- Battle 1 cancelled because a player never came (a no-show) cancels the match: no
+  battle 2, no result, no rating period. Battle 2 cancelled so (the player who joined
+  claimed the other a no-show) *decides* the match: the absent player loses it
+  (``no_show_by``), so a loser of battle 1 cannot escape the rating by staying away. The
+  present player's differential is battle 1's, at least 1 (battle 2 counts as nothing
+  for either side).
+- Rated matches a pair may play per rating period: :data:`RATED_PER_PERIOD` of a game
+  in any :data:`RATING_PERIOD`, counted when a match is created under a lock of both
+  users' rows; beyond it the match is played unrated (``unrated_reason`` "limit"), and its
+  page says so. Glicko-2 (Glickman's *Example of the Glicko-2 system*) treats the games of
+  a rating period as simultaneous and "works best when the number of games in a rating
+  period is moderate to large, say an average of at least 10-15 games per player": of
+  such a period, one opponent should be a small share of the evidence. Three matches is
+  a fifth of 15 (each a two-battle match): at least four fifths of a well-filled period
+  comes from other opponents. The period is 30 days, the span the fold already uses as
+  its rating period (``ratings.periods.IDLE_SPAN``: the RD grows per 30 idle days). A
+  second account can then lift a new account by at most about 250 points a month (1500 to
+  1753 after three wins, against 1775 after four in 44 s unchecked), and less and less
+  as the RD falls.
+- A match in which no move was played (both battles ended at ply 0) is never rated
+  (``unrated_reason`` "unplayed"), as tournaments leave out matches decided without play.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext
@@ -30,29 +50,59 @@ from tournaments.for_games import match_differential
 from . import rating_hook
 from .models import CasualMatch
 
+#: Rated matches of one game a pair of users may play per :data:`RATING_PERIOD`.
+RATED_PER_PERIOD = 3
+#: The rating period, as the fold's (``ratings.periods.IDLE_SPAN``).
+RATING_PERIOD = timedelta(days=30)
+
 
 def start_match(
     *, game: str, first, second, timing: str, days: int, rated: bool = True, now: datetime
 ) -> CasualMatch:
     """Create battle 1 (``first`` moves first; a timed one waits for both players) and its
-    match. Raises ``games.battles.errors.NotAllowed`` as ``create_casual_battle`` does."""
-    battle = create_casual_battle(
-        game=game,
-        first=first,
-        second=second,
-        timing=timing,
-        days=days,
-        await_players=True,
-        now=now,
+    match; rated if asked and the pair has rated matches left this period (see the module
+    note). Raises ``games.battles.errors.NotAllowed`` as ``create_casual_battle`` does."""
+    with transaction.atomic():
+        battle = create_casual_battle(
+            game=game,
+            first=first,
+            second=second,
+            timing=timing,
+            days=days,
+            await_players=True,
+            now=now,
+        )
+        reason = CasualMatch.UnratedReason.NONE
+        if rated and rated_left(first, second, game=battle.game, now=now) <= 0:
+            rated, reason = False, CasualMatch.UnratedReason.LIMIT
+        return CasualMatch.objects.create(
+            user_a=first,
+            user_b=second,
+            game=battle.game,
+            rated=rated,
+            unrated_reason=reason,
+            battle_1=battle,
+            created_at=now,
+        )
+
+
+def rated_left(first, second, *, game: str, now: datetime) -> int:
+    """How many more rated matches of ``game`` the two users may start at ``now``. Locks
+    both users' rows (in one order, as ``play.challenges`` does) until the transaction
+    ends, so parallel accepts count one by one."""
+    pair = sorted([first.pk, second.pk])
+    list(get_user_model().objects.select_for_update().filter(pk__in=pair).order_by("pk"))
+    used = (
+        CasualMatch.objects.filter(
+            Q(user_a=first, user_b=second) | Q(user_a=second, user_b=first),
+            game=game,
+            rated=True,
+            created_at__gt=now - RATING_PERIOD,
+        )
+        .exclude(status=CasualMatch.Status.CANCELLED)
+        .count()
     )
-    return CasualMatch.objects.create(
-        user_a=first,
-        user_b=second,
-        game=battle.game,
-        rated=rated,
-        battle_1=battle,
-        created_at=now,
-    )
+    return RATED_PER_PERIOD - used
 
 
 def on_casual_battle_finished(sender, *, battle: Battle, now: datetime, **kwargs) -> None:
@@ -64,7 +114,9 @@ def on_casual_battle_finished(sender, *, battle: Battle, now: datetime, **kwargs
     )
     if match is None:
         return  # a single casual battle, or a match already settled
-    if battle.is_cancelled:
+    if battle.is_cancelled and battle.pk == match.battle_2_id:
+        _decide_by_no_show(match, battle, now=now)
+    elif battle.is_cancelled:
         CasualMatch.objects.filter(pk=match.pk, status=CasualMatch.Status.PLAYING).update(
             status=CasualMatch.Status.CANCELLED
         )
@@ -72,6 +124,15 @@ def on_casual_battle_finished(sender, *, battle: Battle, now: datetime, **kwargs
         _open_second(match, battle, now=now)
     else:
         end_match(match, now=now)
+
+
+def _decide_by_no_show(match: CasualMatch, second: Battle, *, now: datetime) -> None:
+    """Battle 2 was cancelled, its absent player claimed a no-show: they lose the match."""
+    # Battle 2's first side is B's; the claimant is the one who joined.
+    absent = match.user_b_id if second.first_joined_at is None else match.user_a_id
+    CasualMatch.objects.filter(pk=match.pk).update(no_show_by=absent)
+    match.no_show_by_id = absent
+    end_match(match, now=now)
 
 
 def _open_second(match: CasualMatch, first: Battle, *, now: datetime) -> None:
@@ -101,16 +162,35 @@ def end_match(match: CasualMatch, *, now: datetime) -> bool:
     b1, b2 = battles.get(match.battle_1_id), battles.get(match.battle_2_id or 0)
     if b1 is None or b2 is None or not (b1.is_finished and b2.is_finished):
         return False
-    differential = match_differential(b1.result_numbers, b2.result_numbers, game=match.game)
+    if match.no_show_by_id is not None:
+        differential = _no_show_differential(match, b1)
+    else:
+        differential = match_differential(b1.result_numbers, b2.result_numbers, game=match.game)
+    rated, reason = match.rated, match.unrated_reason
+    if rated and b1.ply == 0 and b2.ply == 0:
+        rated, reason = False, CasualMatch.UnratedReason.UNPLAYED
     written = CasualMatch.objects.filter(pk=match.pk, status=CasualMatch.Status.PLAYING).update(
-        status=CasualMatch.Status.ENDED, ended_at=now, differential_a=differential
+        status=CasualMatch.Status.ENDED,
+        ended_at=now,
+        differential_a=differential,
+        rated=rated,
+        unrated_reason=reason,
     )
     if written != 1:
         return False
-    if match.rated:
+    if rated:
         game = match.game
         transaction.on_commit(lambda: rating_hook.on_rated_match_end(game, now))
     return True
+
+
+def _no_show_differential(match: CasualMatch, b1: Battle) -> int:
+    """A's differential when a player never joined battle 2: battle 1's for the one who
+    came (battle 2 scores nothing for either), and at least 1: the absent player loses."""
+    first_battle = match_differential(b1.result_numbers, (0, 0), game=match.game)
+    if match.no_show_by_id == match.user_b_id:
+        return max(first_battle, 1)
+    return min(first_battle, -1)
 
 
 def _either(battle_id: int) -> Q:
@@ -121,25 +201,36 @@ def of_battle(battle: Battle) -> CasualMatch | None:
     """The casual match ``battle`` belongs to (``None``: a single battle)."""
     if not battle.is_casual:
         return None
-    return CasualMatch.objects.select_related("user_a", "user_b").filter(_either(battle.pk)).first()
+    return (
+        CasualMatch.objects.select_related("user_a", "user_b", "no_show_by")
+        .filter(_either(battle.pk))
+        .first()
+    )
 
 
-def numbers_of(battle_ids: list[int]) -> dict[int, tuple[int, bool]]:
+def numbers_of(battle_ids: list[int]) -> dict[int, tuple[int, bool, str]]:
     """For each of ``battle_ids`` that belongs to a casual match: (1 or 2, whether the
-    match is rated), in one query."""
+    match is rated, why a match asked for rated is not), in one query."""
     rows = CasualMatch.objects.filter(
         Q(battle_1__in=battle_ids) | Q(battle_2__in=battle_ids)
-    ).values_list("battle_1", "battle_2", "rated")
-    numbers: dict[int, tuple[int, bool]] = {}
-    for first, second, rated in rows:
-        numbers[first] = (1, rated)
+    ).values_list("battle_1", "battle_2", "rated", "unrated_reason")
+    numbers: dict[int, tuple[int, bool, str]] = {}
+    for first, second, rated, reason in rows:
+        numbers[first] = (1, rated, reason)
         if second is not None:
-            numbers[second] = (2, rated)
+            numbers[second] = (2, rated, reason)
     return numbers
 
 
-def label(number: int, *, rated: bool) -> str:
+def label(number: int, *, rated: bool, reason: str = "") -> str:
     """ "Rated match, battle 1 of 2"."""
     if rated:
         return gettext("Rated match, battle %(n)d of 2") % {"n": number}
+    if reason == CasualMatch.UnratedReason.LIMIT:
+        return gettext(
+            "Match, battle %(n)d of 2, not rated: the rated matches against this opponent "
+            "are used up for now"
+        ) % {"n": number}
+    if reason == CasualMatch.UnratedReason.UNPLAYED:
+        return gettext("Match, battle %(n)d of 2, not rated: no move was played") % {"n": number}
     return gettext("Match, battle %(n)d of 2") % {"n": number}

@@ -174,8 +174,20 @@ class CasualMatch(models.Model):
       ``battle_2`` exists from the end of battle 1 (its board seed is battle 1's).
     - ``status`` leaves ``playing`` once: ``ended`` with ``ended_at`` and
       ``differential_a`` (A's summed points minus B's, scored as a tournament match is),
-      or ``cancelled`` (a battle nobody played: a no-show) with neither.
+      or ``cancelled`` (battle 1 nobody played: a no-show) with neither.
+    - ``rated`` is whether the match counts for the ratings. A match asked for rated is
+      played unrated when its pair already has ``play.matches.RATED_PER_PERIOD`` rated
+      matches of the game in the last ``RATING_PERIOD`` (``unrated_reason`` "limit",
+      decided when it is created), or ends unrated when no move was played in it
+      (``unrated_reason`` "unplayed", written with its result).
+    - ``no_show_by``: the player who never joined battle 2; they lose the match (their
+      opponent's differential is battle 1's, at least 1), it ends and is rated as usual.
     """
+
+    class UnratedReason(models.TextChoices):
+        NONE = "", _("rated, or asked for unrated")
+        LIMIT = "limit", _("rated matches against this opponent used up for the period")
+        UNPLAYED = "unplayed", _("no move was played")
 
     class Status(models.TextChoices):
         PLAYING = "playing", _("Playing")
@@ -196,6 +208,16 @@ class CasualMatch(models.Model):
     created_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)
     differential_a = models.IntegerField(null=True, blank=True)
+    unrated_reason = models.CharField(
+        max_length=12, choices=UnratedReason.choices, default=UnratedReason.NONE, blank=True
+    )
+    no_show_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
 
     objects = CasualMatchQuerySet.as_manager()
 

@@ -18,19 +18,21 @@ def match_label(battle: Battle, numbers: dict | None) -> str:
     found = (numbers or {}).get(battle.pk)
     if found is None:
         return ""
-    number, rated = found
-    return matches.label(number, rated=rated)
+    number, rated, reason = found
+    return matches.label(number, rated=rated, reason=reason)
 
 
 @register.inclusion_tag("play/_match_box.html", takes_context=True)
 def casual_match_box(context, battle: Battle) -> dict:
-    match = matches.of_battle(battle)
+    match = matches.of_battle(battle)  # its users and no-show player read with it
     if match is None:
         return {"match": None}
     number = match.number_of(battle.pk)
     return {
         "match": match,
-        "label": matches.label(number, rated=match.rated),
+        "label": matches.label(number, rated=match.rated, reason=match.unrated_reason),
+        "rated_per_period": matches.RATED_PER_PERIOD,
+        "period_days": matches.RATING_PERIOD.days,
         "number": number,
         "request": context.get("request"),
     }

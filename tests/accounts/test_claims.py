@@ -3,7 +3,7 @@ player), and how many one account may make."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
@@ -11,9 +11,13 @@ from django.db import connection
 from django.urls import reverse
 
 from accounts.claims import CLAIMS_PER_DAY, PENDING_CLAIMS_MAX, ClaimError, decide_claim, make_claim
+from games.battles.starting import create_casual_battle
+from play.models import CasualMatch
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, UserFactory
 from tests.tournaments.results.test_workflow_concurrency import race
 from tournaments.models.people import Player, PlayerClaim
+from tournaments.models.ratings import RatingChange, SiteRating
+from tournaments.rating.update import update_ratings
 
 pytestmark = pytest.mark.django_db
 
@@ -156,3 +160,59 @@ def test_the_organisers_decision_is_stamped_with_the_views_clock(client):
         client.post(reverse("reject_claim", args=[claim.pk]))
     claim.refresh_from_db()
     assert (claim.status, claim.decided_at) == ("rejected", DECIDED_AT)
+
+
+# ---------------------------------------------------------------- casual players
+
+
+def _rated_casual_match(a, b, *, ended_at, differential_a):
+    """An ended rated casual match of ``a`` against ``b``, rated: each user plays as their
+    Player, a new one in their name when they have none (a *casual player*)."""
+    battle = create_casual_battle(
+        game="thud", first=a, second=b, timing="correspondence", now=ended_at
+    )
+    CasualMatch.objects.create(
+        user_a=a,
+        user_b=b,
+        game="thud",
+        battle_1=battle,
+        status=CasualMatch.Status.ENDED,
+        created_at=ended_at,
+        ended_at=ended_at,
+        differential_a=differential_a,
+    )
+    update_ratings("thud", now=ended_at)
+
+
+def test_a_claim_made_before_a_rated_casual_match_can_still_be_approved():
+    entry = EntryFactory(player__name="Sam Vimes")
+    tournament_player, organiser = entry.player, entry.tournament.owner
+    sam, other = UserFactory(username="sam"), UserFactory()
+    claim = make_claim(user=sam, player=tournament_player)
+    _rated_casual_match(sam, other, ended_at=DECIDED_AT - timedelta(days=1), differential_a=5)
+    casual = Player.objects.get(user=sam)
+    assert casual.pk != tournament_player.pk and not casual.entries.exists()
+    rating = SiteRating.objects.get(player=casual, game="thud")
+
+    decide_claim(claim, approve=True, by=organiser, now=DECIDED_AT)
+
+    tournament_player.refresh_from_db()
+    assert tournament_player.user == sam
+    assert not Player.objects.filter(pk=casual.pk).exists()
+    # The casual history is the claimed player's now: the same match, the same numbers.
+    moved = SiteRating.objects.get(game="thud", player__user=sam)
+    assert moved.player_id == tournament_player.pk and moved.matches == 1
+    assert (moved.rating, moved.rd) == (rating.rating, rating.rd)
+    assert RatingChange.objects.filter(player=tournament_player).count() == 1
+
+
+def test_a_casual_player_does_not_block_a_new_claim_but_a_tournament_player_does():
+    sam, other = UserFactory(), UserFactory()
+    _rated_casual_match(sam, other, ended_at=DECIDED_AT, differential_a=0)
+    assert Player.objects.filter(user=sam).exists()
+    claim = make_claim(user=sam, player=EntryFactory().player)
+    assert claim.status == PlayerClaim.Status.PENDING
+    # An account linked to a player with tournament entries is linked for good.
+    linked = EntryFactory(player__user=UserFactory()).player
+    with pytest.raises(ClaimError, match="already linked"):
+        make_claim(user=linked.user, player=EntryFactory().player)

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 from redis import Redis
 
-from games import analysis_runs
+from games import analysis_runs, tasks
 from games.models.analysis import BattleAnalysis
 from tests.games.analysis_helpers import MS, Tick, played_battle
 from thud_site.celery import app
@@ -97,6 +97,30 @@ def test_a_post_queues_once_and_a_second_changes_nothing(
         r = analyse(client, battle)
     assert "already queued: nothing changed" in r.content.decode()
     assert len(bots_queue()) == 1 and BattleAnalysis.objects.get().requested_at == row.requested_at
+
+
+def test_asking_again_sends_an_analysis_lost_to_a_broker_outage(
+    client, viewer, bots_queue, django_capture_on_commit_callbacks, monkeypatch
+):
+    battle = played_battle(("d F1-F5",))
+
+    def down(*args, **kwargs):
+        raise ConnectionError("the broker is down")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(tasks.analyse, "apply_async", down)
+        with django_capture_on_commit_callbacks(execute=True):
+            analyse(client, battle)
+    assert bots_queue() == [] and BattleAnalysis.objects.get().status == Status.QUEUED
+    # The broker is back; asked again a while later, the message is sent.
+    earlier = timezone.now() - analysis_runs.RESEND_AFTER
+    BattleAnalysis.objects.update(requested_at=earlier)
+    with django_capture_on_commit_callbacks(execute=True):
+        r = analyse(client, battle)
+    assert "it has been sent again" in r.content.decode()
+    (message,) = bots_queue()
+    assert message["task"] == "bots.analyse" and message["argsrepr"] == f"[{battle.pk}]"
+    assert BattleAnalysis.objects.get().requested_at == earlier
 
 
 @pytest.mark.parametrize("method", ["get", "put"])

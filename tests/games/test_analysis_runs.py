@@ -54,6 +54,23 @@ def test_a_request_queues_once_and_a_second_changes_nothing(battle, user):
     assert (row.requested_by, row.requested_at, row.status) == (user, now, Status.QUEUED)
 
 
+def test_asking_again_resends_an_analysis_never_picked_up(battle, user):
+    # Its message lost (the broker was down when it was published), the row stays queued:
+    # asking again soon changes nothing; asking again later says to send it again.
+    now = timezone.now()
+    stored, _ = analysis_runs.request_analysis(battle, user, now=now)
+    soon = now + analysis_runs.RESEND_AFTER - timedelta(seconds=1)
+    assert analysis_runs.request_analysis(battle, user, now=soon)[1] is Asked.ALREADY
+    later = now + analysis_runs.RESEND_AFTER
+    again, asked = analysis_runs.request_analysis(battle, user, now=later)
+    assert asked is Asked.RESENT and again.pk == stored.pk
+    row = BattleAnalysis.objects.get()
+    assert (row.status, row.requested_at) == (Status.QUEUED, now)  # not counted again
+    # Once it runs, asking again changes nothing.
+    assert run(battle.pk) == Status.DONE
+    assert analysis_runs.request_analysis(battle, user, now=later)[1] is Asked.ALREADY
+
+
 def test_the_run_stores_every_move_and_the_blunder(user):
     battle = played_battle()
     analysis_runs.request_analysis(battle, user, now=timezone.now())

@@ -12,10 +12,11 @@ import pytest
 import redis
 from django.apps import apps
 from django.conf import settings
+from django.urls import reverse
 from django.utils import timezone
 
 from games.battles import joining
-from games.battles.play import accept_end, offer_end
+from games.battles.play import accept_end, offer_end, submit_move
 from games.battles.starting import create_casual_battle
 from games.live import publish
 from games.models.battle import Battle
@@ -53,14 +54,27 @@ def rated_match(game="thud", timing="quickfire", *, now):
     return CasualMatch.objects.get(battle_1=battle)
 
 
-def play_to_end(battle_id: int, *, now, dwarves_lost: int = 0) -> Battle:
-    """Join both seats (a waiting battle), optionally take dwarves off a Thud board, and
-    end the battle by agreement at ``now``."""
+#: A first move of a Thud battle (a match with no move played is not rated).
+OPENING = ("d F1-F5",)
+
+
+def play_to_end(battle_id: int, *, now, dwarves_lost: int = 0, moves=()) -> Battle:
+    """Join both seats (a waiting battle), play ``moves``, optionally take dwarves off a
+    Thud board, and end the battle by agreement at ``now``."""
     battle = Battle.objects.get(pk=battle_id)
     first, second = (info.key for info in battle.rules.sides)
     if battle.status == "pending":
         joining.join(battle_id, side=first, now=now)
         joining.join(battle_id, side=second, now=now)
+    for text in moves:
+        battle = Battle.objects.get(pk=battle_id)
+        submit_move(
+            battle_id,
+            side=battle.side_to_move,
+            version=battle.clock_version,
+            notation=text,
+            now=now,
+        )
     if dwarves_lost:
         board = Battle.objects.get(pk=battle_id).board.replace("d", ".", dwarves_lost)
         Battle.objects.filter(pk=battle_id).update(board=board)
@@ -145,7 +159,7 @@ def test_battle_2_ending_writes_the_result_and_ended_at_once_and_tells_the_ratin
     with django_capture_on_commit_callbacks(execute=True):
         # Bob, who has the dwarves in battle 2, loses one: Alice wins the match by 1
         # (Thud: a dwarf is worth 1, a troll 4; both battles otherwise equal).
-        play_to_end(m.battle_2_id, now=end, dwarves_lost=1)
+        play_to_end(m.battle_2_id, now=end, dwarves_lost=1, moves=OPENING)
     m.refresh_from_db()
     assert (m.status, m.ended_at, m.differential_a) == ("ended", end, 1)
     assert m.winner == m.user_a and m.margin == 1
@@ -171,7 +185,8 @@ def test_a_rated_match_rates_both_players_once(django_capture_on_commit_callback
     m.refresh_from_db()
     end = t0 + timedelta(minutes=5)
     with django_capture_on_commit_callbacks(execute=True):
-        play_to_end(m.battle_2_id, now=end, dwarves_lost=1)  # Alice wins the match by 1
+        # Alice wins the match by 1.
+        play_to_end(m.battle_2_id, now=end, dwarves_lost=1, moves=OPENING)
     with django_capture_on_commit_callbacks(execute=True):
         matches.end_match(m, now=end + timedelta(minutes=1))  # seen again: nothing new
     ratings = {r.player.user.username: r for r in SiteRating.objects.select_related("player")}
@@ -228,23 +243,112 @@ def test_a_no_show_in_battle_1_cancels_the_match_without_a_period(
     assert apps.get_app_config("play").rated_periods("thud") == []
 
 
-def test_a_no_show_in_battle_2_cancels_the_match_without_a_period(
-    hook_calls, django_capture_on_commit_callbacks
+@pytest.mark.parametrize("absent", ["alice", "bob"])
+def test_a_no_show_in_battle_2_loses_the_match_which_is_rated(
+    absent, hook_calls, django_capture_on_commit_callbacks, client
+):
+    # Alice (dwarves in battle 1) loses three dwarves: Bob leads the match by 3. Whoever
+    # then stays away from battle 2 loses the match, and it is rated: the loser of battle
+    # 1 cannot escape the rating by never opening battle 2 (nor is the leader's lead a
+    # licence to stay away).
+    t0 = timezone.now()
+    m = rated_match(now=t0)
+    play_to_end(m.battle_1_id, now=t0, dwarves_lost=3, moves=OPENING)
+    m.refresh_from_db()
+    present, side = ("bob", "dwarf") if absent == "alice" else ("alice", "troll")
+    joining.join(m.battle_2_id, side=side, now=t0)
+    end = t0 + timedelta(hours=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        joining.claim_no_show(m.battle_2_id, side=side, by_name=present, now=end)
+    m.refresh_from_db()
+    assert (m.status, m.ended_at, m.rated) == ("ended", end, True)
+    assert m.no_show_by.username == absent and m.winner.username == present
+    assert m.differential_a == (-3 if absent == "alice" else 1)
+    assert hook_calls == [("thud", end)]
+    assert apps.get_app_config("play").rated_periods("thud") == [
+        (m.pk, end, m.user_a_id, m.user_b_id, m.differential_a)
+    ]
+    client.force_login(m.user_a)
+    html = client.get(reverse("games:battle", args=[m.battle_2_id])).content.decode()
+    assert f"{present} wins the match: {absent} did not join battle 2 in time." in html
+
+
+def test_a_match_with_no_move_played_is_not_rated_and_says_so(
+    hook_calls, django_capture_on_commit_callbacks, client
 ):
     t0 = timezone.now()
     m = rated_match(now=t0)
     play_to_end(m.battle_1_id, now=t0)
     m.refresh_from_db()
-    assert m.battle_2 is not None
-    joining.join(m.battle_2_id, side="troll", now=t0)
     with django_capture_on_commit_callbacks(execute=True):
-        joining.claim_no_show(
-            m.battle_2_id, side="troll", by_name="alice", now=t0 + timedelta(hours=1)
-        )
+        play_to_end(m.battle_2_id, now=t0 + timedelta(minutes=1))
     m.refresh_from_db()
-    assert (m.status, m.ended_at, m.differential_a) == ("cancelled", None, None)
+    assert (m.status, m.rated, m.unrated_reason) == ("ended", False, "unplayed")
     assert hook_calls == []
     assert apps.get_app_config("play").rated_periods("thud") == []
+    client.force_login(m.user_a)
+    html = client.get(reverse("games:battle", args=[m.battle_1_id])).content.decode()
+    assert "This match is not rated: no move was played in it." in html
+    # One move in either battle is play: a match whose battle 1 alone was played is rated.
+    m2 = CasualMatch.objects.get(
+        battle_1=challenges.accept(
+            challenges.create_challenge(
+                by=m.user_a,
+                opponent=m.user_b,
+                game="thud",
+                timing="quickfire",
+                first="challenger",
+                rated_match=True,
+                now=t0,
+            ).pk,
+            by=m.user_b,
+            now=t0,
+        )
+    )
+    play_to_end(m2.battle_1_id, now=t0, moves=OPENING)
+    m2.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        play_to_end(m2.battle_2_id, now=t0 + timedelta(minutes=2))
+    m2.refresh_from_db()
+    assert (m2.rated, m2.unrated_reason) == (True, "")
+    assert len(hook_calls) == 1
+
+
+def challenge_match(by, to, *, now) -> CasualMatch:
+    c = challenges.create_challenge(
+        by=by, opponent=to, game="thud", timing="quickfire", rated_match=True, now=now
+    )
+    return CasualMatch.objects.get(battle_1=challenges.accept(c.pk, by=to, now=now))
+
+
+def test_rematches_beyond_the_limit_per_period_are_played_unrated_and_say_so(client):
+    alice, bob, carol = UserFactory(), UserFactory(), UserFactory()
+    t0 = timezone.now()
+    limit = matches.RATED_PER_PERIOD
+    # One more than the limit, either way round: the first ones rated, the last not.
+    made = [
+        challenge_match(*((alice, bob) if i % 2 else (bob, alice)), now=t0 + timedelta(hours=i))
+        for i in range(limit + 1)
+    ]
+    assert [m.rated for m in made] == [True] * limit + [False]
+    assert made[-1].unrated_reason == "limit" and made[-1].battle_1_id is not None
+    # Another opponent, or another game, is another count.
+    assert challenge_match(alice, carol, now=t0).rated
+    # The page and the list say why.
+    client.force_login(alice)
+    html = client.get(reverse("games:battle", args=[made[-1].battle_1_id])).content.decode()
+    assert (
+        f"This match is not rated: the two players have already played {limit} rated "
+        "matches of this game in the last 30 days"
+    ) in html
+    games = client.get(reverse("play:games")).content.decode()
+    assert "not rated: the rated matches against this opponent are used up for now" in games
+    # A cancelled match frees its place; the window is 30 days, rolling.
+    CasualMatch.objects.filter(pk=made[0].pk).update(status="cancelled")
+    assert challenge_match(alice, bob, now=t0 + timedelta(days=1)).rated
+    assert not challenge_match(alice, bob, now=t0 + timedelta(days=1)).rated
+    later = t0 + matches.RATING_PERIOD + timedelta(hours=1, seconds=1)
+    assert challenge_match(bob, alice, now=later).rated
 
 
 def _ended(a, b, game, *, ended_at, diff, rated=True, status="ended"):

@@ -126,16 +126,18 @@ def test_your_games_names_the_matches_in_one_query_however_many(client):
     client.get(reverse("play:games"))  # the first request also saves the session
     with CaptureQueriesContext(connection) as one:
         client.get(reverse("play:games"))
+    # Three more, against other opponents (one pair has only so many rated per period).
     for _ in range(3):
+        opponent = UserFactory()
         c = challenges.create_challenge(
             by=m.user_a,
-            opponent=m.user_b,
+            opponent=opponent,
             game="thud",
             timing="quickfire",
             rated_match=True,
             now=t0,
         )
-        challenges.accept(c.pk, by=m.user_b, now=t0)
+        challenges.accept(c.pk, by=opponent, now=t0)
     with CaptureQueriesContext(connection) as four:
         html = client.get(reverse("play:games")).text
     assert html.count("Rated match, battle 1 of 2") == 4
