@@ -66,6 +66,7 @@ REASON_REFEREE_OFFLINE = "referee_offline"  # its referee page is away (games.re
 REASON_FORFEITS = "consecutive_forfeits"
 REASON_MOVE_LIMIT = "move_limit"
 REASON_TIME = "lost_on_time"
+REASON_UNREADABLE = "unreadable"  # set aside by the clock: its row cannot be settled
 
 
 class ClockError(ValueError):
