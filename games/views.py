@@ -11,7 +11,6 @@ htmx to swap those), else the whole battle page. Someone not seated gets the gat
 
 from __future__ import annotations
 
-import contextlib
 from typing import TYPE_CHECKING
 
 from asgiref.sync import sync_to_async
@@ -295,20 +294,18 @@ def start_online(request: HtmxHttpRequest, match_id: int):
     return redirect("games:battle", battle_id=b1.pk)
 
 
-def _join_on_connect(user, battle_id: int) -> None:
-    """The gate of the live stream; a player whose page connects has joined the battle."""
-    battle = permissions.access_battle_public(user, battle_id)
-    side = permissions.battle_side_of(user, battle)
-    if side is not None and battle.presence_state.awaiting:
-        # A race with a claim, say, is refused: the snapshot then shows what won.
-        with contextlib.suppress(BattleError):
-            joining.join(battle_id, side=side, now=timezone.now())
+def _may_watch(user, battle_id: int) -> None:
+    """The gate of the live stream. Opening it changes nothing (state changes only on
+    POST): the battle page joins its player by posting *Ready* once its stream is open
+    (``static/js/board.js``), so a stream opened elsewhere (a link, another page) never
+    starts a clock."""
+    permissions.access_battle_public(user, battle_id)
 
 
 @require_GET
 async def battle_events(request: HtmxHttpRequest, battle_id: int):
     await sync_to_async(stream.check_and_close, thread_sensitive=False)(
-        _join_on_connect, request.user, battle_id
+        _may_watch, request.user, battle_id
     )
     if isinstance(request, WSGIRequest):
         # The shared URLconf serves this path under gunicorn too, where an endless stream
