@@ -309,6 +309,20 @@ class Battle(models.Model):
         return self.status == self.Status.FINISHED
 
     @property
+    def board_readable(self) -> bool:
+        """Whether its game can read the stored board (a battle without one: yes). An
+        imported or damaged row may hold one it cannot (issue 40): its pages then say the
+        record cannot be read instead of failing."""
+        if not self.board:
+            return True
+        try:
+            game = self.rules
+            game.result_numbers(game.deserialise(self.board))
+        except (ValueError, LookupError, TypeError):
+            return False
+        return True
+
+    @property
     def result_numbers(self) -> tuple[int, int]:
         """(first side, second side): what a tournament result records for this battle,
         in its game's scale. A battle without a stored position (over the board) has
