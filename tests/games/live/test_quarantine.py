@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games import clock, thud
 from games.battles.starting import create_battles, start_battle
-from games.live import quarantine, sweep, timer
+from games.live import outages, quarantine, sweep, timer
 from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
 from tests.factories import make_match
@@ -142,3 +142,29 @@ def test_a_poisoned_battle_beside_a_running_one_leaves_its_expiry_on_time(cluste
     poison = Battle.objects.get(pk=bad)
     assert (poison.status, poison.paused_reason) == (clock.PAUSED, quarantine.REASON_UNREADABLE)
     assert ClockEvent.objects.filter(battle_id=bad).count() == 1
+
+
+def test_an_outage_pause_sets_aside_a_battle_it_cannot_compute_and_pauses_the_others(
+    monkeypatch,
+):
+    recording(monkeypatch)
+    now = timezone.now()
+    ids = running_battles(3, now + ms(60_000))  # deadlines a minute ahead: none due
+    bad = ids[0]
+    Battle.objects.filter(pk=bad).update(ply=13)
+    real = clock.site_down
+
+    def failing(state, at, seen):
+        if state.ply == 13:
+            raise OverflowError("date value out of range")
+        return real(state, at, seen)
+
+    monkeypatch.setattr(outages.clock, "site_down", failing)
+    seen = now - ms(10_000)  # the site unseen for 10 s: an outage for every battle
+    assert outages.pause_unreachable(via=ClockEvent.Via.TIMER, now=now, seen=seen) == 3
+    b = Battle.objects.get(pk=bad)
+    assert (b.status, b.paused_reason) == (clock.PAUSED, quarantine.REASON_UNREADABLE)
+    others = Battle.objects.filter(pk__in=ids).exclude(pk=bad)
+    assert set(others.values_list("status", "paused_reason")) == {
+        (clock.PAUSED, clock.REASON_OUTAGE)
+    }
