@@ -72,7 +72,7 @@ def result_of(battle: Battle) -> tuple[int, int] | None:
     version = battle.tournament_match().confirmed_version
     if version is not None:
         return version.survivors.battle(battle.number)
-    if battle.is_finished and battle.mode == Battle.Mode.ONLINE:
+    if battle.is_finished and battle.mode == Battle.Mode.ONLINE and battle.board_readable:
         return battle.result_numbers
     return None
 

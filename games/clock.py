@@ -67,6 +67,7 @@ REASON_FORFEITS = "consecutive_forfeits"
 REASON_MOVE_LIMIT = "move_limit"
 REASON_TIME = "lost_on_time"
 REASON_UNFINISHED = "unfinished"  # imported from an archive while it was being played
+REASON_UNREADABLE = "unreadable"  # set aside by the clock: its row cannot be settled
 
 
 class ClockError(ValueError):

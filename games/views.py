@@ -11,7 +11,6 @@ htmx to swap those), else the whole battle page. Someone not seated gets the gat
 
 from __future__ import annotations
 
-import contextlib
 from typing import TYPE_CHECKING
 
 from asgiref.sync import sync_to_async
@@ -29,6 +28,7 @@ from games.battles.play import accept_end, board_square, decline_end, offer_end,
 from games.battles.play import touch as touch_piece
 from games.battles.settle import settle
 from games.battles.starting import create_battles
+from games.live.quarantine import set_aside
 from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
 from thud_site.http import HtmxHttpRequest
@@ -89,7 +89,16 @@ def _choice_refused(battle: Battle) -> str:
 def settled(request: HtmxHttpRequest, battle_id: int, gate) -> Battle:
     """The battle through ``gate``, then its clock settled (re-read if that changed it)."""
     battle = gate(request.user, battle_id)
-    after = settle(battle_id, via=ClockEvent.Via.READ, now=timezone.now())
+    try:
+        after = settle(battle_id, via=ClockEvent.Via.READ, now=timezone.now())
+    except Exception as error:
+        if battle.board_readable:
+            raise
+        # A board its engine cannot read: set aside as the clock does (games.live.quarantine).
+        set_aside(
+            [(battle.pk, battle.clock_version, error)], via=ClockEvent.Via.READ, now=timezone.now()
+        )
+        return gate(request.user, battle_id)
     if after.clock_version != battle.clock_version:
         battle = gate(request.user, battle_id)
     return battle
@@ -98,6 +107,8 @@ def settled(request: HtmxHttpRequest, battle_id: int, gate) -> Battle:
 @require_GET
 def battle_page(request: HtmxHttpRequest, battle_id: int):
     battle = settled(request, battle_id, permissions.access_battle_public)
+    if not battle.board_readable:
+        return render(request, "games/battle_unreadable.html", {"battle": battle})
     side = permissions.battle_side_of(request.user, battle)
     now = timezone.now()
     context = presenters.presenter_for(battle)(
@@ -115,6 +126,12 @@ def battle_diagram(request: HtmxHttpRequest, battle_id: int):
     """The current position as a read-only, printable diagram (the live board's renderer);
     ``?ply=N``: the position after N plies of the battle's record (from the replay)."""
     battle = settled(request, battle_id, permissions.access_battle_public)
+    if not battle.board_readable:
+        return HttpResponse(
+            _("This battle's record cannot be read."),
+            status=410,
+            content_type="text/plain; charset=utf-8",
+        )
     if "ply" in request.GET:
         permissions.access_battle_replay(request.user, battle.pk)
         moves = archive.moves_of(archive.with_moves(Battle.objects.filter(pk=battle.pk)).get())
@@ -295,20 +312,18 @@ def start_online(request: HtmxHttpRequest, match_id: int):
     return redirect("games:battle", battle_id=b1.pk)
 
 
-def _join_on_connect(user, battle_id: int) -> None:
-    """The gate of the live stream; a player whose page connects has joined the battle."""
-    battle = permissions.access_battle_public(user, battle_id)
-    side = permissions.battle_side_of(user, battle)
-    if side is not None and battle.presence_state.awaiting:
-        # A race with a claim, say, is refused: the snapshot then shows what won.
-        with contextlib.suppress(BattleError):
-            joining.join(battle_id, side=side, now=timezone.now())
+def _may_watch(user, battle_id: int) -> None:
+    """The gate of the live stream. Opening it changes nothing (state changes only on
+    POST): the battle page joins its player by posting *Ready* once its stream is open
+    (``static/js/board.js``), so a stream opened elsewhere (a link, another page) never
+    starts a clock."""
+    permissions.access_battle_public(user, battle_id)
 
 
 @require_GET
 async def battle_events(request: HtmxHttpRequest, battle_id: int):
     await sync_to_async(stream.check_and_close, thread_sensitive=False)(
-        _join_on_connect, request.user, battle_id
+        _may_watch, request.user, battle_id
     )
     if isinstance(request, WSGIRequest):
         # The shared URLconf serves this path under gunicorn too, where an endless stream

@@ -32,7 +32,7 @@ from games.models.battle import Battle
 from games.models.heartbeat import WebHeartbeat
 from games.models.history import ClockEvent
 
-from . import bulk
+from . import bulk, quarantine
 
 #: How often a web process writes its heartbeat: shorter than the grace (300 ms), so
 #: the heartbeat after a deadline is there by the time its expiry falls due.
@@ -77,19 +77,24 @@ def pause_unreachable(*, via: str, now: datetime, seen: datetime | None) -> int:
             status=Battle.Status.RUNNING, deadline__isnull=False
         )
         transitions = []
+        failed: list[tuple[int, int, BaseException]] = []
         for battle in running:
-            state = battle.clock_state
-            if clock.site_down(state, now, seen):
-                transitions.append(
-                    bulk.Transition(
-                        battle,
-                        clock.outage_pause(state, seen),
-                        clock.OUTAGE_PAUSE,
-                        clock.due_at(state),
-                        detail=_seen_detail(seen),
+            try:
+                state = battle.clock_state
+                if clock.site_down(state, now, seen):
+                    transitions.append(
+                        bulk.Transition(
+                            battle,
+                            clock.outage_pause(state, seen),
+                            clock.OUTAGE_PAUSE,
+                            clock.due_at(state),
+                            detail=_seen_detail(seen),
+                        )
                     )
-                )
-        return len(bulk.write(transitions, via=via, now=now))
+            except Exception as error:  # one battle never stops the others (issue 40)
+                failed.append((battle.pk, battle.clock_version, error))
+        set_aside = quarantine.set_aside(failed, via=via, now=now)
+        return len(bulk.write(transitions, via=via, now=now)) + len(set_aside)
 
 
 def resume_reachable(*, via: str, now: datetime) -> int:

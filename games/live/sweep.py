@@ -43,7 +43,7 @@ from games.battles.settle import settle
 from games.models.battle import Battle
 from games.models.history import ClockEvent
 
-from . import bulk, outages, referees
+from . import bulk, outages, quarantine, referees
 
 # Enough for a 10,000-battle hall falling one tick behind; the rest waits a second.
 TICK_LIMIT = 5_000
@@ -75,16 +75,21 @@ def settle_expiries(*, via: str, read_clock: Callable[[], datetime], seen: datet
     A row another transaction holds is skipped: that transaction moves the battle on,
     or the caller's next pass (the timer's, a few milliseconds later) settles it.
     """
-    done, rest = _bulk_pass(via=via, read_clock=read_clock, seen=seen)
-    changed = len(done)
+    done, rest, set_aside = _bulk_pass(via=via, read_clock=read_clock, seen=seen)
+    changed = len(done) + set_aside
     for pk, version in rest:
-        changed += int(settle(pk, via=via, now=read_clock()).clock_version != version)
+        try:
+            changed += int(settle(pk, via=via, now=read_clock()).clock_version != version)
+        except Exception as error:  # one battle never stops the others (issue 40)
+            changed += len(quarantine.set_aside([(pk, version, error)], via=via, now=read_clock()))
     return changed
 
 
 def _bulk_pass(
     *, via: str, read_clock: Callable[[], datetime], seen: datetime | None
-) -> tuple[list[bulk.Settled], list[tuple[int, int]]]:
+) -> tuple[list[bulk.Settled], list[tuple[int, int]], int]:
+    """The bulk transitions written, the battles ``settle()`` handles one by one, and how
+    many battles were set aside (``games.live.quarantine``)."""
     with transaction.atomic():
         # Candidates by the (status, deadline) index; the grace is per row. Only the due
         # ones are locked: a row still in its grace may be moved on meanwhile, and the
@@ -100,7 +105,7 @@ def _bulk_pass(
             if deadline is not None and deadline + timedelta(milliseconds=grace_ms) <= at
         ]
         if not due_ids:
-            return [], []
+            return [], [], 0
         candidates = list(
             Battle.objects.select_for_update(skip_locked=True, of=("self",))
             .filter(pk__in=due_ids, status=Battle.Status.RUNNING)
@@ -111,19 +116,39 @@ def _bulk_pass(
         now = read_clock()
         transitions: list[bulk.Transition] = []
         rest: list[tuple[int, int]] = []
+        failed: list[tuple[int, int, BaseException]] = []
         for battle in candidates:
-            state = battle.clock_state
-            if not clock.expiry_due(state, now):
+            try:
+                transition = _transition(battle, now=now, seen=seen)
+            except Exception as error:  # one battle never stops the others (issue 40)
+                failed.append((battle.pk, battle.clock_version, error))
                 continue
-            if not _bulk_ok(battle):
+            if transition is _REST:
                 rest.append((battle.pk, battle.clock_version))
-                continue
-            if referee_presence.offline(battle.referee_seen_at, now):
-                continue  # its page is offline: the next tick pauses it, forfeiting nothing
-            # An over-the-board expiry also waits for its referee page to beat after it.
-            battle_seen = referee_presence.seen_for_expiry(seen, battle.referee_seen_at)
-            new, kind = clock.resolve_timeout(state, now, battle_seen)
-            if kind != clock.EXPIRY_WAITS:
-                transitions.append(bulk.Transition(battle, new, kind, clock.due_at(state)))
+            elif transition is not None:
+                transitions.append(transition)
+        set_aside = quarantine.set_aside(failed, via=via, now=now)
         done = bulk.write(transitions, via=via, now=now)
-    return done, rest
+    return done, rest, len(set_aside)
+
+
+#: ``_transition``'s answer for a battle that ``settle()`` handles one by one.
+_REST = object()
+
+
+def _transition(battle: Battle, *, now: datetime, seen: datetime | None):
+    """The bulk transition of a locked candidate, ``None`` (nothing to do yet) or
+    ``_REST``."""
+    state = battle.clock_state
+    if not clock.expiry_due(state, now):
+        return None
+    if not _bulk_ok(battle):
+        return _REST
+    if referee_presence.offline(battle.referee_seen_at, now):
+        return None  # its page is offline: the next tick pauses it, forfeiting nothing
+    # An over-the-board expiry also waits for its referee page to beat after it.
+    battle_seen = referee_presence.seen_for_expiry(seen, battle.referee_seen_at)
+    new, kind = clock.resolve_timeout(state, now, battle_seen)
+    if kind == clock.EXPIRY_WAITS:
+        return None
+    return bulk.Transition(battle, new, kind, clock.due_at(state))

@@ -45,6 +45,7 @@ REASONS = {
     "no_legal_move": _("the side to move has no legal move"),
     clock.REASON_TIME: _("lost on time"),
     clock.REASON_UNFINISHED: _("not finished when the tournament was archived"),
+    clock.REASON_UNREADABLE: _("this battle's record cannot be read"),
     NO_SHOW: _("cancelled: a player did not join in time; nobody won or lost"),
     NO_SHOW_CLAIMED: _("a player did not join in time: a referee decides"),
 }
@@ -307,6 +308,20 @@ class Battle(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
+
+    @property
+    def board_readable(self) -> bool:
+        """Whether its game can read the stored board (a battle without one: yes). An
+        imported or damaged row may hold one it cannot (issue 40): its pages then say the
+        record cannot be read instead of failing."""
+        if not self.board:
+            return True
+        try:
+            game = self.rules
+            game.result_numbers(game.deserialise(self.board))
+        except (ValueError, LookupError, TypeError):
+            return False
+        return True
 
     @property
     def result_numbers(self) -> tuple[int, int]:

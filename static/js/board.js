@@ -165,6 +165,15 @@
   }
   document.addEventListener("htmx:afterSettle", syncTypedVersion);
 
+  // A player on this page has joined the battle once its live stream is open: the page
+  // says so with the Ready form's POST (opening the stream alone changes nothing, so a
+  // stream opened from another page never starts a clock).
+  document.addEventListener("htmx:sseOpen", function (event) {
+    if (!event.target || event.target.id !== "live") return;
+    var button = document.getElementById("ready");
+    if (button && button.form && !button.disabled) button.click();
+  });
+
   function ready() { start(board()); syncTypedVersion(); }
   document.addEventListener("DOMContentLoaded", ready);
   if (document.readyState !== "loading") ready();

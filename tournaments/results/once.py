@@ -56,8 +56,22 @@ def apply_once(
     write: Callable[[], ResultVersion],
 ) -> ResultVersion:
     """Run ``write`` unless ``key`` was applied before; either way return its version."""
+    return apply_once_telling(key, by=by, match=match, kind=kind, write=write)[0]
+
+
+def apply_once_telling(
+    key: str | None,
+    *,
+    by: User,
+    match: Match,
+    kind: str,
+    write: Callable[[], ResultVersion],
+) -> tuple[ResultVersion, bool]:
+    """``apply_once``, and whether this call applied it (False: the key had been applied
+    before, and the version is the one that earlier submission made, whatever this one
+    carries: the page then says so, with the numbers stored)."""
     if not key:
-        return write()
+        return write(), True
     with transaction.atomic():
         try:
             with transaction.atomic():
@@ -66,11 +80,11 @@ def apply_once(
                 )
         except IntegrityError:
             # Inserted by a transaction that has committed (the index made us wait for it).
-            return _earlier(key, by=by, match=match, kind=kind)
+            return _earlier(key, by=by, match=match, kind=kind), False
         version = write()
         record.version = version
         record.save(update_fields=["version"])
-        return version
+        return version, True
 
 
 def _earlier(key: str, *, by: User, match: Match, kind: str) -> ResultVersion:

@@ -38,7 +38,7 @@ from tournaments.permissions.tournament_gates import access_round_for_referee
 from tournaments.reports import dashboards
 from tournaments.results.corrections import correct_result, decide_result
 from tournaments.results.entry import confirm_result, enter_result
-from tournaments.results.once import apply_once, new_key
+from tournaments.results.once import apply_once, apply_once_telling, new_key
 from tournaments.results.value import MatchResult
 from tournaments.results.writing import ResultError, StaleResultError
 from tournaments.rounds import lifecycle
@@ -140,7 +140,7 @@ def result_enter(request: AuthedRequest, slug: str, match_id: int) -> HttpRespon
         return _panel(request, match, role, entry_form=form, status=422)
     values = form.survivors()
     try:
-        apply_once(
+        stored, applied = apply_once_telling(
             form.cleaned_data["key"],
             by=request.user,
             match=match,
@@ -160,6 +160,15 @@ def result_enter(request: AuthedRequest, slug: str, match_id: int) -> HttpRespon
     except ResultError as error:
         form.add_error(None, str(error))
         return _panel(request, match, role, entry_form=form, status=422)
+    if not applied:  # a replayed key: say what was stored then, not what this one carried
+        notice = _(
+            "This submission was already applied; nothing was changed. The numbers "
+            "stored then: %(b1)s in battle 1, %(b2)s in battle 2."
+        ) % {
+            "b1": f"{stored.battle1_first}–{stored.battle1_second}",
+            "b2": f"{stored.battle2_first}–{stored.battle2_second}",
+        }
+        return _done(request, match, role, notice)
     return _done(request, match, role, _("Result entered."))
 
 

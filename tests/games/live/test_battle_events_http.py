@@ -46,3 +46,29 @@ def test_the_stream_under_asgi_still_streams(client):
     response = asyncio.run(opened())
     assert response.status_code == 200 and response.streaming
     assert response["Content-Type"] == "text/event-stream"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_opening_the_stream_joins_nobody_state_changes_only_on_post(client):
+    """A player whose stream is opened from elsewhere (a link, their personal page) has
+    not joined: only the battle page's POST (Ready) joins them and starts the clock."""
+    first, second = UserFactory(), UserFactory()
+    b = create_casual_battle(
+        game="thud", first=first, second=second, await_players=True, now=timezone.now()
+    )
+    assert b.presence_state.awaiting
+
+    async def opened():
+        async_client = AsyncClient()
+        await async_client.aforce_login(first)
+        return await async_client.get(reverse("games:events", args=[b.pk]))
+
+    response = asyncio.run(opened())
+    assert response.status_code == 200 and response.streaming
+    b.refresh_from_db()
+    assert b.first_joined_at is None and b.second_joined_at is None
+    assert b.status == "pending" and b.clock_version == 0
+    client.force_login(first)
+    assert client.post(reverse("games:ready", args=[b.pk])).status_code in (200, 302)
+    b.refresh_from_db()
+    assert b.first_joined_at is not None

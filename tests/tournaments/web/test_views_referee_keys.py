@@ -172,3 +172,19 @@ def test_otb_survivors_form_applies_its_key_once(client):
         r = client.post(reverse("games:survivors", args=[b1.pk]), {**ENTERED, "key": KEY})
         assert r.status_code == 302
     assert match.versions.count() == 1
+
+
+def test_a_key_resent_with_other_numbers_says_it_was_already_applied_with_the_stored_ones(
+    client, match, referee
+):
+    client.force_login(referee)
+    first = client.post(url("referee_result", match), survivors(lock_version=0, key=KEY), **HX)
+    assert "Result entered." in first.text
+    resent = client.post(
+        url("referee_result", match), survivors(d1=5, t1=7, lock_version=0, key=KEY), **HX
+    )
+    assert resent.status_code == 200
+    assert "Result entered." not in resent.text
+    assert "already applied" in resent.text and "nothing was changed" in resent.text
+    assert "20–2 in battle 1, 15–3 in battle 2" in resent.text
+    assert match.versions.count() == 1
