@@ -123,21 +123,23 @@ def _english_unless_asked():
     translation.deactivate()
 
 
-@pytest.fixture(autouse=True)
-def _no_browser_event_loop(request):
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
     """Hide the session chromium's event loop from a test that is not a browser test.
 
     Playwright's sync API (``tests/fixtures/browsers.py``) keeps its loop registered as
-    this thread's running loop for as long as it is started; ``asyncio.run()`` in a later
-    test on the same worker would refuse to start.
+    this thread's running loop for as long as it is started: ``asyncio.run()`` in a later
+    test on the same worker would refuse to start, and Django, whose connections are kept
+    per asyncio context while a loop runs, would open the test's transaction on one
+    connection and run the test on another (committing what should roll back). So the loop
+    is hidden for the whole of such a test, fixtures' set-up and tear-down included.
     """
     loop = asyncio._get_running_loop()
-    if loop is None or request.node.get_closest_marker("browser"):
-        yield
-        return
+    if loop is None or item.get_closest_marker("browser"):
+        return (yield)
     asyncio._set_running_loop(None)
     try:
-        yield
+        return (yield)
     finally:
         asyncio._set_running_loop(loop)
 
