@@ -176,15 +176,26 @@ class Proc:
             self.proc.wait(timeout=10)
 
     def stop(self) -> None:
+        self.ask_to_stop()
+        self.wait_stopped()
+
+    def ask_to_stop(self) -> None:
+        """SIGTERM (a warm shutdown); ``wait_stopped`` waits for it."""
         self.wanted = False
         if self.proc is not None and self.proc.poll() is None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
+
+    def wait_stopped(self) -> None:
+        """Up to 10 s for the process to end, then SIGKILL."""
+        if self.proc is None:
+            return
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(timeout=10)
+            self.proc.wait(timeout=10)
 
 
 def uvicorn_proc(
@@ -379,8 +390,11 @@ class ClockCluster:
 
     def close(self) -> None:
         self._stop.set()
+        # Every process asked at once, then waited for: their warm shutdowns overlap.
         for p in (*self.workers, self.beat):
-            p.stop()
+            p.ask_to_stop()
+        for p in (*self.workers, self.beat):
+            p.wait_stopped()
         import redis
 
         with contextlib.suppress(redis.RedisError):
