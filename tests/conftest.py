@@ -26,7 +26,7 @@ pytest_plugins = [
     "tests.fixtures.queues",
 ]
 
-REAL_PROCESSES = {"server", "shared_site", "cluster_factory", "throwaway_redis"}
+REAL_PROCESSES = {"server", "cluster_factory", "throwaway_redis"}
 # Django's default (PBKDF2, 1,000,000 iterations: ~0.8 s a hash here) is kept for the one
 # test of the production hasher, tests/thud_site/test_passwords.py.
 FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
