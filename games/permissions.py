@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.utils.translation import gettext as _
 
+from games.battles.errors import UnreadableRecord
 from games.interface import Game, MovetextGame
 from games.models.battle import Battle
 from tournaments.for_games import (
@@ -109,11 +111,15 @@ def battle_side_of(user: AnyUser, battle: Battle) -> str | None:
 
 
 def access_battle_for_player(user: AnyUser, battle_id: int) -> tuple[Battle, str]:
-    """The battle and the side the user plays in it; only its two players pass."""
+    """The battle and the side the user plays in it; only its two players pass. Its
+    players act on it (move, touch, offer, claim), so a battle whose stored board cannot be
+    read raises ``UnreadableRecord`` before anything is tried on it."""
     battle = access_battle_public(user, battle_id)
     side = battle_side_of(user, battle)
     if side is None:
         raise PermissionDenied
+    if not battle.board_readable:
+        raise UnreadableRecord(_("This battle's record cannot be read."), battle)
     return battle, side
 
 

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games.battles import joining
-from games.battles.errors import BattleError, InvalidInput
+from games.battles.errors import BattleError
 from games.battles.play import accept_end, board_square, decline_end, offer_end, submit_move
 from games.battles.play import touch as touch_piece
 from games.battles.settle import settle
@@ -34,56 +34,12 @@ from games.models.history import ClockEvent, Move
 from thud_site.http import HtmxHttpRequest
 
 if TYPE_CHECKING:
-    from django_stubs_ext import StrOrPromise
+    pass
 
 from . import agreements, archive, permissions, presenters, presenters_play
 from .interface import InvalidMove
 from .live import stream
-
-
-def _int(value, default: int = -1) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return default
-
-
-def _board(
-    request: HtmxHttpRequest,
-    battle: Battle,
-    side,
-    *,
-    error: StrOrPromise = "",
-    status: int = 200,
-    **kw,
-):
-    """The board fragment for htmx. Without htmx: a redirect to the battle page after
-    success, the page itself for a refusal (with its status) or a choice to make."""
-    if not request.htmx and not error and not kw.get("choice"):
-        return redirect("games:battle", battle_id=battle.pk)
-    now = timezone.now()
-    context = presenters.presenter_for(battle)(battle, side, now=now, **kw) | {
-        "error": error,
-        "presence": joining.presence_view(battle, side, now=now),
-    }
-    template = "games/battle.html#board-panel" if request.htmx else "games/battle.html"
-    return render(request, template, context, status=status)
-
-
-def _refused(request: HtmxHttpRequest, battle_id: int, side, exc: BattleError):
-    """The fresh board with the refusal's message: 400 for what was sent, else 409."""
-    status = 400 if isinstance(exc, InvalidInput) else 409
-    battle = permissions.access_battle_public(request.user, battle_id)
-    return _board(request, battle, side, error=exc.message, status=status)
-
-
-def _choice_refused(battle: Battle) -> str:
-    """Why the choice sent with a move is none of the moves offered, in words that fit the
-    battle: only a tournament battle of a game with a capture policy has a policy to name."""
-    scale = getattr(battle.rules, "tournament_scale", None)
-    if not battle.is_casual and scale is not None and "capture_policy" in scale.options:
-        return _("That choice of captures is not allowed by this tournament's capture policy.")
-    return _("That choice is not one of the moves offered here; choose again.")
+from .views_board import board, choice_refused, int_or, refused, refuses_unreadable
 
 
 def settled(request: HtmxHttpRequest, battle_id: int, gate) -> Battle:
@@ -145,6 +101,7 @@ def battle_diagram(request: HtmxHttpRequest, battle_id: int):
 
 
 @require_POST
+@refuses_unreadable
 def touch(request: HtmxHttpRequest, battle_id: int):
     battle, side = permissions.access_battle_for_player(request.user, battle_id)
     square = request.POST.get("square", "")
@@ -152,22 +109,23 @@ def touch(request: HtmxHttpRequest, battle_id: int):
         try:
             square = board_square(battle, square)
         except BattleError as exc:
-            return _refused(request, battle_id, side, exc)
-        return _board(request, battle, side, selected=square)
+            return refused(request, battle_id, side, exc)
+        return board(request, battle, side, selected=square)
     try:
         battle = touch_piece(
             battle_id,
             side=side,
-            version=_int(request.POST.get("version")),
+            version=int_or(request.POST.get("version")),
             square=square,
             now=timezone.now(),
         )
     except BattleError as exc:
-        return _refused(request, battle_id, side, exc)
-    return _board(request, battle, side)
+        return refused(request, battle_id, side, exc)
+    return board(request, battle, side)
 
 
 @require_POST
+@refuses_unreadable
 def move(request: HtmxHttpRequest, battle_id: int):
     battle, side = permissions.access_battle_for_player(request.user, battle_id)
     if "notation" in request.POST:  # typed: the whole move at once, in the game's notation
@@ -178,25 +136,25 @@ def move(request: HtmxHttpRequest, battle_id: int):
     except (InvalidMove, ValueError):
         candidates = []
     if len(candidates) > 1 and "confirm" not in request.POST:
-        return _board(
+        return board(
             request, battle, side, selected=src, choice=candidates, choice_from=src, choice_to=dst
         )
     wanted = set(request.POST.getlist("captures"))
     chosen = [m for m in candidates if set(m.captures) == wanted]
     if len(candidates) > 1 and not chosen:
-        return _board(request, battle, side, error=_choice_refused(battle), status=400)
+        return board(request, battle, side, error=choice_refused(battle), status=400)
     notation = (chosen[0] if chosen else candidates[0]).notation if candidates else ""
     try:
         battle = submit_move(
             battle_id,
             side=side,
-            version=_int(request.POST.get("version")),
+            version=int_or(request.POST.get("version")),
             notation=notation,
             now=timezone.now(),
         )
     except BattleError as exc:
-        return _refused(request, battle_id, side, exc)
-    return _board(request, battle, side)
+        return refused(request, battle_id, side, exc)
+    return board(request, battle, side)
 
 
 def _typed_move(request: HtmxHttpRequest, battle: Battle, side):
@@ -210,21 +168,22 @@ def _typed_move(request: HtmxHttpRequest, battle: Battle, side):
             else text
         )
     except InvalidMove as exc:
-        return _board(request, battle, side, error=str(exc), status=400)
+        return board(request, battle, side, error=str(exc), status=400)
     try:
         battle = submit_move(
             battle.pk,
             side=side,
-            version=_int(request.POST.get("version")),
+            version=int_or(request.POST.get("version")),
             notation=notation,
             now=timezone.now(),
         )
     except BattleError as exc:
-        return _refused(request, battle.pk, side, exc)
-    return _board(request, battle, side)
+        return refused(request, battle.pk, side, exc)
+    return board(request, battle, side)
 
 
 @require_POST
+@refuses_unreadable
 def end_offer(request: HtmxHttpRequest, battle_id: int, action: str):
     _battle, side = permissions.access_battle_for_player(request.user, battle_id)
     operation = {
@@ -245,12 +204,13 @@ def _act(request: HtmxHttpRequest, battle_id: int, side: str, action) -> HttpRes
     try:
         action()
     except BattleError as exc:
-        return _refused(request, battle_id, side, exc)
+        return refused(request, battle_id, side, exc)
     # Read again through the gate: the page needs the seats the workflow did not load.
-    return _board(request, permissions.access_battle_public(request.user, battle_id), side)
+    return board(request, permissions.access_battle_public(request.user, battle_id), side)
 
 
 @require_POST
+@refuses_unreadable
 def ask_resume(request: HtmxHttpRequest, battle_id: int):
     """A player of a paused casual battle asks to resume it (both must)."""
     _battle, side = permissions.access_casual_battle_for_player(request.user, battle_id)
@@ -263,6 +223,7 @@ def ask_resume(request: HtmxHttpRequest, battle_id: int):
 
 
 @require_POST
+@refuses_unreadable
 def ready(request: HtmxHttpRequest, battle_id: int):
     """A player says they are at the battle; the second of the two starts its clock."""
     _battle, side = permissions.access_battle_for_player(request.user, battle_id)
@@ -272,6 +233,7 @@ def ready(request: HtmxHttpRequest, battle_id: int):
 
 
 @require_POST
+@refuses_unreadable
 def no_show(request: HtmxHttpRequest, battle_id: int):
     """A player alone past the join window claims the opponent a no-show."""
     _battle, side = permissions.access_battle_for_player(request.user, battle_id)
@@ -287,7 +249,10 @@ def no_show(request: HtmxHttpRequest, battle_id: int):
 @require_POST
 def nudge(request: HtmxHttpRequest, battle_id: int):
     """A client's countdown reached 0: settle (the server decides), nothing else."""
-    permissions.access_battle_public(request.user, battle_id)
+    battle = permissions.access_battle_public(request.user, battle_id)
+    if not battle.board_readable:  # what the page's read does: set aside, as the clock would
+        settled(request, battle_id, permissions.access_battle_public)
+        return HttpResponse(status=204)
     settle(battle_id, via=ClockEvent.Via.NUDGE, now=timezone.now())
     return HttpResponse(status=204)
 

@@ -24,6 +24,15 @@ class NotAllowed(BattleError):
     pass
 
 
+class UnreadableRecord(NotAllowed):
+    """The battle's stored board cannot be read by its engine (an imported or damaged row,
+    issue 40): nothing may be played, touched or offered on it; its pages say so."""
+
+    def __init__(self, message: StrOrPromise, battle: object) -> None:
+        super().__init__(message)
+        self.battle = battle
+
+
 class InvalidInput(NotAllowed):
     """Refused for what was sent (not a square of the board, not a legal move), whatever
     the battle's state; the other refusals conflict with the state (stale, out of turn)."""
