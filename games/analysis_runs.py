@@ -10,9 +10,17 @@
   answers :attr:`Asked.RESENT`: its message may have been lost (the broker was down when
   it was published), so the caller publishes it again. A duplicate message is harmless:
   the compare-and-set below runs the analysis once.
+- The beat's safety net (:func:`lost`, task ``analysis.resend``) finds the analyses whose
+  message was lost without anyone asking again: queued for :data:`RESEND_AFTER` or more
+  (or running past their hard time limit: their worker died), at a time when no
+  analysis runs and the analysis queue is empty (the caller looks at the broker). An
+  analysis waiting its turn behind others is never among them: a worker takes the
+  queue's messages in order, and the queue is not empty while one waits there.
 - :func:`run_analysis` is the task's body: compare-and-set queued -> running (or takes
   over a run whose worker died: running for longer than its hard time limit), searches,
-  then running -> done, or failed with the error. A task delivered twice runs once.
+  then running -> done, or failed with the error. The run's ``started_at`` is its token:
+  only the run that holds the row stores its result (the row locked, its state checked),
+  so a task delivered twice, or a run taken over, stores one result.
 
 The budget keeps a battle's analysis to about a minute: :data:`MS_PER_POSITION` per
 position, less for a long battle (:func:`budget_ms`); the task's time limits grow with the
@@ -135,24 +143,45 @@ def _request_locked(battle: Battle, user, *, now: datetime) -> tuple[BattleAnaly
     return created, Asked.QUEUED
 
 
-def _claim(battle_id: int, *, now: datetime) -> bool:
-    """Queued -> running, or a dead run's takeover; False when another run has it."""
+def lost(*, now: datetime) -> list[tuple[int, int]]:
+    """``(battle_id, positions)`` of the analyses to send again, oldest first: every one
+    queued since :data:`RESEND_AFTER` or running past its hard time limit, unless an
+    analysis runs within its limit (its worker is at the queue: wait for it). The caller
+    sends them only if the analysis queue is empty (see the module note). One query."""
+    rows = BattleAnalysis.objects.filter(
+        status__in=[BattleAnalysis.Status.QUEUED, BattleAnalysis.Status.RUNNING]
+    ).values_list("battle_id", "status", "requested_at", "started_at", "battle__ply")
+    found = []
+    for battle_id, status, requested_at, started_at, ply in rows:
+        positions = ply + 1
+        if status == BattleAnalysis.Status.QUEUED:
+            if requested_at <= now - RESEND_AFTER:
+                found.append((requested_at, battle_id, positions))
+        elif started_at is None or started_at <= now - timedelta(seconds=time_limits(positions)[1]):
+            found.append((started_at or requested_at, battle_id, positions))
+        else:
+            return []  # a run in progress
+    return [(battle_id, positions) for _at, battle_id, positions in sorted(found)]
+
+
+def _claim(battle_id: int, *, now: datetime) -> datetime | None:
+    """Queued -> running, or a dead run's takeover: the run's token (its ``started_at``),
+    or ``None`` when another run has it."""
     rows = BattleAnalysis.objects.filter(battle_id=battle_id)
     if rows.filter(status=BattleAnalysis.Status.QUEUED).update(
         status=BattleAnalysis.Status.RUNNING, started_at=now
     ):
-        return True
+        return now
     running = rows.filter(status=BattleAnalysis.Status.RUNNING).select_related("battle").first()
     if running is None or running.started_at is None:
-        return False
+        return None
     hard = time_limits(positions_of(running.battle))[1]
     if running.started_at > now - timedelta(seconds=hard):
-        return False  # its worker may still be at it
-    return bool(
-        rows.filter(status=BattleAnalysis.Status.RUNNING, started_at=running.started_at).update(
-            started_at=now
-        )
+        return None  # its worker may still be at it
+    taken = rows.filter(status=BattleAnalysis.Status.RUNNING, started_at=running.started_at).update(
+        started_at=now
     )
+    return now if taken else None
 
 
 def run_analysis(
@@ -164,8 +193,10 @@ def run_analysis(
     ms: int | None = None,
 ) -> str:
     """Run the queued analysis of ``battle_id``; its status after (``"skipped"`` when it
-    was not this run's to do). ``ms`` overrides the budget per position."""
-    if not _claim(battle_id, now=now):
+    was not this run's to do, ``"superseded"`` when another run took it over meanwhile and
+    this one's result was dropped). ``ms`` overrides the budget per position."""
+    token = _claim(battle_id, now=now)
+    if token is None:
         return "skipped"
     battle = archive.with_moves(Battle.objects.filter(pk=battle_id)).get()
     moves = archive.moves_of(battle)
@@ -179,19 +210,29 @@ def run_analysis(
         )
     except Exception as exc:  # any failure is the row's: it may be queued again
         log.exception("analysis of battle %s failed", battle_id)
-        _finish(battle_id, BattleAnalysis.Status.FAILED, read_now(), error=str(exc) or repr(exc))
+        error = str(exc) or repr(exc)
+        if not _finish(battle_id, token, BattleAnalysis.Status.FAILED, read_now(), error=error):
+            return "superseded"
         return BattleAnalysis.Status.FAILED
-    _finish(
+    if not _finish(
         battle_id,
+        token,
         BattleAnalysis.Status.DONE,
         read_now(),
         plies=[row.as_dict() for row in rows],
         ms_per_position=per_position,
-    )
+    ):
+        return "superseded"
     return BattleAnalysis.Status.DONE
 
 
-def _finish(battle_id: int, status: str, now: datetime, **fields) -> None:
-    BattleAnalysis.objects.filter(battle_id=battle_id, status=BattleAnalysis.Status.RUNNING).update(
-        status=status, finished_at=now, **fields
-    )
+def _finish(battle_id: int, token: datetime, status: str, now: datetime, **fields) -> bool:
+    """Store the run's outcome if the row is still this run's (running since ``token``):
+    a run taken over, or one whose row another run already finished, stores nothing."""
+    with transaction.atomic():
+        row = BattleAnalysis.objects.select_for_update().filter(battle_id=battle_id).first()
+        if row is None or row.status != BattleAnalysis.Status.RUNNING or row.started_at != token:
+            log.info("analysis of battle %s: another run holds it; result dropped", battle_id)
+            return False
+        BattleAnalysis.objects.filter(pk=row.pk).update(status=status, finished_at=now, **fields)
+    return True

@@ -11,10 +11,12 @@ with the same pure function); compare-and-set applies an expiry once.
 - ``bot_move(battle_id, version)`` ("bots.move", on the bots queue) computes and plays the
   computer's move if it is still its turn at ``version``; ``bot_resend`` ("bots.resend",
   beat) is the safety net that queues it again (both in ``games.bots``).
-- ``analyse(battle_id)`` ("bots.analyse", on the bots queue, never a web or clock
-  process) runs a finished battle's queued analysis (``games.analysis_runs``): late
-  acknowledgement, time limits that grow with the battle (given when it is published,
-  :func:`publish_analysis`), and a compare-and-set that runs it once.
+- ``analyse(battle_id)`` ("bots.analyse", on the analysis queue: its own worker, never
+  the bots worker, a web or a clock process) runs a finished battle's queued analysis
+  (``games.analysis_runs``): late acknowledgement, time limits that grow with the battle
+  (given when it is published, :func:`publish_analysis`), and a compare-and-set that runs
+  it once. ``analysis_resend`` ("analysis.resend", beat, on the default queue) sends again
+  the analyses whose message was lost, once the analysis queue is empty.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import time
 from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
+from kombu.exceptions import ChannelError
 
 from games.models.history import ClockEvent
 
@@ -70,6 +73,34 @@ def analyse(battle_id: int) -> str:
     )
 
 
+@shared_task(name="analysis.resend", ignore_result=True)
+def analysis_resend() -> int:
+    """Send again every analysis lost to a broker outage (``analysis_runs.lost``), if the
+    analysis queue is empty; how many."""
+    lost = analysis_runs.lost(now=timezone.now())
+    if not lost or analysis_queue_length() != 0:
+        return 0
+    for battle_id, positions in lost:
+        publish_analysis(battle_id, positions)
+    log.warning("analyses sent again (lost with their message): %s", [b for b, _p in lost])
+    return len(lost)
+
+
+def analysis_queue_length() -> int | None:
+    """The messages waiting in the analysis queue (a worker's unacknowledged one is not
+    among them), ``None`` when the broker cannot say."""
+    try:
+        with analyse.app.connection_for_read() as connection, connection.channel() as channel:
+            return channel.queue_declare(
+                queue=settings.THUD_ANALYSIS_QUEUE, passive=True
+            ).message_count
+    except ChannelError:  # no such queue: nothing was ever left waiting in it
+        return 0
+    except Exception:
+        log.warning("could not read the length of the analysis queue")
+        return None
+
+
 def publish_analysis(battle_id: int, positions: int) -> bool:
     """Send ``analyse(battle_id)`` with time limits for ``positions``; never raises (a
     lost message leaves the analysis queued, and asking again sends it again)."""
@@ -81,7 +112,7 @@ def publish_analysis(battle_id: int, positions: int) -> bool:
         ) as connection:
             analyse.apply_async(
                 args=[battle_id],
-                queue=settings.THUD_BOTS_QUEUE,
+                queue=settings.THUD_ANALYSIS_QUEUE,
                 soft_time_limit=soft,
                 time_limit=hard,
                 connection=connection,

@@ -277,7 +277,9 @@ class ClockCluster:
 
     The workers run with the Procfile's ``clock`` options (``-O fair``, prefetch 1,
     its concurrency) unless ``options`` says otherwise. ``bots``: also a worker on the
-    cluster's own bots queue with the Procfile's ``bots`` options (the computer's moves).
+    cluster's own bots queue with the Procfile's ``bots`` options (the computer's moves);
+    ``analysis``: also one on its own analysis queue with the Procfile's ``analysis``
+    options (finished battles' analyses).
     """
 
     def __init__(
@@ -288,11 +290,13 @@ class ClockCluster:
         workers: int = 1,
         options: list[str] | None = None,
         bots: bool = False,
+        analysis: bool = False,
     ):
         from django.db import connection
 
         self.queue = f"clocktest-{uuid.uuid4().hex[:10]}"
         self.bots_queue = f"{self.queue}-bots"
+        self.analysis_queue = f"{self.queue}-analysis"
         self.prefix = f"test-{uuid.uuid4().hex[:8]}:"
         self.redis_url = redis_url
         sd = connection.settings_dict
@@ -307,6 +311,7 @@ class ClockCluster:
             "CELERY_BROKER_URL": redis_url,
             "THUD_CLOCK_QUEUE": self.queue,
             "THUD_BOTS_QUEUE": self.bots_queue,
+            "THUD_ANALYSIS_QUEUE": self.analysis_queue,
             # Beat's other entries (outbox retries, offer expiry) go to a private default
             # queue, deleted with the rest in close(), never to the machine's "default".
             "THUD_CELERY_DEFAULT_QUEUE": f"{self.queue}-default",
@@ -336,26 +341,12 @@ class ClockCluster:
             )
             for i in range(workers)
         ]
-        if bots:
-            self.workers.append(
-                Proc(
-                    "bots",
-                    celery
-                    + [
-                        "worker",
-                        "-Q",
-                        self.bots_queue,
-                        *procfile_options("bots"),
-                        "-n",
-                        f"{self.bots_queue}@%h",
-                        "-l",
-                        "INFO",
-                    ],
-                    self.env | procfile_env("bots"),
-                    tmp,
-                    "ready.",
-                )
-            )
+        for wanted, process, queue in (
+            (bots, "bots", self.bots_queue),
+            (analysis, "analysis", self.analysis_queue),
+        ):
+            if wanted:
+                self.workers.append(self._worker(process, queue, celery, tmp))
         self.beat = Proc(
             "beat",
             celery
@@ -372,6 +363,25 @@ class ClockCluster:
         )
         self._stop = threading.Event()
         self._supervisor = threading.Thread(target=self._supervise, daemon=True)
+
+    def _worker(self, process: str, queue: str, celery: list[str], tmp: Path) -> Proc:
+        """A worker on ``queue`` with the Procfile's options of ``process``."""
+        argv = [
+            *celery,
+            "worker",
+            "-Q",
+            queue,
+            *procfile_options(process),
+            "-n",
+            f"{queue}@%h",
+            "-l",
+            "INFO",
+        ]
+        return Proc(process, argv, self.env | procfile_env(process), tmp, "ready.")
+
+    def worker(self, name: str) -> Proc:
+        """The worker process called ``name`` (``bots``, ``analysis``, ``worker0``…)."""
+        return next(p for p in self.workers if p.name == name)
 
     def _supervise(self) -> None:
         while not self._stop.wait(0.2):

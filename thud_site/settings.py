@@ -260,12 +260,20 @@ THUD_CLOCK_QUEUE = os.environ.get("THUD_CLOCK_QUEUE", "clock")
 # that serves no pages (the Procfile's events process).
 THUD_WEB_HEARTBEAT = env_bool("THUD_WEB_HEARTBEAT", True)
 THUD_EVENTS_PREFIX = os.environ.get("THUD_EVENTS_PREFIX", "")
-# The computer's moves (games/bots.py) and battle analyses: CPU-bound searches, on their own queue and
-# workers, never in a web or clock process.
+# The computer's moves (games/bots.py) and battle analyses (games/analysis_runs.py):
+# CPU-bound searches, never in a web or clock process, each on its own queue and worker so
+# that a computer's move never waits behind an analysis (bench/bot_lateness.py). Setting
+# THUD_ANALYSIS_QUEUE to the bots queue gives the old layout (one worker for both).
 THUD_BOTS_QUEUE = os.environ.get("THUD_BOTS_QUEUE", "bots")
+THUD_ANALYSIS_QUEUE = os.environ.get("THUD_ANALYSIS_QUEUE", "analysis")
 CELERY_TASK_ROUTES = {
     "games.*": {"queue": THUD_CLOCK_QUEUE},
+    # An exact name wins over the patterns (Celery's MapRoute): the analysis is "bots.*".
+    "bots.analyse": {"queue": THUD_ANALYSIS_QUEUE},
     "bots.*": {"queue": THUD_BOTS_QUEUE},
+    # Bookkeeping of the analyses (the beat's resend): a quick query, on the default
+    # queue, never behind a minute-long analysis.
+    "analysis.*": {"queue": CELERY_TASK_DEFAULT_QUEUE},
     # Everything else belongs on the default queue; named so a wider clock route never
     # captures mail (a slow SMTP server must not delay an expiry).
     "outbox.*": {"queue": CELERY_TASK_DEFAULT_QUEUE},
@@ -282,6 +290,14 @@ CELERY_BEAT_SCHEDULE = {
         "task": "bots.resend",
         "schedule": 2.0,
         "options": {"expires": 2, "queue": THUD_BOTS_QUEUE},
+    },
+    # Analyses whose message was lost (the broker down when it was published, or
+    # restarted empty): sent again once their queue is empty and no analysis runs
+    # (games/analysis_runs.py; a duplicate runs once).
+    "analysis-resend": {
+        "task": "analysis.resend",
+        "schedule": 30.0,
+        "options": {"expires": 25, "queue": CELERY_TASK_DEFAULT_QUEUE},
     },
     # E-mail whose task was lost (broker down at the commit) or failed: sent again.
     "outbox-send-unsent": {

@@ -1,11 +1,11 @@
 """A player plays the computer from ``/`` by clicks and then has the battle analysed, with
-real processes: uvicorn (pages and SSE), a Celery bots worker (the Procfile's options),
-the clock worker and beat, a real Redis.
+real processes: uvicorn (pages and SSE), a Celery bots worker and an analysis worker (the
+Procfile's options), the clock worker and beat, a real Redis.
 
 The player opens Play, chooses Thud, level 2, "You" first and the quickfire clock, plays
 two moves on the board; each of the computer's replies arrives over SSE. The battle ends
 at its move limit (cut to four plies here); *Replay and analysis* leads to the replay
-page, where *Analyse* queues the analysis on the bots queue and the page shows the graph
+page, where *Analyse* queues the analysis on the analysis queue and the page shows the graph
 once the worker is done. axe-core finds no violation on the battle page or the analysis,
 in English and Norwegian, at 390 and 1366 px. Screenshots: ``test-output/screens/
 computer-battle-*.png`` and ``analysis-*.png``.
@@ -60,11 +60,13 @@ def shoot(page, name: str, found: list[Violation], language: str, path: str) -> 
         found += scan(page, "player", language, path)
 
 
-def test_a_player_plays_the_computer_by_clicks_and_has_the_battle_analysed(server, browser):
+def test_a_player_plays_the_computer_by_clicks_and_has_the_battle_analysed(
+    analysis_server, browser
+):
     from playwright.sync_api import expect
 
     SCREENS.mkdir(parents=True, exist_ok=True)
-    base = server
+    base = analysis_server
     player = UserFactory(username="mira")
     client = Client()
     client.force_login(player)

@@ -3,8 +3,11 @@ played through the workflow, and a clock that bounds the search by nodes."""
 
 from __future__ import annotations
 
+import random
+
 from django.utils import timezone
 
+from games import registry
 from games.battles import play
 from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
@@ -46,3 +49,15 @@ def played_battle(moves=MOVES, *, finish: bool = True) -> Battle:
         play.offer_end(battle.pk, side="dwarf", now=now)
         play.accept_end(battle.pk, side="troll", now=now)
     return Battle.objects.get(pk=battle.pk)
+
+
+def random_moves(plies: int, *, seed: int) -> tuple[str, ...]:
+    """``plies`` random legal Thud moves from the opening: a battle whose analysis searches
+    ``plies + 1`` positions (each for its budget: a long one keeps a worker busy)."""
+    rules, rng = registry.get("thud"), random.Random(seed)
+    state, moves = rules.initial_state({}), []
+    for _ in range(plies):
+        notation = rng.choice(rules.legal_moves(state))
+        state, _info = rules.apply(state, notation)
+        moves.append(notation)
+    return tuple(moves)

@@ -32,11 +32,11 @@ def viewer(client):
 
 
 @pytest.fixture(autouse=True)
-def bots_queue(settings):
+def analysis_queue(settings):
     """The real broker, on a queue of this test's own that no worker consumes: the
     messages sent are read back from Redis (``sent()``), then dropped."""
-    queue = f"test-bots-{uuid.uuid4().hex}"
-    settings.THUD_BOTS_QUEUE = queue
+    queue = f"test-analysis-{uuid.uuid4().hex}"
+    settings.THUD_ANALYSIS_QUEUE = queue
     redis = Redis.from_url(settings.CELERY_BROKER_URL)
 
     def sent() -> list[dict]:
@@ -76,13 +76,13 @@ def test_anonymous_visitors_are_asked_to_log_in(client):
 
 
 def test_a_post_queues_once_and_a_second_changes_nothing(
-    client, viewer, bots_queue, django_capture_on_commit_callbacks
+    client, viewer, analysis_queue, django_capture_on_commit_callbacks
 ):
     battle = played_battle(("d F1-F5",))
     with django_capture_on_commit_callbacks(execute=True):
         r = analyse(client, battle)
     assert r.status_code == 200 and "The analysis is queued" in r.content.decode()
-    (message,) = bots_queue()  # bots.analyse(battle), its time limits for two positions
+    (message,) = analysis_queue()  # bots.analyse(battle), its time limits for two positions
     assert message["task"] == "bots.analyse" and message["argsrepr"] == f"[{battle.pk}]"
     assert message["timelimit"] == list(reversed(analysis_runs.time_limits(2)))
     row = BattleAnalysis.objects.get()
@@ -96,11 +96,13 @@ def test_a_post_queues_once_and_a_second_changes_nothing(
     with django_capture_on_commit_callbacks(execute=True):
         r = analyse(client, battle)
     assert "already queued: nothing changed" in r.content.decode()
-    assert len(bots_queue()) == 1 and BattleAnalysis.objects.get().requested_at == row.requested_at
+    assert (
+        len(analysis_queue()) == 1 and BattleAnalysis.objects.get().requested_at == row.requested_at
+    )
 
 
 def test_asking_again_sends_an_analysis_lost_to_a_broker_outage(
-    client, viewer, bots_queue, django_capture_on_commit_callbacks, monkeypatch
+    client, viewer, analysis_queue, django_capture_on_commit_callbacks, monkeypatch
 ):
     battle = played_battle(("d F1-F5",))
 
@@ -111,14 +113,14 @@ def test_asking_again_sends_an_analysis_lost_to_a_broker_outage(
         patched.setattr(tasks.analyse, "apply_async", down)
         with django_capture_on_commit_callbacks(execute=True):
             analyse(client, battle)
-    assert bots_queue() == [] and BattleAnalysis.objects.get().status == Status.QUEUED
+    assert analysis_queue() == [] and BattleAnalysis.objects.get().status == Status.QUEUED
     # The broker is back; asked again a while later, the message is sent.
     earlier = timezone.now() - analysis_runs.RESEND_AFTER
     BattleAnalysis.objects.update(requested_at=earlier)
     with django_capture_on_commit_callbacks(execute=True):
         r = analyse(client, battle)
     assert "it has been sent again" in r.content.decode()
-    (message,) = bots_queue()
+    (message,) = analysis_queue()
     assert message["task"] == "bots.analyse" and message["argsrepr"] == f"[{battle.pk}]"
     assert BattleAnalysis.objects.get().requested_at == earlier
 
@@ -130,7 +132,7 @@ def test_only_a_post_asks(client, viewer, method):
     assert r.status_code == 405 and not BattleAnalysis.objects.exists()
 
 
-def test_bad_requests_queue_nothing(client, viewer, bots_queue):
+def test_bad_requests_queue_nothing(client, viewer, analysis_queue):
     running = played_battle(("d F1-F5",), finish=False)
     r = analyse(client, running)
     assert "Only a finished battle can be analysed." in r.content.decode()
@@ -139,10 +141,10 @@ def test_bad_requests_queue_nothing(client, viewer, bots_queue):
     Round.objects.filter(pk=hidden.match.round_id).update(status=Round.Status.DRAFT)
     assert client.post(reverse("games:analyse", args=[hidden.pk])).status_code == 404
     assert client.get(reverse("games:analysis", args=[hidden.pk])).status_code == 404
-    assert not BattleAnalysis.objects.exists() and bots_queue() == []
+    assert not BattleAnalysis.objects.exists() and analysis_queue() == []
 
 
-def test_the_limit_per_hour_is_said(client, viewer, bots_queue):
+def test_the_limit_per_hour_is_said(client, viewer, analysis_queue):
     battle = played_battle(("d F1-F5",))
     limit, analysis_runs.PER_HOUR = analysis_runs.PER_HOUR, 0
     try:
@@ -150,7 +152,7 @@ def test_the_limit_per_hour_is_said(client, viewer, bots_queue):
     finally:
         analysis_runs.PER_HOUR = limit
     assert "please wait a while" in r.content.decode()
-    assert not BattleAnalysis.objects.exists() and bots_queue() == []
+    assert not BattleAnalysis.objects.exists() and analysis_queue() == []
 
 
 def test_the_wait_polls_then_reloads_the_page_when_done(client, viewer):
@@ -210,6 +212,9 @@ def test_a_failed_analysis_offers_to_ask_again(client, analysed):
     assert reverse("games:analyse", args=[analysed.pk]) in html
 
 
-def test_the_task_is_routed_to_the_bots_queue():
+def test_the_task_is_routed_to_the_analysis_queue_and_the_computers_moves_to_the_bots_queue():
     # Whatever publishes it (the settings' route, not only publish_analysis's queue).
-    assert app.amqp.router.route({}, "bots.analyse")["queue"].name == "bots"
+    assert app.amqp.router.route({}, "bots.analyse")["queue"].name == "analysis"
+    assert app.amqp.router.route({}, "bots.move")["queue"].name == "bots"
+    # The beat's resend of lost analyses: bookkeeping, never behind an analysis.
+    assert app.amqp.router.route({}, "analysis.resend")["queue"].name == "default"
