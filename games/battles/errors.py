@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
+    from games.models.battle import Battle
+
 
 class BattleError(Exception):
     """A refused action; ``message`` is shown to the user and nothing changed."""
@@ -28,7 +30,7 @@ class UnreadableRecord(NotAllowed):
     """The battle's stored board cannot be read by its engine (an imported or damaged row,
     issue 40): nothing may be played, touched or offered on it; its pages say so."""
 
-    def __init__(self, message: StrOrPromise, battle: object) -> None:
+    def __init__(self, message: StrOrPromise, battle: Battle) -> None:
         super().__init__(message)
         self.battle = battle
 

@@ -77,4 +77,3 @@ def test_the_computer_moves_while_a_users_analyses_wait_for_their_worker(cluster
         assert Status.DONE not in waiting[1:], waiting
     finally:
         cluster.worker("analysis").kill()  # its searches would run on for half a minute
-
