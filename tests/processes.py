@@ -6,6 +6,7 @@ them are in ``tests/fixtures/processes.py``."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shlex
 import shutil
@@ -411,3 +412,11 @@ class ClockCluster:
             r = redis.Redis.from_url(self.redis_url, socket_timeout=2)
             for key in r.scan_iter(f"{self.queue}*"):
                 r.delete(key)
+            # A message a killed worker held stays in kombu's "unacked" hash, and any
+            # worker on this Redis database restores it later into its queue (deleted
+            # above, so never read again): drop ours too.
+            for tag, raw in r.hscan_iter("unacked"):
+                with contextlib.suppress(ValueError, TypeError, IndexError):
+                    if str(json.loads(raw)[2]).startswith(self.queue):
+                        r.hdel("unacked", tag)
+                        r.zrem("unacked_index", tag)
