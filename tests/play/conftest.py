@@ -18,3 +18,9 @@ def _throwaway_default_queue(request):
 def _throwaway_bots_queue(request):
     """The computer's moves queued by these tests go to a queue deleted afterwards."""
     request.getfixturevalue("bots_queue")
+
+
+@pytest.fixture(autouse=True)
+def _throwaway_analysis_queue(request):
+    """Analyses asked for by these tests go to a queue deleted afterwards."""
+    request.getfixturevalue("analysis_queue")
