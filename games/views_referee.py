@@ -93,6 +93,7 @@ def _respond(
     error: StrOrPromise = "",
     pressed: Battle | None = None,
     confirm_decision: dict | None = None,
+    status: int | None = None,
 ):
     """The fresh panel (htmx) or a redirect. ``pressed``: the battle of a "touched" or
     "moved" press, whose gate already passed in this request and of which only the row
@@ -109,7 +110,8 @@ def _respond(
     context = _page_context(battle, error=error, confirm_decision=confirm_decision)
     page = "games/referee_clock.html"
     # The question is a refusal too: nothing was done until the answer posts "confirm".
-    status = 400 if confirm_decision is not None else 200
+    if status is None:
+        status = 400 if confirm_decision is not None else 200
     return render(
         request, f"{page}#referee-panel" if request.htmx else page, context, status=status
     )
@@ -147,6 +149,13 @@ def referee_action(request: HtmxHttpRequest, battle_id: int, action: str):
     if action == "decide" and not reason:
         error = _("Give the reason for the decision: it is kept with the battle.")
         return _respond(request, battle_id, error=error)
+    if action == "decide" and not battle.board_readable:
+        # Its score as it stands cannot be counted from a board its engine cannot read.
+        error = _(
+            "This battle's record cannot be read, so its score cannot be counted: "
+            "nothing was decided."
+        )
+        return _respond(request, battle_id, error=error, status=409)
     if action == "decide" and "confirm" not in request.POST and not battle.is_finished:
         # Destructive: say what it does and ask first (the answer posts "confirm").
         question = {"reason": reason, "outcome": presenters.decision_outcome(battle)}

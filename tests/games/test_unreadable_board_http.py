@@ -2,9 +2,12 @@
 answers without a server error on every public page and the API (issue 40): the page
 says its record cannot be read; the diagram and the record answer 410. A player's POST on
 it (move, touch, offers, ready, no-show claim, resume) answers 409 with the page's words and
-changes nothing; a nudge sets it aside as the clock would."""
+changes nothing; a nudge sets it aside as the clock would; a referee's decision, which
+would count its score from the board, is refused."""
 
 from __future__ import annotations
+
+from html import unescape
 
 import pytest
 from django.urls import reverse
@@ -146,3 +149,24 @@ def test_a_nudge_on_an_overdue_unreadable_battle_sets_it_aside_as_the_clock_woul
         assert (b.status, b.paused_reason) == (clock.PAUSED, clock.REASON_UNREADABLE)
     else:
         assert b.status == clock.FINISHED
+
+
+@pytest.mark.parametrize("hx", [True, False], ids=["htmx", "plain"])
+@pytest.mark.parametrize("confirm", [False, True], ids=["asked", "confirmed"])
+def test_a_referees_decision_on_an_unreadable_battle_is_refused_and_changes_nothing(
+    client, unreadable_running, hx, confirm
+):
+    """Its score as it stands cannot be counted (it answered 500)."""
+    b = unreadable_running
+    client.force_login(b.match.round.tournament.referees.get())
+    before = snapshot(b.pk)
+    data = {"reason": "damaged", "version": b.clock_version} | ({"confirm": "1"} if confirm else {})
+    r = client.post(
+        reverse("games:referee_action", args=[b.pk, "decide"]),
+        data,
+        follow=not hx,
+        **({"HTTP_HX_REQUEST": "true"} if hx else {}),
+    )
+    assert r.status_code == (409 if hx else 200)  # a plain POST: the page with the message
+    assert "its score cannot be counted" in unescape(r.text)
+    assert snapshot(b.pk) == before
