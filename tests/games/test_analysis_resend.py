@@ -144,3 +144,11 @@ def test_a_run_taken_over_meanwhile_stores_nothing(user):
         [],
         None,
     )
+
+
+def test_the_beat_looks_for_lost_analyses_on_the_default_queue(settings):
+    entry = settings.CELERY_BEAT_SCHEDULE["analysis-resend"]
+    assert entry["task"] == tasks.analysis_resend.name == "analysis.resend"
+    # Never behind a minute-long analysis, and well under the wait it looks for.
+    assert entry["options"]["queue"] == settings.CELERY_TASK_DEFAULT_QUEUE
+    assert entry["schedule"] <= analysis_runs.RESEND_AFTER.total_seconds()
