@@ -269,7 +269,11 @@ CELERY_TASK_ROUTES = {
     # Everything else belongs on the default queue; named so a wider clock route never
     # captures mail (a slow SMTP server must not delay an expiry).
     "outbox.*": {"queue": CELERY_TASK_DEFAULT_QUEUE},
+    "tournaments.*": {"queue": CELERY_TASK_DEFAULT_QUEUE},
 }
+# The largest tournament archive an upload may hold. The import job (tournaments/archive/
+# jobs.py) should finish in about a minute on the server; bench/archive_imports.py measures it.
+MAX_ARCHIVE_BYTES = 50 * 1024 * 1024
 CELERY_BEAT_SCHEDULE = {
     "games-sweep": {
         "task": "games.sweep",
