@@ -322,7 +322,9 @@ def main() -> None:
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", default="100,1000,5000,10000,20000")
-    parser.add_argument("--rounds-at", type=int, default=5000, help="players of the one with rounds")
+    parser.add_argument(
+        "--rounds-at", type=int, default=5000, help="players of the one with rounds"
+    )
     parser.add_argument("--idle-gets", type=int, default=100)
     parser.add_argument("--loaded", type=int, default=5000, help="players of each loaded import")
     parser.add_argument("--no-load", action="store_true", help="skip the gunicorn part")
@@ -345,8 +347,10 @@ def main() -> None:
             figures = measure(path, owner.pk)
             rows.append({"players": players, "rounds": rounds, "bytes": path.stat().st_size})
             rows[-1].update(figures)
-        load = None if args.no_load else under_load(
-            files[(args.loaded, 0)], owner, tmp, args.idle_gets
+        load = (
+            None
+            if args.no_load
+            else under_load(files[(args.loaded, 0)], owner, tmp, args.idle_gets)
         )
 
     print(f"PostgreSQL {connection.pg_version}; load average {os.getloadavg()[0]:.2f}")
@@ -390,7 +394,9 @@ def main() -> None:
             "uploads (POST, ms): "
             + ", ".join(f"{ms:.0f}" for ms in load["post_ms"])
             + "; jobs (s, waited + ran): "
-            + ", ".join(f"{w:.1f} + {s:.1f}" for w, s in zip(load["waited_s"], load["job_s"]))
+            + ", ".join(
+                f"{w:.1f} + {s:.1f}" for w, s in zip(load["waited_s"], load["job_s"], strict=True)
+            )
         )
         result |= {
             "home_median_idle_ms": round(load["idle"]["median"], 1),

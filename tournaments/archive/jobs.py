@@ -89,8 +89,10 @@ def recent_imports(user: User, count: int = 5) -> list[ArchiveImport]:
 def is_stuck(job: ArchiveImport, *, now: datetime) -> bool:
     """Queued or running for longer than any import should take."""
     since = job.started_at if job.state == State.RUNNING else job.queued_at
-    return job.state in (State.QUEUED, State.RUNNING) and since is not None and (
-        now - since > STUCK_AFTER
+    return (
+        job.state in (State.QUEUED, State.RUNNING)
+        and since is not None
+        and (now - since > STUCK_AFTER)
     )
 
 
@@ -163,7 +165,12 @@ def _fail(job_id: int, attempt: int, message: str, *, now: datetime) -> None:
 
 
 def _finish(job: ArchiveImport, *, state: str, now: datetime, **fields) -> None:
-    for name, value in {"state": state, "step": Step.FINISHED, "finished_at": now, **fields}.items():
+    for name, value in {
+        "state": state,
+        "step": Step.FINISHED,
+        "finished_at": now,
+        **fields,
+    }.items():
         setattr(job, name, value)
     job.data = b""
     job.save()

@@ -164,9 +164,7 @@ def access_own_entry(user: AnyUser, slug: str):
 def access_archive_import(user: AnyUser, job_id: int) -> ArchiveImport:
     """An archive upload, for its uploader and superusers only; to anyone else it does not
     exist (the file may name people and is not theirs to read about)."""
-    job = (
-        ArchiveImport.objects.defer("data").select_related("tournament").filter(pk=job_id).first()
-    )
+    job = ArchiveImport.objects.defer("data").select_related("tournament").filter(pk=job_id).first()
     if job is None or not (user.is_superuser or job.uploaded_by_id == user.pk):
         raise Http404("No such import")
     return job

@@ -10,7 +10,6 @@ marked ``clock``, where a real Celery worker on this test's default queue runs i
 from __future__ import annotations
 
 import io
-import json
 import time
 from datetime import timedelta
 
@@ -109,7 +108,10 @@ def test_the_jobs_page_follows_it_until_it_links_to_the_tournament(archive_text,
     ("text", "problem"),
     [
         ("{ not json", "The file is not valid JSON (line 1, column 3"),
-        ('{"format": "thud-tournament-archive", "version": 1, "x": "\\u0000"}', "x: a text holds a NUL character."),
+        (
+            '{"format": "thud-tournament-archive", "version": 1, "x": "\\u0000"}',
+            "x: a text holds a NUL character.",
+        ),
         (b"\xff\xfe", "The file is not UTF-8 text."),
     ],
 )
