@@ -21,8 +21,10 @@ from django.utils import timezone
 from tests.factories import UserFactory, tournament_with_players
 from tests.processes import wait_for
 from tests.tournaments.archive.conftest import organiser, run_queued_imports
+from tournaments.archive import jobs
 from tournaments.archive.document import build_document, dumps
 from tournaments.archive.jobs import STUCK_AFTER
+from tournaments.archive.validation import read_archive
 from tournaments.models.imports import ArchiveImport
 from tournaments.models.people import Player
 from tournaments.models.tournament import Entry, Tournament
@@ -233,3 +235,31 @@ def test_a_real_worker_imports_the_upload_once_and_its_page_links_to_it(
     job.refresh_from_db()
     assert (job.state, job.attempt) == (State.DONE, 1)
     assert Entry.objects.filter(tournament__slug="by-the-worker").count() == 4
+
+
+def test_a_run_overtaken_by_a_resent_one_writes_nothing(archive_text, client, monkeypatch):
+    """The first run is slow: while it reads, its job is shown stopped, sent again and
+    imported by a second run. The first then finds its attempt stale."""
+    client.force_login(organiser())
+    upload(client, archive_text)
+    job = ArchiveImport.objects.get()
+    runs = []
+
+    def slow_read(data):
+        document = read_archive(data)
+        if not runs:
+            runs.append("first")
+            long_ago = timezone.now() - STUCK_AFTER - timedelta(seconds=1)
+            ArchiveImport.objects.filter(pk=job.pk).update(started_at=long_ago)
+            assert jobs.resend(job.pk, now=timezone.now())
+            runs.append(run_archive_import(job.pk))
+        return document
+
+    monkeypatch.setattr(jobs, "read_archive", slow_read)
+    first = run_archive_import(job.pk)
+
+    assert runs == ["first", "imported job-cup"]
+    assert first == "stale attempt: nothing written"
+    job.refresh_from_db()
+    assert (job.state, job.attempt, job.error) == (State.DONE, 2, "")
+    assert Tournament.objects.count() == 1
