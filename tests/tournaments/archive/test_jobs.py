@@ -263,3 +263,14 @@ def test_a_run_overtaken_by_a_resent_one_writes_nothing(archive_text, client, mo
     job.refresh_from_db()
     assert (job.state, job.attempt, job.error) == (State.DONE, 2, "")
     assert Tournament.objects.count() == 1
+
+
+def test_the_refusal_is_told_in_the_uploaders_language(client):
+    client.force_login(organiser())
+    file = io.BytesIO(b"\xff\xfe")
+    file.name = "archive.json"
+    client.post(reverse("organiser_import_archive"), {"file": file}, HTTP_ACCEPT_LANGUAGE="it")
+
+    [job] = run_queued_imports()
+
+    assert job.language == "it" and job.error == "Il file non è testo UTF-8."
