@@ -274,3 +274,13 @@ def test_the_refusal_is_told_in_the_uploaders_language(client):
     [job] = run_queued_imports()
 
     assert job.language == "it" and job.error == "Il file non è testo UTF-8."
+
+
+def test_site_administrators_find_every_upload_in_the_admin_site(archive_text, client):
+    client.force_login(organiser())
+    upload(client, archive_text)
+    client.force_login(UserFactory(is_superuser=True, is_staff=True))
+
+    listed = client.get(reverse("admin:tournaments_archiveimport_changelist"))
+
+    assert listed.status_code == 200 and "archive.json" in listed.content.decode()
