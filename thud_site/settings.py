@@ -277,7 +277,15 @@ CELERY_TASK_ROUTES = {
     # Everything else belongs on the default queue; named so a wider clock route never
     # captures mail (a slow SMTP server must not delay an expiry).
     "outbox.*": {"queue": CELERY_TASK_DEFAULT_QUEUE},
+    "tournaments.*": {"queue": CELERY_TASK_DEFAULT_QUEUE},
 }
+# The largest tournament archive an upload may hold: what the import job (tournaments/archive/
+# jobs.py, on the default worker) does in about a minute on this 2-core machine. Measured by
+# bench/archive_imports.py (2026-12-03, load average 8-13 from other test suites): 2.1 to 4.4 MB
+# a minute, median 3.7 (5,000 players, 2.0 MB: 57 s; 20,000 players, 8.0 MB: 119 s; 5,000
+# players with 5 rounds of results, 10.0 MB: 176 s). 3 MiB is about 50 s at the median rate,
+# 90 s at the slowest. Was 50 MB: about 15 minutes of a worker.
+MAX_ARCHIVE_BYTES = 3 * 1024 * 1024
 CELERY_BEAT_SCHEDULE = {
     "games-sweep": {
         "task": "games.sweep",

@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tournaments.models.imports import ArchiveImport
 from tournaments.models.people import Player, PlayerClaim
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
@@ -84,3 +85,21 @@ class MatchAdmin(admin.ModelAdmin):
 
 admin.site.register(ForbiddenPair)
 admin.site.register(PlayerClaim)
+
+
+@admin.register(ArchiveImport)
+class ArchiveImportAdmin(admin.ModelAdmin):
+    """Archive uploads and their jobs, to look at (the uploader's page follows each one)."""
+
+    list_display = ["pk", "file_name", "uploaded_by", "state", "step", "created_at", "tournament"]
+    list_filter = ["state"]
+    exclude = ["data"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("data")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

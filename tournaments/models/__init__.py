@@ -6,4 +6,4 @@ its modules for that alone; callers import each model from the module that defin
 
 from __future__ import annotations
 
-from tournaments.models import people, ratings, results, rounds, tournament  # noqa: F401
+from tournaments.models import imports, people, ratings, results, rounds, tournament  # noqa: F401

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
+from tournaments.models.imports import ArchiveImport
 from tournaments.models.people import Player
 from tournaments.models.rounds import Round
 from tournaments.models.tournament import Entry, Tournament
@@ -158,3 +159,12 @@ def access_own_entry(user: AnyUser, slug: str):
     if entry is None:
         raise PermissionDenied
     return entry
+
+
+def access_archive_import(user: AnyUser, job_id: int) -> ArchiveImport:
+    """An archive upload, for its uploader and superusers only; to anyone else it does not
+    exist (the file may name people and is not theirs to read about)."""
+    job = ArchiveImport.objects.defer("data").select_related("tournament").filter(pk=job_id).first()
+    if job is None or not (user.is_superuser or job.uploaded_by_id == user.pk):
+        raise Http404("No such import")
+    return job

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-#: An archive is text: a big event with every move of every battle is a few megabytes.
-MAX_ARCHIVE_BYTES = 50 * 1024 * 1024
+from tournaments.archive.jobs import too_large_message
 
 
 class ArchiveUploadForm(forms.Form):
@@ -24,10 +24,9 @@ class ArchiveUploadForm(forms.Form):
 
     def clean_file(self) -> bytes:
         upload = self.cleaned_data["file"]
-        # Refuse an oversized upload by its size, without reading it.
-        if upload.size > MAX_ARCHIVE_BYTES:
-            raise forms.ValidationError(
-                _("The file is too large: at most %(megabytes)d MB.")
-                % {"megabytes": MAX_ARCHIVE_BYTES // (1024 * 1024)}
-            )
+        # Refuse an oversized upload by its size, without reading it (the limit is what the
+        # import job does in about a minute: settings.MAX_ARCHIVE_BYTES).
+        if upload.size > settings.MAX_ARCHIVE_BYTES:
+            raise forms.ValidationError(too_large_message())
+        self.file_name = upload.name or ""
         return upload.read()

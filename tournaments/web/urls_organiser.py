@@ -29,6 +29,12 @@ urlpatterns = [
     ),
     path("t/new/", dashboard.new_tournament, name="organiser_new"),
     path("import/", archive.upload_archive, name="organiser_import_archive"),
+    path("import/<int:job_id>/", archive.archive_import, name="organiser_archive_import"),
+    path(
+        "import/<int:job_id>/resend/",
+        archive.resend_archive_import,
+        name="organiser_resend_archive_import",
+    ),
     path(T, dashboard.dashboard, name="organiser_dashboard"),
     path(T + "settings/", tournament_settings.tournament_settings, name="organiser_settings"),
     path(T + "settings/tiebreaks/", tournament_settings.tiebreak_order, name="organiser_tiebreaks"),
