@@ -101,7 +101,7 @@ def test_the_battle_pauses_while_the_referee_page_is_offline_and_resumes_when_it
     assert event.detail == f"referee page back: {referee.username}"
     # The page drives the clock again.
     page.get_by_role("button", name="Moved").click()
-    wait_for(lambda: fresh(b1).ply == 2, timeout=5, what="a move after the resume")
+    wait_for(lambda: fresh(b1).ply == 2, timeout=15, what="a move after the resume")
     assert not Move.objects.filter(battle=b1, kind=Move.Kind.FORFEIT).exists()
     print(f"paused {paused_after:.2f} s after going offline; resumed {resumed_after:.2f} s after")
     # The ORM calls made while Playwright's loop ran used their own connection context.
