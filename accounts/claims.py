@@ -180,11 +180,20 @@ def decide_claim(claim: PlayerClaim, *, approve: bool, by, now: datetime) -> Pla
             player.save(update_fields=["user"])
             if linked is not None:
                 _move_casual_history(linked, now=now)
+            _rate_imported_entries(player, now=now)
         claim.status = PlayerClaim.Status.APPROVED if approve else PlayerClaim.Status.REJECTED
         claim.decided_by = by
         claim.decided_at = now
         claim.save(update_fields=["status", "decided_by", "decided_at"])
         return claim
+
+
+def _rate_imported_entries(player: Player, *, now: datetime) -> None:
+    """A rated imported tournament counts a match once both its entries are claimed
+    (``rating.sources``): this claim may complete some, so their games are recomputed."""
+    imported = Tournament.objects.filter(imported=True, rated=True, entries__player=player)
+    for game in sorted(set(imported.values_list("game", flat=True))):
+        recompute(game, now=now)
 
 
 def _unlink_casual(casual: Player) -> None:

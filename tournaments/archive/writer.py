@@ -124,6 +124,7 @@ def write_tournament(
         owner=by,
         start_date=part["start_date"],
         end_date=part["end_date"],
+        imported=True,
         **fields,
     )
     t.created_at = time_of(part["created_at"])

@@ -138,6 +138,9 @@ class Tournament(models.Model):
         default=True,
         help_text=_("The results of finished rounds count for the players' site ratings."),
     )
+    # Written from an archive (``tournaments.archive``): even when a site administrator marks
+    # it rated, only its matches between two claimed entries count (``rating.sources``).
+    imported = models.BooleanField(_("imported from an archive"), default=False, editable=False)
     points_win = models.PositiveSmallIntegerField(_("match points for a win"), default=2)
     points_draw = models.PositiveSmallIntegerField(_("match points for a draw"), default=1)
     points_loss = models.PositiveSmallIntegerField(_("match points for a loss"), default=0)

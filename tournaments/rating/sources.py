@@ -4,7 +4,8 @@ Terms:
 
 * A **tournament period** is a finished round (``Round.finished_at`` set) of a tournament
   with the *rated* setting; key ``(tournament id, round number)``. Its rated matches are the
-  confirmed ones between two players. A bye is not rated, nor a match whose result is an
+  confirmed ones between two players (of an imported tournament, two whose entries their
+  account holders have claimed). A bye is not rated, nor a match whose result is an
   organiser's decision (``ResultVersion.Kind.DECISION``: decided without play), nor a
   match an installed app says was decided without play (``AppConfig.matches_without_play``:
   games' battles a referee ended before their first move, ``games.unplayed``).
@@ -60,6 +61,10 @@ def tournament_periods(game: str) -> list[Sourced]:
             result_status=Match.ResultStatus.CONFIRMED,
         )
         .exclude(confirmed_version__kind=ResultVersion.Kind.DECISION)
+        # An imported tournament names people only by the file's word: a match counts once
+        # both its entries are claimed by their account holders (``accounts.claims``).
+        .exclude(round__tournament__imported=True, player_a__player__user__isnull=True)
+        .exclude(round__tournament__imported=True, player_b__player__user__isnull=True)
         .select_related("player_a", "player_b", "confirmed_version")
     )
     matches = list(found)

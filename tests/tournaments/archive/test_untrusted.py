@@ -21,6 +21,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.claims import decide_claim, make_claim
 from games.models.battle import Battle
 from games.models.history import Move
 from tests.factories import UserFactory
@@ -33,6 +34,7 @@ from tournaments.models.imports import ArchiveImport
 from tournaments.models.people import Player
 from tournaments.models.ratings import RatingChange
 from tournaments.models.results import ResultVersion
+from tournaments.models.rounds import Match
 from tournaments.models.tournament import EntryChange, Tournament
 from tournaments.permissions.roles import ORGANISERS_GROUP
 
@@ -114,12 +116,23 @@ def test_an_uploaded_rated_archive_rates_nobody_until_an_administrator_marks_it(
     assert response.status_code == 302
     t = Tournament.objects.get(slug="farm")
     assert not t.rated and not RatingChange.objects.exists()
-    # A site administrator marks it rated: its own players are rated, the victim is not.
+    # A site administrator marks it rated: still nobody is rated while its entries are
+    # the file's word only ...
     client.force_login(UserFactory(is_superuser=True, is_staff=True))
     changelist = reverse("admin:tournaments_tournament_changelist")
     client.post(changelist, {"action": "mark_rated", "_selected_action": [t.pk]})
     t.refresh_from_db()
-    assert t.rated and RatingChange.objects.filter(round__tournament=t).exists()
+    assert t.rated and t.imported and not RatingChange.objects.exists()
+    # ... then one match's two players claim their entries, an organiser approves, and
+    # that match is rated: for the two claimed players only, never the victim.
+    match = Match.objects.filter(round__tournament=t, player_b__isnull=False).first()
+    claimed = [match.player_a.player, match.player_b.player]
+    for player, rated_yet in zip(claimed, (False, True), strict=True):
+        claim = make_claim(user=UserFactory(), player=player)
+        decide_claim(claim, approve=True, by=t.owner, now=timezone.now())
+        assert RatingChange.objects.exists() == rated_yet
+    rated = set(RatingChange.objects.values_list("player", flat=True))
+    assert rated == {p.pk for p in claimed}
     assert not RatingChange.objects.filter(player=victim).exists()
 
 
@@ -131,7 +144,8 @@ def test_the_command_keeps_the_rated_setting_only_when_told(archive_text, tmp_pa
 
     assert not Tournament.objects.get(slug="plain").rated
     assert Tournament.objects.get(slug="kept").rated
-    assert set(RatingChange.objects.values_list("round__tournament__slug", flat=True)) == {"kept"}
+    # Rated, yet nobody is rated until two entries of a match are claimed (test above).
+    assert not RatingChange.objects.exists()
 
 
 # --------------------------------------------------------------------------- battles
