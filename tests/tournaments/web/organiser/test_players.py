@@ -113,6 +113,37 @@ def test_add_player_reuses_only_the_organisers_own_players(organiser, tournament
     assert "a new player was created" in new
 
 
+@pytest.mark.parametrize(("before", "shown"), [(1500, "1500"), (None, "–")])
+def test_add_player_entered_before_keeps_the_rating_typed_and_says_so(
+    organiser, tournament, before, shown
+):
+    """Issue 41: "Agnes Nitt, Lancre, rating 1600", entered before by this organiser."""
+    own = EntryFactory(
+        tournament__owner=tournament.owner,
+        player__name="Agnes Nitt",
+        player__club="Lancre",
+        player__rating=before,
+    )
+    data = {"name": "Agnes Nitt", "club": "Lancre", "rating": 1600}
+    body = organiser.post(url(tournament, "players/add/"), data, **HTMX).content.decode()
+    entry = tournament.entries.get(player__name="Agnes Nitt")
+    assert entry.player_id == own.player_id and entry.player.rating == 1600
+    assert "Agnes Nitt entered with seed 5." in body
+    assert f"the rating is now 1600 (it was {shown}), there too" in body
+
+
+def test_add_player_entered_before_without_a_rating_typed_keeps_the_stored_one(
+    organiser, tournament
+):
+    own = EntryFactory(
+        tournament__owner=tournament.owner, player__name="Agnes Nitt", player__rating=1500
+    )
+    data = {"name": "Agnes Nitt", "club": own.player.club}
+    body = organiser.post(url(tournament, "players/add/"), data, **HTMX).content.decode()
+    assert tournament.entries.get(player__name="Agnes Nitt").player.rating == 1500
+    assert "the rating is now" not in body
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
