@@ -259,8 +259,16 @@ def import_players(tournament: Tournament, rows: list[PlayerRow]) -> list[Entry]
         or Player(name=row.name, club=row.club, country=row.country, rating=row.rating)
         for row in rows
     ]
+    # A rating in the file for a Player entered before replaces the stored one, as the
+    # add-player form does (``enter_player``); an empty cell keeps it.
+    rerated = []
+    for player, row in zip(players, rows, strict=True):
+        if player.pk is not None and row.rating is not None and player.rating != row.rating:
+            player.rating = row.rating
+            rerated.append(player)
     with transaction.atomic():
         Player.objects.bulk_create([p for p in players if p.pk is None], batch_size=1000)
+        Player.objects.bulk_update(rerated, ["rating"], batch_size=1000)
         seed = _next_seed(tournament)
         entries = [
             Entry(tournament=tournament, player=player, seed=seed + i)

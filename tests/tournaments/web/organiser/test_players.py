@@ -56,6 +56,18 @@ def test_csv_upload(organiser, tournament):
     assert tournament.entries.count() == 6
 
 
+def test_csv_upload_keeps_the_rating_in_the_file_for_a_player_entered_before(organiser, tournament):
+    owner = tournament.owner
+    kept = EntryFactory(tournament__owner=owner, player__name="Vimes", player__rating=1500)
+    rated = EntryFactory(tournament__owner=owner, player__name="Agnes", player__rating=1500)
+    csv = b"name,club,country,rating\nVimes,,,\nAgnes,,,1600\n"
+    file = SimpleUploadedFile("players.csv", csv, content_type="text/csv")
+    organiser.post(url(tournament, "players/upload/"), {"file": file})
+    assert tournament.entries.get(player__name="Agnes").player_id == rated.player_id
+    assert Player.objects.get(pk=rated.player_id).rating == 1600
+    assert Player.objects.get(pk=kept.player_id).rating == 1500
+
+
 def test_csv_upload_bad_file_names_the_line_and_changes_nothing(organiser, tournament):
     file = SimpleUploadedFile("players.csv", b"name,club,country,rating\nVimes,W,AM,x\n")
     response = organiser.post(url(tournament, "players/upload/"), {"file": file}, follow=True)
