@@ -13,9 +13,9 @@ anything is written (``games.archive_replay``), and written as history, never on
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Iterator
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,7 @@ from tournaments.for_games import (
     ImportRefs,
     Tournament,
     iso,
+    load_schema,
     parse_time,
     time_of,
 )
@@ -52,9 +53,11 @@ TIMES = (
 
 class BattlesSection:
     name = "battles"
-    schema = json.loads(
-        (Path(__file__).with_name("archive-battles.schema.json")).read_text(encoding="utf-8")
-    )
+
+    @cached_property
+    def schema(self) -> dict[str, Any]:
+        """Its enums are the models' choices (``tournaments.archive.choices``)."""
+        return load_schema(Path(__file__).with_name("archive-battles.schema.json"))
 
     def export(self, tournament: Tournament, refs: ExportRefs) -> list[dict[str, Any]]:
         battles = (

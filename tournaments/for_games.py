@@ -4,8 +4,8 @@
 (enforced by ``tests/test_layout.py`` and by ruff's banned-api in ``games/ruff.toml`` and
 ``play/ruff.toml``). Everything a battle needs from its tournament is named here: the role
 gates, beginning play, handing over an engine-verified result, a referee's result entry,
-the counting of results by side, the refs of the tournament archive's sections, and the
-site's SVG chart helpers (a battle's analysis graph). (The games offer their result scales through their
+the counting of results by side, the refs of the tournament archive's sections and its
+schema loader, and the site's SVG chart helpers (a battle's analysis graph). (The games offer their result scales through their
 ``AppConfig``, ``tournaments.results.scales``, without importing this app.)
 """
 
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from tournaments.archive.choices import load_schema
 from tournaments.archive.sections import (
     DocumentIndex,
     ExportRefs,
@@ -78,6 +79,7 @@ __all__ = [
     "ExportRefs",
     "ImportRefs",
     "iso",
+    "load_schema",
     "parse_time",
     "time_of",
     "Entry",

@@ -19,7 +19,7 @@ from pathlib import Path
 import polib
 import pytest
 
-from .support import DOMAINS, ROOT, language_params, po_path
+from .support import DOMAINS, LOCALE, ROOT, TRANSLATED, language_params, po_path
 
 PLURAL_FORMS = {
     "it": "nplurals=2; plural=(n != 1);",
@@ -28,6 +28,17 @@ PLURAL_FORMS = {
 # %(name)s / %(name)d / %(name)r, %% and brace-style {name}
 PLACEHOLDER = re.compile(r"%%|%\(\w+\)[sdr]|\{\{?\s*\w+\s*\}?\}")
 HTML_TAG = re.compile(r"</?\w+[^>]*>")
+
+
+def test_the_settings_languages_are_the_catalogs_the_makefile_and_the_plural_rules():
+    """``settings.LANGUAGES`` is the one list; the others that must name the same
+    languages are checked against it."""
+    assert TRANSLATED and len(TRANSLATED) == len(set(TRANSLATED))
+    assert sorted(p.name for p in LOCALE.iterdir() if p.is_dir()) == sorted(TRANSLATED)
+    found = re.search(r"^LANGUAGES_TRANSLATED := (.*)$", (ROOT / "Makefile").read_text(), re.M)
+    assert found is not None
+    assert found.group(1).split() == [part for code in TRANSLATED for part in ("-l", code)]
+    assert sorted(PLURAL_FORMS) == sorted(TRANSLATED)
 
 
 def catalogs() -> list:

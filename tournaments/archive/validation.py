@@ -8,7 +8,7 @@ Terminology and invariants:
   what the database or the checks below could choke on), then ``format`` and ``version`` (so a
   newer archive is told as such, not as a hundred schema errors), then the structure
   against ``tournament-archive.schema.json`` (``jsonschema``; times must carry an
-  offset), then what a schema cannot say: references resolve, tables and entries unique
+  offset; its enums are the models' choices, ``choices.load_schema``), then what a schema cannot say: references resolve, tables and entries unique
   per round, result numbers within the game's scale (``MatchResult``), one confirmed
   version per match, and each app's section (``sections``).
 - The database is consulted only by the writer (the slug, the users).
@@ -30,6 +30,7 @@ from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import ValidationError
 
 from tournaments.archive import sections
+from tournaments.archive.choices import load_schema
 from tournaments.archive.document import FORMAT, VERSION
 from tournaments.archive.sections import DocumentIndex, MatchKey
 from tournaments.results.scales import registered as registered_games
@@ -127,7 +128,8 @@ def is_date(value: object) -> bool:
 
 @cache
 def schema() -> dict[str, Any]:
-    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    """The tournament's schema, its enums the models' choices (``choices``)."""
+    return load_schema(SCHEMA_PATH)
 
 
 @cache

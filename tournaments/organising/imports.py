@@ -259,8 +259,16 @@ def import_players(tournament: Tournament, rows: list[PlayerRow]) -> list[Entry]
         or Player(name=row.name, club=row.club, country=row.country, rating=row.rating)
         for row in rows
     ]
+    # A rating in the file for a Player entered before replaces the stored one, as the
+    # add-player form does (``enter_player``); an empty cell keeps it.
+    rerated = []
+    for player, row in zip(players, rows, strict=True):
+        if player.pk is not None and row.rating is not None and player.rating != row.rating:
+            player.rating = row.rating
+            rerated.append(player)
     with transaction.atomic():
         Player.objects.bulk_create([p for p in players if p.pk is None], batch_size=1000)
+        Player.objects.bulk_update(rerated, ["rating"], batch_size=1000)
         seed = _next_seed(tournament)
         entries = [
             Entry(tournament=tournament, player=player, seed=seed + i)
@@ -326,6 +334,16 @@ def import_results(tournament: Tournament, rows: list[ResultRow], *, now: dateti
     return len(todo)
 
 
+@dataclass(frozen=True)
+class Entered:
+    """A player entered by hand. ``rating_replaced``: a Player entered before took the
+    rating typed now; ``rating_before`` is the one it held."""
+
+    entry: Entry
+    rating_replaced: bool = False
+    rating_before: int | None = None
+
+
 def enter_player(
     tournament: Tournament,
     *,
@@ -335,22 +353,29 @@ def enter_player(
     rating: int | None = None,
     late_from_round: int | None = None,
     initial_points: int = 0,
-) -> Entry:
+) -> Entered:
     """Enter one player (the organiser's form), with the next seed.
 
-    Reuses a Player only as ``import_players`` does: one its organiser entered before.
+    Reuses a Player only as ``import_players`` does: one its organiser entered before. A
+    rating typed for it is the organiser's latest word and replaces the stored one, as an
+    edit of the entry would (``organising.entries``); an empty rating keeps it.
     """
     player = _own_players(tournament, {name}).get((name, club))
+    replaced, before = False, None
     with transaction.atomic():
         if player is None:
             player = Player.objects.create(name=name, club=club, country=country, rating=rating)
-        return Entry.objects.create(
+        elif rating is not None and rating != player.rating:
+            replaced, before, player.rating = True, player.rating, rating
+            player.save(update_fields=["rating"])
+        entry = Entry.objects.create(
             tournament=tournament,
             player=player,
             seed=_next_seed(tournament),
             late_from_round=late_from_round,
             initial_points=initial_points,
         )
+    return Entered(entry, replaced, before)
 
 
 def namesake_elsewhere(entry: Entry) -> bool:

@@ -60,9 +60,20 @@ def add_player(request: AuthedRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         return _players_fragment(request, t, [(messages.ERROR, form_errors(form))])
     data = {k: v for k, v in form.cleaned_data.items() if v not in (None, "")}
-    entry = enter_player(t, **data)
+    entered = enter_player(t, **data)
+    entry = entered.entry
     note = _("%(name)s entered with seed %(seed)d.") % {"name": entry.player, "seed": entry.seed}
     notes = [(messages.SUCCESS, note)]
+    if entered.rating_replaced:
+        replaced = _(
+            "%(name)s was entered before in your tournaments; the rating is now %(rating)d "
+            "(it was %(before)s), there too."
+        ) % {
+            "name": entry.player,
+            "rating": entry.player.rating,
+            "before": "–" if entered.rating_before is None else entered.rating_before,
+        }
+        notes.append((messages.INFO, replaced))
     if namesake_elsewhere(entry):
         elsewhere = _(
             "A player with this name and club already exists in another organiser's "

@@ -56,6 +56,18 @@ def test_csv_upload(organiser, tournament):
     assert tournament.entries.count() == 6
 
 
+def test_csv_upload_keeps_the_rating_in_the_file_for_a_player_entered_before(organiser, tournament):
+    owner = tournament.owner
+    kept = EntryFactory(tournament__owner=owner, player__name="Vimes", player__rating=1500)
+    rated = EntryFactory(tournament__owner=owner, player__name="Agnes", player__rating=1500)
+    csv = b"name,club,country,rating\nVimes,,,\nAgnes,,,1600\n"
+    file = SimpleUploadedFile("players.csv", csv, content_type="text/csv")
+    organiser.post(url(tournament, "players/upload/"), {"file": file})
+    assert tournament.entries.get(player__name="Agnes").player_id == rated.player_id
+    assert Player.objects.get(pk=rated.player_id).rating == 1600
+    assert Player.objects.get(pk=kept.player_id).rating == 1500
+
+
 def test_csv_upload_bad_file_names_the_line_and_changes_nothing(organiser, tournament):
     file = SimpleUploadedFile("players.csv", b"name,club,country,rating\nVimes,W,AM,x\n")
     response = organiser.post(url(tournament, "players/upload/"), {"file": file}, follow=True)
@@ -111,6 +123,37 @@ def test_add_player_reuses_only_the_organisers_own_players(organiser, tournament
     assert tournament.entries.get(player__name="Angua").player_id != theirs.player_id
     assert "already exists in another organiser&#x27;s tournament" in new
     assert "a new player was created" in new
+
+
+@pytest.mark.parametrize(("before", "shown"), [(1500, "1500"), (None, "–")])
+def test_add_player_entered_before_keeps_the_rating_typed_and_says_so(
+    organiser, tournament, before, shown
+):
+    """Issue 41: "Agnes Nitt, Lancre, rating 1600", entered before by this organiser."""
+    own = EntryFactory(
+        tournament__owner=tournament.owner,
+        player__name="Agnes Nitt",
+        player__club="Lancre",
+        player__rating=before,
+    )
+    data = {"name": "Agnes Nitt", "club": "Lancre", "rating": 1600}
+    body = organiser.post(url(tournament, "players/add/"), data, **HTMX).content.decode()
+    entry = tournament.entries.get(player__name="Agnes Nitt")
+    assert entry.player_id == own.player_id and entry.player.rating == 1600
+    assert "Agnes Nitt entered with seed 5." in body
+    assert f"the rating is now 1600 (it was {shown}), there too" in body
+
+
+def test_add_player_entered_before_without_a_rating_typed_keeps_the_stored_one(
+    organiser, tournament
+):
+    own = EntryFactory(
+        tournament__owner=tournament.owner, player__name="Agnes Nitt", player__rating=1500
+    )
+    data = {"name": "Agnes Nitt", "club": own.player.club}
+    body = organiser.post(url(tournament, "players/add/"), data, **HTMX).content.decode()
+    assert tournament.entries.get(player__name="Agnes Nitt").player.rating == 1500
+    assert "the rating is now" not in body
 
 
 @pytest.mark.parametrize(
