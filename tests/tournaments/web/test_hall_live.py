@@ -54,6 +54,7 @@ def test_a_closed_tournament_shows_the_champion_and_final_standings_and_no_round
     t = match.round.tournament
     start_round_timer(t, minutes=45, now=timezone.now())
     finish(match.round)  # player A wins
+    Round.objects.filter(pk=match.round_id).update(status=Round.Status.FINISHED)
     before = hall.hall_fingerprint(t)
     close_tournament(t, now=timezone.now())
     t.refresh_from_db()
