@@ -77,11 +77,25 @@ def player_names(battle: Battle) -> tuple[str, str]:
     return tuple(e.player.name if e else "" for e in entries)  # type: ignore[return-value]
 
 
+def shown_points(battle: Battle, state) -> dict[str, int]:
+    """Each side's points as every page shows them: a tournament battle whose match has a
+    confirmed result shows that result's survivors in points (an over-the-board battle's
+    board never moved: it would say 32 – 32); a finished battle its final score; any
+    other the score of ``state`` as it stands."""
+    game = battle.rules
+    version = battle.match.confirmed_version if battle.match is not None else None
+    if version is not None:
+        first, second = version.survivors.battle_points(battle.number)
+        a, b = (info.key for info in game.sides)
+        return {a: first, b: second}
+    return battle.scores if battle.is_finished and battle.scores else game.scores(state)
+
+
 def battle_context(battle: Battle, side: str | None, state, *, now: datetime) -> dict:
     """What the battle page shows for any game: who plays which side, the scores, and the
     clock as of ``now``."""
     game = battle.rules
-    points = battle.scores if battle.is_finished and battle.scores else game.scores(state)
+    points = shown_points(battle, state)
     seats = []
     for info, player in zip(game.sides, player_names(battle), strict=True):
         seats.append(

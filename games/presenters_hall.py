@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from games import clock
 from games.models.battle import Battle
-from games.presenters import state_of
+from games.presenters import shown_points, state_of
 from games.presenters_play import clock_faces
 
 #: Battles per slide at 1080p (two lines each).
@@ -21,9 +21,7 @@ def hall_line(battle: Battle, *, now: datetime) -> dict[str, Any]:
     """One battle as the audience sees it: table, battle number, the two seats (player,
     side, score, clock) and where the battle stands."""
     game = battle.rules
-    points = (
-        battle.scores if battle.is_finished and battle.scores else game.scores(state_of(battle))
-    )
+    points = shown_points(battle, state_of(battle))
     names = [
         entry.player.name if entry else "" for entry in (battle.first_entry, battle.second_entry)
     ]

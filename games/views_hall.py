@@ -34,7 +34,7 @@ def round_battles(tournament) -> list[Battle]:
     return list(
         Battle.objects.filter(match__round=round_)
         .exclude(status=Battle.Status.PENDING, awaits_players=False)
-        .select_related("match", "first_entry__player", "second_entry__player")
+        .select_related("match__confirmed_version", "first_entry__player", "second_entry__player")
         .order_by("match__table", "number")
     )
 

@@ -58,7 +58,8 @@
 
   function loadSlides() {
     return get(body.dataset.slidesUrl).then(function (html) {
-      document.getElementById("hall-slides").innerHTML = html;
+      // The round's heading comes with the slides: never "Round 1" above round 2.
+      document.getElementById("hall-live").innerHTML = html;
       var box = document.getElementById("hall-battles");
       if (box) box.innerHTML = battlesHtml;  // no flash while they are fetched again
       keep();

@@ -16,7 +16,9 @@ from datetime import datetime
 from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Tournament
 from tournaments.rounds import timer
+from tournaments.rounds.bracket import load_bracket
 from tournaments.rounds.reads import load_standings, match_score, standings_fingerprint
+from tournaments.standings.table import StandingRow
 
 #: Lines per slide: at 1080p a line is about 64 px high (names at 40 px).
 ROWS = 12
@@ -63,8 +65,40 @@ def by_name(matches: list[Match]) -> list[ByName]:
     return sorted(lines, key=lambda line: (line.name.casefold(), line.table))
 
 
+def champions(standings: list[StandingRow]) -> list[str]:
+    """The names ranked first in the final standings (more than one when tied)."""
+    return [row.name for row in standings if row.rank == 1]
+
+
+def _champions(tournament: Tournament, standings: list[StandingRow]) -> list[str]:
+    if tournament.has_knockout:  # the final's winner, whatever the swiss standings say
+        loaded = load_bracket(tournament)
+        champion = loaded.bracket.champion
+        if champion is not None:
+            return [loaded.entries[champion].player.name]
+    return champions(standings)
+
+
+def final_slides(tournament: Tournament) -> dict:
+    """A closed tournament's screen: the champion and the final standings, and no round,
+    pairings or timer any more (nobody has a table to find)."""
+    standings = load_standings(tournament)
+    return {
+        "closed": True,
+        "round": None,
+        "champions": _champions(tournament, standings),
+        "by_table": [],
+        "by_name": [],
+        "standings": chunks(standings),
+        "timer": None,
+        "announcement": tournament.announcement,
+    }
+
+
 def hall_slides(tournament: Tournament, *, now: datetime) -> dict:
     """Everything the hall screen shows, as of ``now``, cut into slides."""
+    if tournament.status == Tournament.Status.FINISHED:
+        return final_slides(tournament)
     round_ = current_round(tournament)
     matches: list[Match] = []
     if round_ is not None:
@@ -75,6 +109,7 @@ def hall_slides(tournament: Tournament, *, now: datetime) -> dict:
         )
     standings = load_standings(tournament) if round_ is not None else []
     return {
+        "closed": False,
         "round": round_,
         "by_table": chunks([(m, match_score(m)) for m in matches]),
         "by_name": chunks(by_name(matches)),
@@ -92,12 +127,14 @@ def _timer(round_: Round | None, now: datetime) -> timer.TimerStatus | None:
 
 def hall_fingerprint(tournament: Tournament) -> str:
     """Changes when the slides' content does: results and rounds (the standings'
-    fingerprint), the announcement, the round timer, names (two small queries)."""
-    fresh = Tournament.objects.only("announcement").get(pk=tournament.pk)
+    fingerprint), the announcement, the tournament closing, the round timer, names (two
+    small queries)."""
+    fresh = Tournament.objects.only("announcement", "status").get(pk=tournament.pk)
     round_ = current_round(tournament)
     parts = (
         standings_fingerprint(tournament),
         fresh.announcement,
+        fresh.status,
         round_ and (round_.pk, round_.status, round_.timer_started_at, round_.timer_minutes),
     )
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]

@@ -22,8 +22,9 @@ from tournaments.models.tournament import Tournament
 from tournaments.results.final import record_final_result
 from tournaments.rounds.draw import pair_next_round
 from tournaments.rounds.edits import swap_players
+from tournaments.rounds.hall import hall_slides
 from tournaments.rounds.locks import RoundError
-from tournaments.rounds.play import publish_round
+from tournaments.rounds.play import close_tournament, publish_round
 from tournaments.rounds.reads import load_standings, standings_json
 
 pytestmark = pytest.mark.django_db
@@ -115,6 +116,11 @@ def test_swiss_then_top_8_with_a_drawn_quarter_final_decided_by_playoffs():
     assert "Quarter-finals" in bracket and "Semi-finals" in bracket and "Final" in bracket
     assert "Playoff in round 5" in bracket and "Playoff in round 6" in bracket
     assert 'id="champion"' in bracket and champion in bracket
+    # Closed, the hall screen names the final's winner, not the Swiss leader (issue 41).
+    close_tournament(t, now=timezone.now())
+    t.refresh_from_db()
+    assert hall_slides(t, now=timezone.now())["champions"] == [champion]
+    assert champion != load_standings(t)[0].name
 
 
 def test_under_the_higher_seed_rule_a_drawn_semi_final_has_no_playoff():
