@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django import forms
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.models.results import ResultVersion
 from tournaments.results.once import KEY_PATTERN, new_key
@@ -48,9 +49,7 @@ class MatchResultForm(forms.Form):
     A has the first side in battle 1, B in battle 2. Limits are the game's; labels name
     the players when ``names`` (A's, B's) are given."""
 
-    def __init__(
-        self, *args, game: str, names: tuple[str, str] | None = None, **kwargs
-    ) -> None:
+    def __init__(self, *args, game: str, names: tuple[str, str] | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
         scale = scale_of(game)

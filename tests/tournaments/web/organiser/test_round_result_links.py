@@ -23,7 +23,10 @@ def test_organiser_goes_from_the_count_to_the_match_and_confirms(client):
     t = match.round.tournament
     Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.RUNNING)
     version = enter_result(
-        match, survivors=(20, 2, 15, 3), by=UserFactory(), expected_lock_version=0,
+        match,
+        survivors=(20, 2, 15, 3),
+        by=UserFactory(),
+        expected_lock_version=0,
         now=timezone.now(),
     )
     client.force_login(t.owner)  # the owner, not appointed a referee
