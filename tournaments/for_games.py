@@ -58,6 +58,7 @@ from tournaments.rounds.play import begin_play
 from tournaments.signals import attendance_changed, round_published
 from tournaments.standings.scoring import score
 from tournaments.web.forms_results import KeyedResultForm
+from tournaments.web.result_notices import match_names
 
 if TYPE_CHECKING:
     from tournaments.permissions.roles import AnyUser  # noqa: F401 (for games.permissions)
@@ -177,8 +178,11 @@ def match_differential(battle_1: tuple[int, int], battle_2: tuple[int, int], *, 
 
 def referee_result_form(match: Match, data: object = None) -> KeyedResultForm:
     """The result form of the match's game with its submission key, bound to ``data``
-    when given."""
-    return KeyedResultForm(data, game=game_of(match))
+    when given; labelled with the players' names, and filled with the numbers stored
+    last (the result page is shown again after an entry, not emptied)."""
+    latest = match.versions.exclude(status=ResultVersion.Status.SUPERSEDED).last()
+    initial = latest.survivors.as_dict() if latest is not None else {}
+    return KeyedResultForm(data, game=game_of(match), names=match_names(match), initial=initial)
 
 
 def enter_referee_result(

@@ -166,11 +166,12 @@ def test_cavalli_result_form_has_the_games_labels_and_limits(client, finished_ca
     page = client.get(reverse("games:referee_clock", args=[b1.pk])).content.decode()
     form = result_form_of(page)
     labels = [label_of(form, field) for field in CAVALLI_ENTERED]
+    a, b = b1.match.player_a.player.name, b1.match.player_b.player.name
     assert labels == [
-        "Game 1: white points (A)",
-        "Game 1: black points (B)",
-        "Game 2: white points (B)",
-        "Game 2: black points (A)",
+        f"Game 1 white points ({a})",
+        f"Game 1 black points ({b})",
+        f"Game 2 white points ({b})",
+        f"Game 2 black points ({a})",
     ]
     assert {input_of(form, field)["max"] for field in CAVALLI_ENTERED} == {"4950"}
     # What the referee reads (tags and their attributes, e.g. field names, left out).
@@ -220,3 +221,22 @@ def test_bad_numbers_answer_with_a_message_and_enter_nothing(
     match = Match.objects.get(pk=b1.match_id)
     assert match.result_status == Match.ResultStatus.AWAITING
     assert match.lock_version == b1.match.lock_version
+
+
+def test_survivors_form_comes_back_filled_with_the_stored_numbers(client, finished_otb):
+    b1, b2 = finished_otb
+    client.post(reverse("games:survivors", args=[b1.pk]), ENTERED)
+    for battle in (b1, b2):
+        page = client.get(reverse("games:referee_clock", args=[battle.pk])).content.decode()
+        form = result_form_of(page)
+        for field, value in ENTERED.items():
+            assert input_of(form, field).get("value") == str(value), field
+
+
+def test_survivors_form_labels_name_the_players(client, finished_otb):
+    b1, _b2 = finished_otb
+    a, b = b1.match.player_a.player.name, b1.match.player_b.player.name
+    page = client.get(reverse("games:referee_clock", args=[b1.pk])).content.decode()
+    form = result_form_of(page)
+    assert label_of(form, "battle1_first") == f"Battle 1 surviving dwarfs ({a})"
+    assert label_of(form, "battle2_first") == f"Battle 2 surviving dwarfs ({b})"

@@ -9,11 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models.results import ResultVersion
 from tournaments.results.once import KEY_PATTERN, new_key
-from tournaments.results.scales import form_label_of, limit_of, scale_of
+from tournaments.results.scales import form_label_of, label_of, limit_of, scale_of
 from tournaments.results.value import FIELDS as SURVIVOR_FIELDS
 from tournaments.results.value import MatchResult, MatchResultError
 from tournaments.standings.scoring import score
@@ -28,18 +29,34 @@ def _survivor_field(label: str, limit: int) -> forms.IntegerField:
     )
 
 
+# Whose number each field is, in ``FIELDS`` order: A has the first side in battle 1 and
+# the second in battle 2, so battle 1's second side and battle 2's first are B's.
+FIELD_PLAYER = (0, 1, 1, 0)
+
+
+def named_label(game: str, field: str, names: tuple[str, str] | None) -> str:
+    """The field's label: "Battle 1 surviving dwarfs (Alice)" with the players' names,
+    else the game's "(A)"/"(B)" label (a form without a match, as the live preview's)."""
+    scale = scale_of(game)
+    if names is None:
+        return form_label_of(scale, field)
+    name = names[FIELD_PLAYER[SURVIVOR_FIELDS.index(field)]]
+    return gettext("%(numbers)s (%(name)s)") % {"numbers": label_of(scale, field), "name": name}
+
+
 class MatchResultForm(forms.Form):
     """The four numbers of a match result in ``game``'s scale (Thud: survivor counts);
-    A has the first side in battle 1, B in battle 2. Labels and limits are the game's."""
+    A has the first side in battle 1, B in battle 2. Limits are the game's; labels name
+    the players when ``names`` (A's, B's) are given."""
 
-    def __init__(self, *args, game: str, **kwargs) -> None:
+    def __init__(self, *args, game: str, names: tuple[str, str] | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
         scale = scale_of(game)
         # Inserted first, in ``FIELDS`` order, before any field a subclass declares.
         own = dict(self.fields)
         self.fields = {
-            name: _survivor_field(form_label_of(scale, name), limit_of(scale, name))
+            name: _survivor_field(named_label(game, name, names), limit_of(scale, name))
             for name in SURVIVOR_FIELDS
         } | own
 

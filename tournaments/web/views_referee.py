@@ -51,6 +51,7 @@ from tournaments.web.forms_results import (
     initial_from,
     preview,
 )
+from tournaments.web.result_notices import dispute_notice, disputed_by, match_names
 
 MATCH_PAGE = "tournaments/referee_match.html"
 # What a result write can change on the Match row (see tournaments/results/writing.py); the round and
@@ -135,7 +136,7 @@ def result_preview(request: AuthedRequest, slug: str, match_id: int) -> HttpResp
 @require_POST
 def result_enter(request: AuthedRequest, slug: str, match_id: int) -> HttpResponse:
     match, role = access_match_for_result_entry(request.user, slug, match_id)
-    form = ResultForm(request.POST, game=match.round.tournament.game)
+    form = ResultForm(request.POST, game=match.round.tournament.game, names=match_names(match))
     if not form.is_valid():
         return _panel(request, match, role, entry_form=form, status=422)
     values = form.survivors()
@@ -169,6 +170,9 @@ def result_enter(request: AuthedRequest, slug: str, match_id: int) -> HttpRespon
             "b2": f"{stored.battle2_first}–{stored.battle2_second}",
         }
         return _done(request, match, role, notice)
+    other = disputed_by(match, stored)
+    if other is not None:  # a warning, not a success: say which numbers disagree
+        return _done(request, match, role, dispute_notice(match, stored, other), warning=True)
     return _done(request, match, role, _("Result entered."))
 
 
@@ -210,7 +214,7 @@ def result_confirm(request: AuthedRequest, slug: str, match_id: int) -> HttpResp
 @require_POST
 def result_correct(request: AuthedRequest, slug: str, match_id: int) -> HttpResponse:
     match, role = access_match_for_correction(request.user, slug, match_id)
-    form = CorrectionForm(request.POST, game=match.round.tournament.game)
+    form = CorrectionForm(request.POST, game=match.round.tournament.game, names=match_names(match))
     if not form.is_valid():
         return _panel(request, match, role, correction_form=form, status=422)
     try:
@@ -234,7 +238,7 @@ def result_correct(request: AuthedRequest, slug: str, match_id: int) -> HttpResp
 @require_POST
 def result_decide(request: AuthedRequest, slug: str, match_id: int) -> HttpResponse:
     match, role = access_match_for_decision(request.user, slug, match_id)
-    form = DecisionForm(request.POST, game=match.round.tournament.game)
+    form = DecisionForm(request.POST, game=match.round.tournament.game, names=match_names(match))
     if not form.is_valid():
         return _panel(request, match, role, decision_form=form, status=422)
     try:
@@ -254,8 +258,11 @@ def result_decide(request: AuthedRequest, slug: str, match_id: int) -> HttpRespo
     return _done(request, match, role, _("Final decision recorded."))
 
 
-def _done(request: HtmxHttpRequest, match: Match, role: Role, notice: str) -> HttpResponse:
+def _done(
+    request: HtmxHttpRequest, match: Match, role: Role, notice: str, *, warning: bool = False
+) -> HttpResponse:
     """After a successful write: the fresh panel (htmx) or a redirect (plain POST).
+    ``warning``: the write went through but needs attention (a dispute).
 
     The gate already passed in this request; only the match's own row changed (status, lock
     version, confirmed version), so that is all that is read again.
@@ -263,9 +270,9 @@ def _done(request: HtmxHttpRequest, match: Match, role: Role, notice: str) -> Ht
     match.refresh_from_db(fields=_RESULT_FIELDS)
     slug, match_id = match.round.tournament.slug, match.pk
     if request.htmx:
-        response = _panel(request, match, role, notice=notice)
+        response = _panel(request, match, role, notice=notice, warning=warning)
     else:
-        messages.success(request, notice)
+        (messages.warning if warning else messages.success)(request, notice)
         response = redirect("referee_match", slug=slug, match_id=match_id)
     if match.result_status == Match.ResultStatus.CONFIRMED:
         trigger_client_event(response, "standings-changed")
@@ -284,6 +291,7 @@ def _panel(
     attempt: Attempt | None = None,
     error: str = "",
     notice: str = "",
+    warning: bool = False,
     status: int = 200,
 ) -> HttpResponse:
     """The match page, or only its ``#result-panel`` for htmx requests."""
@@ -293,18 +301,38 @@ def _panel(
     # After a conflict show what is stored now; otherwise start from the caller's own entry.
     shown = latest if conflict else (own[-1] if own else None)
     confirmed = match.result_status == Match.ResultStatus.CONFIRMED
+    # The caller's own entry is the latest and waits for someone else: show it, and offer
+    # the form again only on request ("Enter different numbers", ``?change``).
+    awaiting = (
+        latest is not None
+        and not conflict
+        and latest.entered_by_id == request.user.pk
+        and latest.kind == ResultVersion.Kind.ENTRY
+        and latest.status in (ResultVersion.Status.PENDING, ResultVersion.Status.DISPUTED)
+    )
+    changing = "change" in request.GET
     # Nothing is entered in a draft round (tournaments.rounds.lifecycle); its referees only look.
     writable = lifecycle.is_public(match.round.status)
-    game = match.round.tournament.game
-    if writable and entry_form is None and not confirmed and correction_form is None:
-        entry_form = ResultForm(initial=initial_from(shown, match.lock_version), game=game)
+    game, names = match.round.tournament.game, match_names(match)
+    if (
+        writable
+        and entry_form is None
+        and not confirmed
+        and correction_form is None
+        and (changing or not awaiting)
+    ):
+        entry_form = ResultForm(
+            initial=initial_from(shown, match.lock_version), game=game, names=names
+        )
     if writable and correction_form is None and confirmed and can_correct(role):
         current = match.confirmed_version
         correction_form = CorrectionForm(
-            initial=initial_from(current, match.lock_version), game=game
+            initial=initial_from(current, match.lock_version), game=game, names=names
         )
     if writable and decision_form is None and can_decide(role):
-        decision_form = DecisionForm(initial=initial_from(latest, match.lock_version), game=game)
+        decision_form = DecisionForm(
+            initial=initial_from(latest, match.lock_version), game=game, names=names
+        )
     preview_url = reverse("referee_result_preview", args=[match.round.tournament.slug, match.pk])
     for form in (entry_form, correction_form):
         if form is not None:
@@ -342,6 +370,9 @@ def _panel(
         "retry_form": retry_form,
         "error": error,
         "notice": notice,
+        "warning": warning,
+        "awaiting": latest if awaiting and entry_form is None else None,
+        "awaiting_numbers": numbers(latest.survivors) if latest else "",
     }
     template = f"{MATCH_PAGE}#result-panel" if request.htmx else MATCH_PAGE
     return render(request, template, context, status=status)

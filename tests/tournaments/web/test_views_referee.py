@@ -621,7 +621,9 @@ def test_cavalli_entry_form_names_games_and_colours_with_the_game_limits(
 ):
     client.force_login(cavalli_referee)
     html = client.get(url("referee_match", cavalli_match)).content.decode()
-    assert "Game 1: white points (A)" in html and "Game 2: black points (A)" in html
+    a = cavalli_match.player_a.player.name
+    assert f"Game 1 white points ({a})" in html and f"Game 2 black points ({a})" in html
+    assert "points (A)" not in html
     assert "surviving dwarfs" not in html
     assert 'max="4950"' in html and 'max="32"' not in html
     assert "(white in game 1)" in html
