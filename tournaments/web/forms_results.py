@@ -35,7 +35,7 @@ FIELD_PLAYER = (0, 1, 1, 0)
 
 
 def named_label(game: str, field: str, names: tuple[str, str] | None) -> str:
-    """The field's label: "Battle 1 surviving dwarfs (Alice)" with the players' names,
+    """The field's label: "Battle 1 <the game's count> (Alice)" with the players' names,
     else the game's "(A)"/"(B)" label (a form without a match, as the live preview's)."""
     scale = scale_of(game)
     if names is None:

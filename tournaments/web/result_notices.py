@@ -31,7 +31,7 @@ def disputed_by(match: Match, version: ResultVersion) -> ResultVersion | None:
 
 
 def dispute_notice(match: Match, mine: ResultVersion, theirs: ResultVersion) -> str:
-    """ "This entry differs from version 1 … Battle 1 surviving dwarfs (Alice): yours 30,
+    """ "This entry differs from version 1 … Battle 1 <the game's count> (Alice): yours 30,
     theirs 28." Only the numbers that differ are named."""
     names = match_names(match)
     game = match.round.tournament.game

@@ -63,7 +63,7 @@ def test_a_closed_tournament_shows_the_champion_and_final_standings_and_no_round
     for html in (page, _slides(client, t)):
         assert 'data-kind="final"' in html and "Champion" in html and "Final standings" in html
         assert "Final results" in html and "Thank you for playing" in html
-        assert f'<p class="hall-champion">{match.player_a.player.name}</p>' in html
+        assert f'<li class="hall-champion">{match.player_a.player.name}</li>' in html
         assert "Round time left" not in html and "Find your table" not in html
         assert "Pairings by table" not in html and 'id="hall-battles"' not in html
     assert hall.hall_slides(t, now=timezone.now())["champions"] == [match.player_a.player.name]
