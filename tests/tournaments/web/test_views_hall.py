@@ -4,7 +4,10 @@ controls gated and refusing bad input without changing anything."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.conf import settings
 from django.urls import reverse
 
 from tests.factories import UserFactory, make_match
@@ -33,6 +36,21 @@ def test_the_address_chooses_the_language(client, match):
     assert 'lang="nb"' in html and "Paringer etter bord" in html
     html = client.get(reverse("hall", args=[t.slug]) + "?lang=xx").content.decode()
     assert 'lang="en"' in html  # an unknown language: the usual one
+
+
+def test_the_dashboard_links_the_hall_screen_in_every_other_language(client, match):
+    """The languages come from settings.LANGUAGES, not from a sentence that names two."""
+    t = match.round.tournament
+    client.force_login(t.owner)
+    hall = reverse("hall", args=[t.slug])
+    for current in [code for code, _name in settings.LANGUAGES]:
+        html = client.get(
+            reverse("organiser_dashboard", args=[t.slug]), HTTP_ACCEPT_LANGUAGE=current
+        ).content.decode()
+        offered = re.findall(rf'href="{re.escape(hall)}\?lang=(\w+)"', html)
+        assert sorted(offered) == sorted(c for c, _n in settings.LANGUAGES if c != current)
+        # Each language is named in itself, whatever the page's language.
+        assert 'lang="nb">norsk (bokmål)</a>' in html or current == "nb"
 
 
 def test_the_slides_part_is_a_fragment_for_the_live_refresh(client, match):
