@@ -6,7 +6,8 @@ anonymous visitor, a player, a referee, the organiser or a site administrator re
 following links from ``/`` over the demo data (``load_demo``), in English, Italian and
 Norwegian, at 390 × 844 and 1366 × 768. The same axe run also applies its structure
 rules that WCAG's tags leave out (``STRUCTURE_RULES``: one h1, ordered headings, unique
-landmarks, no empty table header).
+landmarks, no empty table header). At 390 px no page may be wider than the phone (scroll
+sideways).
 
 How it stays within its time budget (two shared cores):
 
@@ -58,7 +59,9 @@ ROLES = {
     "site administrator": "siteadmin",
 }
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
-VIEWPORTS = [{"width": 1366, "height": 768}, {"width": 390, "height": 844}]
+PHONE = 390
+VIEWPORTS = [{"width": 1366, "height": 768}, {"width": PHONE, "height": 844}]
+SCROLL_WIDTH = "document.documentElement.scrollWidth"
 PER_VIEW = 3  # URLs kept per Django URL name and role
 NEXT_FRAMES = "new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 REPORT = Path(__file__).resolve().parents[2] / "test-output" / "axe"
@@ -100,6 +103,7 @@ def test_no_axe_violation_on_any_page_of_a_role_in_any_language_or_width(
     violations: list[Violation] = []
     paths = pages_of(role_client(username))
     scans = 0
+    too_wide: list[str] = []  # pages that scroll sideways on a phone
     for language in LANGUAGES:
         context = browser.new_context(viewport=VIEWPORTS[0])
         log_in(context, username)
@@ -114,6 +118,9 @@ def test_no_axe_violation_on_any_page_of_a_role_in_any_language_or_width(
             assert page.evaluate("document.documentElement.lang") == language, path
             for _ in VIEWPORTS:
                 violations += scan(page, role, language, path)
+                width = page.viewport_size["width"]
+                if width == PHONE and (wide := page.evaluate(SCROLL_WIDTH)) > width:
+                    too_wide.append(f"{path} ({language}): {wide} px")
                 scans += 1
                 other = next(v for v in VIEWPORTS if v["width"] != page.viewport_size["width"])
                 page.set_viewport_size(other)
@@ -130,6 +137,7 @@ def test_no_axe_violation_on_any_page_of_a_role_in_any_language_or_width(
     assert len(paths) > 5, paths  # the crawl went somewhere
     if violations:
         raise AxeViolations(describe(violations, roles=ROLES))
+    assert not too_wide, f"wider than a {PHONE} px phone: " + "; ".join(too_wide)
 
 
 def test_crawl_keeps_html_pages_of_the_site_and_at_most_three_per_url_name(demo):
