@@ -11,11 +11,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tournaments.models.entries import ForbiddenPair
 from tournaments.models.imports import ArchiveImport
 from tournaments.models.people import Player, PlayerClaim
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
-from tournaments.models.tournament import Entry, ForbiddenPair, Tournament
+from tournaments.models.tournament import Entry, Tournament
 from tournaments.rating.update import after_rounds_changed
 
 

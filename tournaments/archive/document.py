@@ -17,9 +17,10 @@ from django.contrib.auth.models import User
 
 from tournaments.archive import sections
 from tournaments.archive.sections import ExportRefs, iso
+from tournaments.models.entries import EntryChange
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
-from tournaments.models.tournament import Entry, EntryChange, Tournament
+from tournaments.models.tournament import Entry, Tournament
 
 FORMAT = "thud-tournament-archive"
 VERSION = 1

@@ -35,16 +35,11 @@ from tournaments.archive import sections
 from tournaments.archive.document import SETTINGS
 from tournaments.archive.sections import ImportRefs, MatchKey, parse_time, time_of
 from tournaments.archive.validation import ArchiveError
+from tournaments.models.entries import EntryChange, ForbiddenPair, RoundAbsence
 from tournaments.models.people import Player
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
-from tournaments.models.tournament import (
-    Entry,
-    EntryChange,
-    ForbiddenPair,
-    RoundAbsence,
-    Tournament,
-)
+from tournaments.models.tournament import Entry, Tournament
 from tournaments.rating.update import after_rounds_changed
 from tournaments.results.scales import FIELDS
 

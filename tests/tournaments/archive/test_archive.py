@@ -32,12 +32,13 @@ from tournaments.archive.document import build_document, dumps
 from tournaments.archive.sections import iso
 from tournaments.archive.validation import ArchiveError, read_archive
 from tournaments.archive.writer import import_archive
+from tournaments.models.entries import EntryChange
 from tournaments.models.imports import ArchiveImport
 from tournaments.models.people import Player
 from tournaments.models.ratings import RatingChange
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
-from tournaments.models.tournament import Entry, EntryChange, Tournament
+from tournaments.models.tournament import Entry, Tournament
 from tournaments.permissions.roles import ORGANISERS_GROUP
 
 pytestmark = pytest.mark.django_db

@@ -30,12 +30,13 @@ from tests.tournaments.archive.event import build_event
 from tournaments.archive.document import build_document, dumps
 from tournaments.archive.validation import read_archive
 from tournaments.archive.writer import import_archive
+from tournaments.models.entries import EntryChange
 from tournaments.models.imports import ArchiveImport
 from tournaments.models.people import Player
 from tournaments.models.ratings import RatingChange
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match
-from tournaments.models.tournament import EntryChange, Tournament
+from tournaments.models.tournament import Tournament
 from tournaments.permissions.roles import ORGANISERS_GROUP
 
 pytestmark = pytest.mark.django_db
