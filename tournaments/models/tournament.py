@@ -142,6 +142,24 @@ class Tournament(models.Model):
     # Written from an archive (``tournaments.archive``): even when a site administrator marks
     # it rated, only its matches between two claimed entries count (``rating.sources``).
     imported = models.BooleanField(_("imported from an archive"), default=False, editable=False)
+    # The identity of the archive it was imported from (``archive.identity``; "" for a
+    # tournament made here, whose identity is computed from its content when an archive is
+    # compared with it: ``archive.copies``).
+    fingerprint = models.CharField(
+        _("archive fingerprint"), max_length=64, blank=True, db_index=True, editable=False
+    )
+    # An import of a tournament this site already holds (``archive.copies``): never rated
+    # (``copy_never_rated``), counted in no site statistic. PROTECT: deleting the original
+    # would turn its copies into tournaments that count.
+    copy_of = models.ForeignKey(
+        "self",
+        verbose_name=_("copy of"),
+        null=True,
+        blank=True,
+        editable=False,
+        on_delete=models.PROTECT,
+        related_name="copies",
+    )
     points_win = models.PositiveSmallIntegerField(_("match points for a win"), default=2)
     points_draw = models.PositiveSmallIntegerField(_("match points for a draw"), default=1)
     points_loss = models.PositiveSmallIntegerField(_("match points for a loss"), default=0)
@@ -214,6 +232,15 @@ class Tournament(models.Model):
 
     class Meta:
         ordering = ["-start_date", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(copy_of__isnull=True) | models.Q(rated=False),
+                name="copy_never_rated",
+                violation_error_message=_(
+                    "A copy of a tournament already on this site is never rated."
+                ),
+            )
+        ]
         verbose_name = _("tournament")
         verbose_name_plural = _("tournaments")
 
@@ -229,6 +256,11 @@ class Tournament(models.Model):
         """The texts that name this game's sides on the pages (``GameScale.wording``),
         translated: ``{{ tournament.words.pairing_note }}``."""
         return words(scale_of(self.game))
+
+    @property
+    def is_copy(self) -> bool:
+        """Imported although this site already held it (``copy_of``): counted nowhere."""
+        return self.copy_of_id is not None
 
     @property
     def has_knockout(self) -> bool:

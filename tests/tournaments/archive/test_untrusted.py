@@ -140,8 +140,11 @@ def test_an_uploaded_rated_archive_rates_nobody_until_an_administrator_marks_it(
 def test_the_command_keeps_the_rated_setting_only_when_told(archive_text, tmp_path):
     path = tmp_path / "archive.json"
     path.write_text(archive_text)
+    # Another tournament (renamed): the same one twice would be an unrated copy (test_copies).
+    other = tmp_path / "other.json"
+    other.write_text(archive_text.replace('"name": "Archive Open"', '"name": "Archive Kept"'))
     call_command("import_tournament", str(path), "--slug", "plain", stdout=io.StringIO())
-    call_command("import_tournament", str(path), "--slug", "kept", "--rated", stdout=io.StringIO())
+    call_command("import_tournament", str(other), "--slug", "kept", "--rated", stdout=io.StringIO())
 
     assert not Tournament.objects.get(slug="plain").rated
     assert Tournament.objects.get(slug="kept").rated
