@@ -13,11 +13,12 @@ from __future__ import annotations
 import copy
 import io
 import json
+import threading
 
 import pytest
 from django.contrib.auth.models import Group
 from django.core.management import call_command
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -249,3 +250,40 @@ def test_a_copy_found_through_another_copy_names_the_original(document):
     second_copy = import_archive(document, slug="second-copy", now=timezone.now())
 
     assert first_copy.copy_of == second_copy.copy_of == original
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="needs advisory locks")
+def test_two_imports_of_one_file_at_once_make_one_original_and_one_copy(document):
+    """The first import holds its identity's lock until it commits: the second waits for
+    it, then finds it (without the lock it would not see the uncommitted first)."""
+    written, commit = threading.Event(), threading.Event()
+    done: dict[str, Tournament] = {}
+
+    def first() -> None:
+        try:
+            with transaction.atomic():
+                done["first"] = import_archive(document, slug="first", now=timezone.now())
+                written.set()
+                commit.wait(timeout=30)
+        finally:
+            connection.close()
+
+    def second() -> None:
+        try:
+            done["second"] = import_archive(document, slug="second", now=timezone.now())
+        finally:
+            connection.close()
+
+    a = threading.Thread(target=first)
+    a.start()
+    assert written.wait(timeout=30)
+    b = threading.Thread(target=second)
+    b.start()
+    b.join(timeout=1)  # with the lock it waits for the first; without, it is done now
+    commit.set()
+    a.join(timeout=30)
+    b.join(timeout=30)
+
+    assert not done["first"].is_copy
+    assert Tournament.objects.get(slug="second").copy_of_id == done["first"].pk
