@@ -141,6 +141,8 @@ def test_a_tournament_played_here_comes_back_twice_as_copies_that_count_nowhere(
     claim_a_match(third)
 
     assert counted_everywhere(client) == before
+    for rounds in before["histories"].values():  # each player's history: no round twice
+        assert rounds and len(set(rounds)) == len(rounds)
     # The copies' pages show their own results, and say whose copy they are.
     for url in ("/t/third/", "/t/third/standings/", "/t/archive-open-again/stats/"):
         page = client.get(url).content.decode()
