@@ -1,5 +1,5 @@
 """A copy's notices in the browser (issue 41, "Re-importing counts nothing twice"): the
-import job's page and the copy's tournament and standings pages, at 390 and 1366 px, in
+import job's page, the copy's dashboard, tournament and standings pages, at 390 and 1366 px, in
 English and Norwegian: no axe violation, no sideways scroll, the notice names and links the
 original.
 
@@ -50,6 +50,7 @@ def test_a_copys_notices_are_accessible_and_fit_a_phone(browser, live_server, de
     assert Tournament.objects.get(slug="ankh-morpork-copy").copy_of == original
     pages = {
         "job": ("organiser", reverse("organiser_archive_import", args=[job.pk])),
+        "dashboard": ("organiser", reverse("organiser_dashboard", args=["ankh-morpork-copy"])),
         "tournament": (None, reverse("tournament", args=["ankh-morpork-copy"])),
         "standings": (None, reverse("standings", args=["ankh-morpork-copy"])),
     }
