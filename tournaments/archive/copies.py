@@ -6,8 +6,8 @@ Terminology and invariants:
   of an imported tournament (``Tournament.fingerprint``: its file's, so one renamed or
   corrected here since is still recognised), and the *live* identity of a tournament's
   content now (``document.content_document``). The live one is computed only for the
-  tournaments that could match at all: the same game and dates and, in normal form C, the
-  same name, all part of the identity. So a tournament made here and never exported is
+  tournaments that could match at all: the same game, dates and name (in either normal
+  form), all part of the identity. So a tournament made here and never exported is
   recognised when its archive comes back, under any address; nothing is filled in ahead.
 - The **original** is the oldest matching tournament that is not itself a copy; ``copy_of``
   always names an original (a copy of a copy is a copy of its original).
@@ -32,10 +32,6 @@ from tournaments.archive.identity import fingerprint
 from tournaments.models.tournament import Tournament
 
 
-def _name(text: str) -> str:
-    return unicodedata.normalize("NFC", text)
-
-
 def identity_of(tournament: Tournament) -> str:
     """The identity of ``tournament``'s content now."""
     return fingerprint(content_document(tournament))
@@ -46,15 +42,16 @@ def original_of(document: Mapping[str, Any], identity: str) -> Tournament | None
     of, or ``None`` when this site does not hold it."""
     part = document["tournament"]
     found = list(Tournament.objects.filter(fingerprint=identity))
+    name = part["name"]
     candidates = Tournament.objects.filter(
         copy_of__isnull=True,
         game=part["game"],
         start_date=part["start_date"],
         end_date=part["end_date"],
+        # The identity holds the name in normal form C: stored in either form, it may match.
+        name__in={name, unicodedata.normalize("NFC", name), unicodedata.normalize("NFD", name)},
     ).exclude(fingerprint=identity)
-    found += [
-        t for t in candidates if _name(t.name) == _name(part["name"]) and identity_of(t) == identity
-    ]
+    found += [t for t in candidates if identity_of(t) == identity]
     originals = {t.copy_of_id or t.pk for t in found}
     if not originals:
         return None

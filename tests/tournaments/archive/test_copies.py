@@ -14,6 +14,7 @@ import copy
 import io
 import json
 import threading
+import unicodedata
 
 import pytest
 from django.contrib.auth.models import Group
@@ -291,3 +292,16 @@ def test_two_imports_of_one_file_at_once_make_one_original_and_one_copy(document
 
     assert not done["first"].is_copy
     assert Tournament.objects.get(slug="second").copy_of_id == done["first"].pk
+
+
+def test_a_name_stored_in_another_unicode_form_is_the_same_tournament():
+    """Typed here decomposed ("A" + ring), written composed by another program: one name."""
+    here = Tournament.objects.create(
+        name=unicodedata.normalize("NFD", "Lancre Åpen"), slug="lancre"
+    )
+    document = json.loads(dumps(build_document(here, now=timezone.now())))
+    document["tournament"]["name"] = unicodedata.normalize("NFC", "Lancre Åpen")
+
+    imported = import_archive(document, slug="lancre-again", now=timezone.now())
+
+    assert imported.copy_of == here
