@@ -190,8 +190,11 @@ def decide_claim(claim: PlayerClaim, *, approve: bool, by, now: datetime) -> Pla
 
 def _rate_imported_entries(player: Player, *, now: datetime) -> None:
     """A rated imported tournament counts a match once both its entries are claimed
-    (``rating.sources``): this claim may complete some, so their games are recomputed."""
-    imported = Tournament.objects.filter(imported=True, rated=True, entries__player=player)
+    (``rating.sources``): this claim may complete some, so their games are recomputed. A
+    copy (``archive.copies``) is never rated: claiming its entries rates nothing."""
+    imported = Tournament.objects.filter(
+        imported=True, rated=True, copy_of__isnull=True, entries__player=player
+    )
     for game in sorted(set(imported.values_list("game", flat=True))):
         recompute(game, now=now)
 

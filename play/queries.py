@@ -8,6 +8,7 @@ from django.db.models import Count, Q, QuerySet
 
 from games import registry
 from games.models.battle import NO_SHOW, Battle
+from tournaments.for_games import battles_of_copies
 
 
 def your_move(user) -> Q:
@@ -58,10 +59,15 @@ def _winner_index(game: str, winner: str) -> int | None:
 def finished_online() -> QuerySet[Battle]:
     """Battles played on the site to the end (casual and tournament) between people: they
     have a winner. A battle cancelled because a player never came (``no_show``) was not
-    played; one against the computer counts apart (``computer_result_rows``)."""
-    return Battle.objects.filter(
-        status=Battle.Status.FINISHED, mode=Battle.Mode.ONLINE, bot_level__isnull=True
-    ).exclude(finished_reason=NO_SHOW)
+    played; one against the computer counts apart (``computer_result_rows``); one of a
+    copy (an archive of a tournament the site already holds) counts on its own pages only."""
+    return (
+        Battle.objects.filter(
+            status=Battle.Status.FINISHED, mode=Battle.Mode.ONLINE, bot_level__isnull=True
+        )
+        .exclude(finished_reason=NO_SHOW)
+        .exclude(battles_of_copies())
+    )
 
 
 def computer_result_rows(user) -> list[tuple[str, int, str, int]]:

@@ -4,7 +4,7 @@
 (enforced by ``tests/test_layout.py`` and by ruff's banned-api in ``games/ruff.toml`` and
 ``play/ruff.toml``). Everything a battle needs from its tournament is named here: the role
 gates, beginning play, handing over an engine-verified result, a referee's result entry,
-the counting of results by side, the refs of the tournament archive's sections and its
+the counting of results by side (and which battles count for the site), the refs of the tournament archive's sections and its
 schema loader, and the site's SVG chart helpers (a battle's analysis graph). (The games offer their result scales through their
 ``AppConfig``, ``tournaments.results.scales``, without importing this app.)
 """
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q
 
 from tournaments.archive.choices import load_schema
 from tournaments.archive.sections import (
@@ -96,6 +97,7 @@ __all__ = [
     "access_round_id_for_referee",
     "access_tournament_for_referee",
     "access_tournament_public",
+    "battles_of_copies",
     "begin_play",
     "can_referee",
     "can_see_round",
@@ -111,6 +113,12 @@ __all__ = [
     "players_of_round",
     "update_ratings",
 ]
+
+
+def battles_of_copies() -> Q:
+    """A filter of ``Battle`` rows: those of a copy, an import of a tournament the site
+    already holds (``tournaments.archive.copies``), counted in no site statistic."""
+    return Q(match__round__tournament__copy_of__isnull=False)
 
 
 def players_of_round(round_id: int) -> list[tuple[int, int, str]]:

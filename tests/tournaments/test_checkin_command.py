@@ -11,7 +11,8 @@ from django.utils import timezone
 
 from tests.factories import tournament_with_players
 from tests.tournaments.rounds.played import play
-from tournaments.models.tournament import Entry, RoundAbsence, Tournament
+from tournaments.models.entries import RoundAbsence
+from tournaments.models.tournament import Entry, Tournament
 from tournaments.organising.checkin import set_checked_in
 from tournaments.rounds.draw import pair_next_round
 

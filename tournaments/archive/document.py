@@ -17,9 +17,10 @@ from django.contrib.auth.models import User
 
 from tournaments.archive import sections
 from tournaments.archive.sections import ExportRefs, iso
+from tournaments.models.entries import EntryChange
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
-from tournaments.models.tournament import Entry, EntryChange, Tournament
+from tournaments.models.tournament import Entry, Tournament
 
 FORMAT = "thud-tournament-archive"
 VERSION = 1
@@ -64,7 +65,26 @@ def username(user: User | None, kept: str = "") -> str | None:
 
 def build_document(tournament: Tournament, *, now: datetime) -> dict[str, Any]:
     """The whole tournament as the archive's JSON value."""
-    t = tournament
+    content, refs = _content(tournament)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": iso(now),
+        **content,
+        "sections": {
+            name: section.export(tournament, refs)
+            for name, section in sections.registered().items()
+        },
+    }
+
+
+def content_document(tournament: Tournament) -> dict[str, Any]:
+    """The parts of the archive this app writes (tournament, entries, forbidden pairs,
+    rounds), without the other apps' sections: what ``identity`` reads."""
+    return _content(tournament)[0]
+
+
+def _content(t: Tournament) -> tuple[dict[str, Any], ExportRefs]:
     entries = list(
         Entry.objects.filter(tournament=t)
         .select_related("player__user")
@@ -89,10 +109,7 @@ def build_document(tournament: Tournament, *, now: datetime) -> dict[str, Any]:
         entry_keys=keys,
         match_keys={m.pk: (round_numbers[m.round_id], m.table) for m in matches},
     )
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "exported_at": iso(now),
+    content = {
         "tournament": tournament_part(t),
         "entries": [entry_part(e, keys[e.pk], changes.get(e.pk, [])) for e in entries],
         "forbidden_pairs": [
@@ -103,10 +120,8 @@ def build_document(tournament: Tournament, *, now: datetime) -> dict[str, Any]:
             round_part(r, [m for m in matches if m.round_id == r.pk], versions, keys)
             for r in rounds
         ],
-        "sections": {
-            name: section.export(t, refs) for name, section in sections.registered().items()
-        },
     }
+    return content, refs
 
 
 def tournament_part(t: Tournament) -> dict[str, Any]:

@@ -130,7 +130,8 @@ def _run(job: ArchiveImport, attempt: int, *, clock: Callable[[], datetime]) -> 
                 return "stale attempt: nothing written"
             tournament = import_archive(document, slug=job.slug, by=job.uploaded_by, now=clock())
             _finish(job, state=State.DONE, now=clock(), tournament=tournament)
-        return f"imported {tournament.slug}"
+        copy = f" (a copy of {tournament.copy_of.slug})" if tournament.copy_of else ""
+        return f"imported {tournament.slug}{copy}"
     except ArchiveError as exc:
         _fail(job_id, attempt, str(exc), now=clock())
         return f"refused: {exc}"

@@ -18,6 +18,10 @@ Terminology and invariants:
 - Times are written as the archive says, ``created_at`` and ``entered_at`` too (they are
   ``auto_now_add``: set after the insert, with ``bulk_update``, which leaves them alone).
 - Personal-link tokens are new: they are secrets of the installation that drew them.
+- A tournament this site already holds (``copies``: the archive's identity, re-derived from
+  its content) is written as an unrated **copy** of the original (``copy_of``), whatever
+  ``rated`` says: it counts in no rating and no site statistic. Its identity is stored
+  (``Tournament.fingerprint``) for the imports to come.
 """
 
 from __future__ import annotations
@@ -32,19 +36,16 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from tournaments.archive import sections
+from tournaments.archive.copies import lock_identity, original_of
 from tournaments.archive.document import SETTINGS
+from tournaments.archive.identity import fingerprint
 from tournaments.archive.sections import ImportRefs, MatchKey, parse_time, time_of
 from tournaments.archive.validation import ArchiveError
+from tournaments.models.entries import EntryChange, ForbiddenPair, RoundAbsence
 from tournaments.models.people import Player
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
-from tournaments.models.tournament import (
-    Entry,
-    EntryChange,
-    ForbiddenPair,
-    RoundAbsence,
-    Tournament,
-)
+from tournaments.models.tournament import Entry, Tournament
 from tournaments.rating.update import after_rounds_changed
 from tournaments.results.scales import FIELDS
 
@@ -63,7 +64,8 @@ def import_archive(
 ) -> Tournament:
     """The tournament of a document ``read_archive`` accepted, under ``slug`` if given,
     owned by ``by``. Unrated unless ``rated`` (a site administrator's choice) and the
-    archive's own setting say so; then its finished rounds are rated at once."""
+    archive's own setting say so, and it is no copy (``copy_of``); then its finished
+    rounds are rated at once."""
     slug = slug or document["tournament"]["slug"]
     try:
         validate_slug(slug)
@@ -99,7 +101,17 @@ def _write(
                 )
                 % {"slug": slug}
             )
-        t = write_tournament(document["tournament"], slug=slug, by=by, rated=rated)
+        identity = fingerprint(document)
+        lock_identity(identity)
+        original = original_of(document, identity)
+        t = write_tournament(
+            document["tournament"],
+            slug=slug,
+            by=by,
+            rated=rated and original is None,
+            identity=identity,
+            copy_of=original,
+        )
         refs = ImportRefs(tournament=t, entries={}, matches={})
         refs.entries = write_entries(document["entries"], t, refs)
         ForbiddenPair.objects.bulk_create(
@@ -115,7 +127,13 @@ def _write(
 
 
 def write_tournament(
-    part: dict[str, Any], *, slug: str, by: User | None, rated: bool
+    part: dict[str, Any],
+    *,
+    slug: str,
+    by: User | None,
+    rated: bool,
+    identity: str,
+    copy_of: Tournament | None,
 ) -> Tournament:
     fields = {name: part[name] for name in SETTINGS if name != "slug"}
     fields["rated"] = rated and part["rated"]
@@ -125,6 +143,8 @@ def write_tournament(
         start_date=part["start_date"],
         end_date=part["end_date"],
         imported=True,
+        fingerprint=identity,
+        copy_of=copy_of,
         **fields,
     )
     t.created_at = time_of(part["created_at"])

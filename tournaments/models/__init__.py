@@ -6,4 +6,12 @@ its modules for that alone; callers import each model from the module that defin
 
 from __future__ import annotations
 
-from tournaments.models import imports, people, ratings, results, rounds, tournament  # noqa: F401
+from tournaments.models import (  # noqa: F401
+    entries,
+    imports,
+    people,
+    ratings,
+    results,
+    rounds,
+    tournament,
+)

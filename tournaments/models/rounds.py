@@ -8,7 +8,8 @@ referees can never silently overwrite each other.
 
 *Counted* rounds are the published and finished ones (``lifecycle.PUBLIC``): public, and
 counted in the standings; ``Round.objects.counted()`` and ``Match.objects.counted()`` are
-the one spelling of that filter.
+the one spelling of that filter. What counts across the site (its statistics) leaves out
+the copies (``Match.objects.sitewide()``): a copy counts only on its own pages.
 """
 
 from __future__ import annotations
@@ -88,6 +89,11 @@ class MatchQuerySet(models.QuerySet["Match"]):
     def counted(self) -> MatchQuerySet:
         """Matches of published and finished rounds (``RoundQuerySet.counted``)."""
         return self.filter(round__status__in=lifecycle.PUBLIC)
+
+    def sitewide(self) -> MatchQuerySet:
+        """``counted`` matches that count for the whole site (its statistics): none of a
+        copy, an import of a tournament the site already holds (``archive.copies``)."""
+        return self.counted().filter(round__tournament__copy_of__isnull=True)
 
 
 class Match(models.Model):

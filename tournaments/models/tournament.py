@@ -1,4 +1,5 @@
-"""A tournament, its settings and its entries (a player's participation), and forbidden pairs.
+"""A tournament, its settings and its entries (a player's participation); what hangs off an
+entry is ``tournaments.models.entries``.
 
 The settings fix the game, the format (Swiss, round robin, single elimination, a Swiss top
 cut), the variant and its clock, the match points and the tiebreak order.
@@ -141,6 +142,24 @@ class Tournament(models.Model):
     # Written from an archive (``tournaments.archive``): even when a site administrator marks
     # it rated, only its matches between two claimed entries count (``rating.sources``).
     imported = models.BooleanField(_("imported from an archive"), default=False, editable=False)
+    # The identity of the archive it was imported from (``archive.identity``; "" for a
+    # tournament made here, whose identity is computed from its content when an archive is
+    # compared with it: ``archive.copies``).
+    fingerprint = models.CharField(
+        _("archive fingerprint"), max_length=64, blank=True, db_index=True, editable=False
+    )
+    # An import of a tournament this site already holds (``archive.copies``): never rated
+    # (``copy_never_rated``), counted in no site statistic. PROTECT: deleting the original
+    # would turn its copies into tournaments that count.
+    copy_of = models.ForeignKey(
+        "self",
+        verbose_name=_("copy of"),
+        null=True,
+        blank=True,
+        editable=False,
+        on_delete=models.PROTECT,
+        related_name="copies",
+    )
     points_win = models.PositiveSmallIntegerField(_("match points for a win"), default=2)
     points_draw = models.PositiveSmallIntegerField(_("match points for a draw"), default=1)
     points_loss = models.PositiveSmallIntegerField(_("match points for a loss"), default=0)
@@ -213,6 +232,15 @@ class Tournament(models.Model):
 
     class Meta:
         ordering = ["-start_date", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(copy_of__isnull=True) | models.Q(rated=False),
+                name="copy_never_rated",
+                violation_error_message=_(
+                    "A copy of a tournament already on this site is never rated."
+                ),
+            )
+        ]
         verbose_name = _("tournament")
         verbose_name_plural = _("tournaments")
 
@@ -228,6 +256,11 @@ class Tournament(models.Model):
         """The texts that name this game's sides on the pages (``GameScale.wording``),
         translated: ``{{ tournament.words.pairing_note }}``."""
         return words(scale_of(self.game))
+
+    @property
+    def is_copy(self) -> bool:
+        """Imported although this site already held it (``copy_of``): counted nowhere."""
+        return self.copy_of_id is not None
 
     @property
     def has_knockout(self) -> bool:
@@ -305,89 +338,3 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} @ {self.tournament}"
-
-
-class RoundAbsence(models.Model):
-    """An entry not playing one round (``organising.checkin``): not paired and given no
-    bye in that round, still in the tournament and paired again in the next."""
-
-    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="absences")
-    round_number = models.PositiveSmallIntegerField(_("round"))
-    created_at = models.DateTimeField(_("created at"))
-
-    class Meta:
-        ordering = ["round_number"]
-        constraints = [
-            models.UniqueConstraint(fields=["entry", "round_number"], name="unique_round_absence")
-        ]
-        verbose_name = _("round absence")
-        verbose_name_plural = _("round absences")
-
-    def __str__(self) -> str:
-        return f"{self.entry.player} not playing round {self.round_number}"
-
-
-class EntryChange(models.Model):
-    """One field of an entry changed by its organiser: who, when, before and after.
-
-    The history of edits (a typo in a name, a rating, a seed) shown on the organiser's
-    page; a re-seed by rating writes one row per entry whose seed moved.
-    """
-
-    class Field(models.TextChoices):
-        NAME = "name", _("name")
-        CLUB = "club", _("club")
-        COUNTRY = "country", _("country")
-        RATING = "rating", _("rating")
-        SEED = "seed", _("seed")
-
-    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="changes")
-    field = models.CharField(_("field"), max_length=16, choices=Field.choices)
-    before = models.CharField(_("before"), max_length=200, blank=True)
-    after = models.CharField(_("after"), max_length=200, blank=True)
-    changed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("changed by"),
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-    )
-    # The username kept by an archive import when that user does not exist here.
-    changed_by_name = models.CharField(_("changed by (name)"), max_length=150, blank=True)
-    changed_at = models.DateTimeField(_("changed at"))
-
-    class Meta:
-        ordering = ["-changed_at", "-pk"]
-        verbose_name = _("entry change")
-        verbose_name_plural = _("entry changes")
-
-    def __str__(self) -> str:
-        return f"{self.entry}: {self.field} {self.before!r} → {self.after!r}"
-
-    @property
-    def changed_by_label(self) -> str:
-        """Who changed it: the user's name, else the name kept by an archive import."""
-        return self.changed_by.get_username() if self.changed_by else self.changed_by_name
-
-
-class ForbiddenPair(models.Model):
-    """Two entries the organiser never wants paired (club mates, family, a feud)."""
-
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="forbidden_pairs"
-    )
-    entry_a = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
-    entry_b = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["tournament", "entry_a", "entry_b"], name="unique_forbidden_pair"
-            )
-        ]
-        verbose_name = _("forbidden pair")
-        verbose_name_plural = _("forbidden pairs")
-
-    def __str__(self) -> str:
-        return f"{self.entry_a.player} ≠ {self.entry_b.player}"

@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournaments.models.entries import EntryChange
 from tournaments.models.rounds import Round
-from tournaments.models.tournament import Entry, EntryChange, Tournament
+from tournaments.models.tournament import Entry, Tournament
 from tournaments.organising.imports import RATING_MAX, RATING_MIN, text_problem
 from tournaments.pairing.seeding import SeedRecord, order_by_rating
 from tournaments.rating.reads import site_ratings

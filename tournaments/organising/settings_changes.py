@@ -10,7 +10,8 @@ Terminology and invariants:
   simply recomputed. Name, venue and dates are labels and always change.
 - The *game* is locked as soon as any round is paired (drafts included): a pairing
   creates battles of that game and results on its scale. So is *rated*: the players
-  were paired knowing whether the tournament counts for their site ratings.
+  were paired knowing whether the tournament counts for their site ratings. A copy (an
+  import of a tournament the site already holds) is never rated.
 - The number of rounds never goes below the last round already paired (drafts
   included): that round exists and cannot be un-paired by a setting.
 - A draft round was paired under the current format, so the format is locked while
@@ -63,6 +64,7 @@ class TournamentFacts:
     published: int = 0  # rounds published or finished
     draft_round: int | None = None  # the number of the draft round, if one exists
     knockout_started: bool = False  # a knockout or playoff round exists
+    copy: bool = False  # an import of a tournament the site already holds (archive.copies)
 
     @property
     def play_started(self) -> bool:
@@ -107,6 +109,10 @@ def locked_fields(facts: TournamentFacts) -> dict[str, str]:
             "Round %(n)d is already paired; the players were paired knowing whether the "
             "tournament counts for their ratings."
         ) % {"n": facts.last_round}
+    if facts.copy:
+        locked["rated"] = _(
+            "This tournament is a copy of one already on this site: a copy is never rated."
+        )
     if not facts.play_started and facts.draft_round is not None:
         locked["format"] = _(
             "Round %(n)d is paired as a draft under this format; discard it first to change "

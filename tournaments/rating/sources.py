@@ -3,7 +3,8 @@
 Terms:
 
 * A **tournament period** is a finished round (``Round.finished_at`` set) of a tournament
-  with the *rated* setting; key ``(tournament id, round number)``. Its rated matches are the
+  with the *rated* setting that is no copy (``archive.copies``: an import of a tournament
+  the site already holds); key ``(tournament id, round number)``. Its rated matches are the
   confirmed ones between two players (of an imported tournament, two whose entries their
   account holders have claimed). A bye is not rated, nor a match whose result is an
   organiser's decision (``ResultVersion.Kind.DECISION``: decided without play), nor a
@@ -51,6 +52,9 @@ def tournament_periods(game: str) -> list[Sourced]:
     rounds = Round.objects.filter(
         tournament__game=game,
         tournament__rated=True,
+        # A copy is never rated (``Tournament.copy_never_rated``): said here too, as this
+        # is where a round enters the ratings.
+        tournament__copy_of__isnull=True,
         status=Round.Status.FINISHED,
         finished_at__isnull=False,
     )

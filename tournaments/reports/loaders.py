@@ -3,7 +3,9 @@
 Terminology and invariants:
 - Only public rounds (published or finished) are read, as on every public page; a result
   counts once its match points at a confirmed version (``Match.confirmed_version``),
-  whatever its source (online, over the board, imported). Byes are no battle.
+  whatever its source (online, over the board, imported). Byes are no battle. The site's
+  and a player's statistics leave out the copies (``Match.objects.sitewide``); a
+  tournament's own pages count its own results, a copy's too.
 - Each loader reads plain values in a constant number of queries, whatever the number of
   players, matches or tournaments: the side statistics one query, a tournament's event data
   (entries, matches, rounds) three.
@@ -39,34 +41,33 @@ RANK_CHART_LINES = 16
 PODIUM = 3
 
 
-def _confirmed_matches(game: str):
+def _confirmed_matches(matches, game: str):
     # Side statistics are of one game: two games' sides are not the same sides.
-    return (
-        Match.objects.counted()
-        .filter(confirmed_version__isnull=False, confirmed_version__game=game)
-        .order_by()
-    )
+    return matches.filter(confirmed_version__isnull=False, confirmed_version__game=game).order_by()
 
 
 def site_stats(*, game: str) -> SideStats:
-    """Every confirmed battle of ``game`` in every tournament (one query)."""
-    rows = _confirmed_matches(game).values_list(*SURVIVOR_COLUMNS)
+    """Every confirmed battle of ``game`` in every tournament but the copies (one query)."""
+    rows = _confirmed_matches(Match.objects.sitewide(), game).values_list(*SURVIVOR_COLUMNS)
     return side_stats((MatchResult(*row, game=game) for row in rows), game=game)
 
 
 def tournament_stats(tournament: Tournament) -> SideStats:
-    """Every confirmed battle of ``tournament``, in its game (one query)."""
+    """Every confirmed battle of ``tournament``, in its game (one query); a copy's too."""
     game = tournament.game
     rows = (
-        _confirmed_matches(game).filter(round__tournament=tournament).values_list(*SURVIVOR_COLUMNS)
+        _confirmed_matches(Match.objects.counted(), game)
+        .filter(round__tournament=tournament)
+        .values_list(*SURVIVOR_COLUMNS)
     )
     return side_stats((MatchResult(*row, game=game) for row in rows), game=game)
 
 
 def player_stats(player: Player, *, game: str) -> SideStats:
-    """``player``'s confirmed battles of ``game`` in every tournament, from their point of view."""
+    """``player``'s confirmed battles of ``game`` in every tournament but the copies, from
+    their point of view."""
     rows = (
-        _confirmed_matches(game)
+        _confirmed_matches(Match.objects.sitewide(), game)
         .filter(Q(player_a__player=player) | Q(player_b__player=player))
         .values_list("player_a__player_id", *SURVIVOR_COLUMNS)
     )

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournaments.models.entries import ForbiddenPair, RoundAbsence
 from tournaments.models.rounds import Match, Round
-from tournaments.models.tournament import Entry, ForbiddenPair, RoundAbsence, Tournament
+from tournaments.models.tournament import Entry, Tournament
 from tournaments.pairing import elimination
 from tournaments.pairing.attendance import Attendance, players_of_round
 from tournaments.pairing.records import History, Pairing, PairingUserError, PlayerRecord

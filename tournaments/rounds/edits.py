@@ -12,8 +12,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from tournaments.models.entries import ForbiddenPair
 from tournaments.models.rounds import Match, Round
-from tournaments.models.tournament import Entry, ForbiddenPair, Tournament
+from tournaments.models.tournament import Entry, Tournament
 from tournaments.rounds import lifecycle
 from tournaments.rounds.locks import RoundError, round_facts
 

@@ -20,9 +20,10 @@ from pypdf import PdfReader
 
 from games.models.battle import Battle
 from tournaments.archive.document import SETTINGS
+from tournaments.models.entries import EntryChange, RoundAbsence
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match
-from tournaments.models.tournament import Entry, EntryChange, RoundAbsence, Tournament
+from tournaments.models.tournament import Entry, Tournament
 
 URL_IDS = re.compile(r"/(battles|players|api/battles|p|matches)/[0-9A-Za-z_-]+")
 ID_KEYS = {"id", "player", "player_id", "entry_id", "battle_id", "match_id"}

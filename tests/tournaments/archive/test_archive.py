@@ -32,12 +32,13 @@ from tournaments.archive.document import build_document, dumps
 from tournaments.archive.sections import iso
 from tournaments.archive.validation import ArchiveError, read_archive
 from tournaments.archive.writer import import_archive
+from tournaments.models.entries import EntryChange
 from tournaments.models.imports import ArchiveImport
 from tournaments.models.people import Player
 from tournaments.models.ratings import RatingChange
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
-from tournaments.models.tournament import Entry, EntryChange, Tournament
+from tournaments.models.tournament import Entry, Tournament
 from tournaments.permissions.roles import ORGANISERS_GROUP
 
 pytestmark = pytest.mark.django_db
@@ -352,14 +353,18 @@ def test_the_rated_setting_and_the_rounds_finishing_times_travel(document):
     assert document["tournament"]["rated"] is True
     finished = [r["finished_at"] for r in document["rounds"] if r["status"] == "finished"]
     assert finished and all(finished)
+    # Three tournaments (renamed: the same one twice would be a copy, test_copies.py).
     unrated = copy.deepcopy(document)
-    unrated["tournament"]["rated"] = False
+    unrated["tournament"] |= {"rated": False, "name": "Unrated Open"}
     t = import_archive(unrated, slug="unrated-copy", now=timezone.now())
-    assert t.rated is False
+    assert t.rated is False and not t.is_copy
     assert not RatingChange.objects.exists()  # an unrated archive rates nobody
-    assert not import_archive(document, slug="unrated-too", now=timezone.now()).rated
+    too = copy.deepcopy(document)
+    too["tournament"]["name"] = "Unrated Too"
+    assert not import_archive(too, slug="unrated-too", now=timezone.now()).rated
     assert not RatingChange.objects.exists()  # nor a rated one, unless an administrator says
     rated = import_archive(document, slug="rated-copy", rated=True, now=timezone.now())
+    assert not rated.is_copy
     # Rated, and still nobody is rated until both entries of a match are claimed
     # (tests/tournaments/archive/test_untrusted.py).
     assert rated.rated and rated.imported and not RatingChange.objects.exists()

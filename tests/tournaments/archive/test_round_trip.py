@@ -10,8 +10,10 @@ the laptop at the venue; it has none of the users.
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -25,6 +27,8 @@ from tests.tournaments.archive.event import build_event
 from tournaments.models.tournament import Tournament
 
 ROOT = Path(__file__).resolve().parents[3]
+#: The notice on a copy's pages (``_copy_notice.html``), whitespace collapsed by ``dump``.
+COPY_NOTICE = re.compile(r' ?<div class="warnings copy-notice" role="note">.*?</div>')
 DUMP = "import django; django.setup(); from tests.tournaments.archive.dump import main; main()"
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db]
@@ -59,15 +63,31 @@ def test_a_finished_event_reads_the_same_after_postgresql_to_sqlite_and_back(tmp
     # The laptop knows none of the users: the histories name them all the same.
     assert {row[7] for row in on_laptop["versions"]} >= {"arc-ref1", "arc-org"}
 
-    call_command("import_tournament", str(back), "--slug", "archive-open-back", "--rated")
+    said = io.StringIO()
+    call_command(
+        "import_tournament", str(back), "--slug", "archive-open-back", "--rated", stdout=said
+    )
+    # Back home the site holds it already: the file is imported as an unrated copy, even
+    # with --rated (tests/tournaments/archive/test_copies.py).
+    assert "already on this site as “Archive Open”" in said.getvalue()
+    copy = Tournament.objects.get(slug="archive-open-back")
+    assert copy.copy_of_id == event.t.pk and not copy.rated
     returned = dump("archive-open-back")
 
     for name in original:
         assert on_laptop[name] == original[name], name
-    # Back home the event is there twice (the original and its copy); the copy's players
-    # are new players (an archive links nobody to an account): site-wide and player
-    # statistics differ.
-    for name in set(original) - {"site_stats", "player_stats"}:
+    # The copy counts in no statistic: the site's read as before it came. Its players are
+    # new players (an archive links nobody to an account), with no statistics of their own.
+    assert returned["site_stats"] == original["site_stats"]
+    assert all(s["battles"] == 0 for s in returned["player_stats"])
+    # Its pages say it is a copy and read the same otherwise; so does the rest, the rated
+    # flag aside.
+    pages = {name for name in original if name.endswith("_page")}
+    for name in pages:
+        assert "is a copy of" in returned[name], name
+        assert COPY_NOTICE.sub("", returned[name]) == original[name], name
+    assert returned["tournament_row"] == original["tournament_row"] | {"rated": "False"}
+    for name in set(original) - {"player_stats", "tournament_row"} - pages:
         assert returned[name] == original[name], name
     # What was compared says something: the battles' moves, the names on every page.
     assert len(original["battle"]) == 2 and all(b["moves"] for b in original["battle"])

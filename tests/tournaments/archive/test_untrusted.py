@@ -30,12 +30,13 @@ from tests.tournaments.archive.event import build_event
 from tournaments.archive.document import build_document, dumps
 from tournaments.archive.validation import read_archive
 from tournaments.archive.writer import import_archive
+from tournaments.models.entries import EntryChange
 from tournaments.models.imports import ArchiveImport
 from tournaments.models.people import Player
 from tournaments.models.ratings import RatingChange
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match
-from tournaments.models.tournament import EntryChange, Tournament
+from tournaments.models.tournament import Tournament
 from tournaments.permissions.roles import ORGANISERS_GROUP
 
 pytestmark = pytest.mark.django_db
@@ -139,8 +140,11 @@ def test_an_uploaded_rated_archive_rates_nobody_until_an_administrator_marks_it(
 def test_the_command_keeps_the_rated_setting_only_when_told(archive_text, tmp_path):
     path = tmp_path / "archive.json"
     path.write_text(archive_text)
+    # Another tournament (renamed): the same one twice would be an unrated copy (test_copies).
+    other = tmp_path / "other.json"
+    other.write_text(archive_text.replace('"name": "Archive Open"', '"name": "Archive Kept"'))
     call_command("import_tournament", str(path), "--slug", "plain", stdout=io.StringIO())
-    call_command("import_tournament", str(path), "--slug", "kept", "--rated", stdout=io.StringIO())
+    call_command("import_tournament", str(other), "--slug", "kept", "--rated", stdout=io.StringIO())
 
     assert not Tournament.objects.get(slug="plain").rated
     assert Tournament.objects.get(slug="kept").rated

@@ -8,7 +8,8 @@ from django.utils import timezone
 
 from tests.factories import EntryFactory, tournament_with_players
 from tests.tournaments.rounds.played import finish, play
-from tournaments.models.tournament import Entry, RoundAbsence
+from tournaments.models.entries import RoundAbsence
+from tournaments.models.tournament import Entry
 from tournaments.organising import checkin
 from tournaments.rounds.draw import pair_next_round
 from tournaments.rounds.locks import RoundError

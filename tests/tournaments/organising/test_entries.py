@@ -8,8 +8,9 @@ import pytest
 from django.utils import timezone
 
 from tests.factories import EntryFactory, TournamentFactory, UserFactory
+from tournaments.models.entries import EntryChange
 from tournaments.models.ratings import SiteRating
-from tournaments.models.tournament import Entry, EntryChange
+from tournaments.models.tournament import Entry
 from tournaments.organising.entries import (
     EntryEditError,
     EntryValues,

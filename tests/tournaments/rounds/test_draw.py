@@ -9,8 +9,9 @@ from django.utils import timezone
 
 from tests.factories import EntryFactory, UserFactory, tournament_with_players
 from tests.tournaments.rounds.played import paired_ids, play
+from tournaments.models.entries import ForbiddenPair
 from tournaments.models.rounds import Round
-from tournaments.models.tournament import ForbiddenPair, Tournament
+from tournaments.models.tournament import Tournament
 from tournaments.results.entry import enter_result
 from tournaments.rounds.draw import discard_draft, pair_next_round
 from tournaments.rounds.edits import add_forbidden_pair

@@ -9,7 +9,8 @@ from django.utils import timezone
 
 from tests.factories import PlayerFactory, UserFactory, tournament_with_players
 from tests.tournaments.rounds.played import play
-from tournaments.models.tournament import Entry, RoundAbsence
+from tournaments.models.entries import RoundAbsence
+from tournaments.models.tournament import Entry
 from tournaments.rounds.draw import pair_next_round
 
 pytestmark = pytest.mark.django_db

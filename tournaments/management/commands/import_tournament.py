@@ -2,7 +2,8 @@
 (``-`` reads standard input). A refusal names the problem on one line of standard error,
 exits non-zero and writes nothing. The tournament has no owner and is unrated unless
 ``--rated`` (whoever runs the command administers the site) keeps the archive's rated
-setting."""
+setting. An archive of a tournament the site already holds is imported as an unrated
+copy, and the command says so (``tournaments.archive.copies``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tournaments.archive.validation import ArchiveError, read_archive
 from tournaments.archive.writer import import_archive
@@ -46,3 +48,11 @@ class Command(BaseCommand):
         except ArchiveError as e:
             raise CommandError(str(e)) from None
         self.stdout.write(f"Imported {tournament.name} as /t/{tournament.slug}/")
+        if tournament.copy_of is not None:
+            self.stdout.write(
+                _(
+                    "This tournament is already on this site as “%(name)s”: imported as an "
+                    "unrated copy, not counted in ratings or statistics."
+                )
+                % {"name": tournament.copy_of.name}
+            )

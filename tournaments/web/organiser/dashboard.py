@@ -16,8 +16,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from thud_site.http import AuthedRequest
+from tournaments.models.entries import ForbiddenPair
 from tournaments.models.rounds import Round
-from tournaments.models.tournament import ForbiddenPair, Tournament
+from tournaments.models.tournament import Tournament
 from tournaments.organising import settings_changes
 from tournaments.organising.creation import SlugTaken, create_tournament
 from tournaments.organising.entries import history as entry_history

@@ -40,6 +40,7 @@ def settings_facts(t: Tournament) -> settings_changes.TournamentFacts:
         knockout_started=len(main) < len(rows),
         published=sum(1 for status in statuses.values() if lifecycle.is_public(status)),
         draft_round=max(drafts, default=None),
+        copy=t.is_copy,
     )
 
 

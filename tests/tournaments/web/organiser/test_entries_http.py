@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from tests.factories import UserFactory
 from tests.tournaments.web.organiser.pages import HTMX, url
-from tournaments.models.tournament import EntryChange
+from tournaments.models.entries import EntryChange
 from tournaments.rounds.draw import pair_next_round
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tests.factories import EntryFactory
 from tests.tournaments.web.organiser.pages import HTMX, url
+from tournaments.models.entries import ForbiddenPair
 from tournaments.models.people import Player
-from tournaments.models.tournament import ForbiddenPair
 
 pytestmark = pytest.mark.django_db
 
