@@ -144,7 +144,8 @@ def test_a_turn_lost_on_time_is_told_on_the_referee_page_until_the_next_ply(otb)
     assert "Time ran out" not in page(client, b1)
 
 
-def test_a_page_back_after_its_battle_paused_for_it_tells_when_and_for_how_long(otb):
+@pytest.mark.parametrize("press", ["touched", "moved"])
+def test_a_page_back_after_its_battle_paused_for_it_tells_when_and_for_how_long(otb, press):
     b1, _b2, client = otb
     t0 = timezone.now().replace(microsecond=0)
     with time_machine.travel(t0, tick=False):
@@ -165,6 +166,6 @@ def test_a_page_back_after_its_battle_paused_for_it_tells_when_and_for_how_long(
     assert told in html and told in fragment
     assert "data-dismiss-away" in html
     # Until the next clock action: a press ends it.
-    answer = unescape(act(client, b1, "touched", version=fresh(b1).clock_version).text)
+    answer = unescape(act(client, b1, press, version=fresh(b1).clock_version).text)
     assert "while this page was away" not in answer
     assert "while this page was away" not in page(client, b1)
