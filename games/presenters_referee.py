@@ -21,7 +21,7 @@ from games.models.history import ClockEvent
 from . import presenters
 
 #: The clock events ``referee_presence.came_back`` tells apart; any other is an action.
-_HISTORY = {
+_HISTORY: dict[str, str] = {
     ClockEvent.Kind.REFEREE_OFFLINE: referee_presence.AWAY,
     ClockEvent.Kind.RESUMED: referee_presence.BACK,
 }

@@ -183,7 +183,7 @@ def start_battle(battle_id: int, *, now: datetime, via: str = ClockEvent.Via.REF
     """Start the clock of a pending battle; battle 2 of a match only once battle 1 is over."""
     with transaction.atomic():
         battle = store.load(battle_id)
-        if battle.match_id is not None and waits_for(battle, _of_match(battle)) is not None:
+        if battle.match_id is not None and waits_for(battle, _of_match(battle.match_id)):
             raise NotAllowed(
                 _("Battle 1 of this match is still being played: battle 2 starts once it is over.")
             )
@@ -191,8 +191,8 @@ def start_battle(battle_id: int, *, now: datetime, via: str = ClockEvent.Via.REF
     return battle
 
 
-def _of_match(battle: Battle) -> dict[int, Battle]:
-    return {b.number: b for b in Battle.objects.filter(match_id=battle.match_id)}
+def _of_match(match_id: int) -> dict[int, Battle]:
+    return {b.number: b for b in Battle.objects.filter(match_id=match_id)}
 
 
 def start(battle: Battle, *, now: datetime, via: str, **fields) -> None:
