@@ -10,7 +10,9 @@ opens a casual battle's, to resume or decide it (``permissions.access_battle_for
 The page of an over-the-board battle beats every second (``referee_beat``): without
 its referee's page the battle pauses (``games.referee_presence``). A resume keeps the
 reason given, if any; a decision needs one and is asked about first,
-saying what it will do, before it ends the battle.
+saying what it will do, before it ends the battle. Battle 2 of a match starts only once
+battle 1 is over (``battles.starting.waits_for``): one board, one page, one clock. The
+page tells what happened to the clock meanwhile (``presenters_referee.clock_news``).
 """
 
 from __future__ import annotations
