@@ -174,16 +174,63 @@ def clock_context(battle: Battle, *, now: datetime) -> dict:
     # Moves per side, as players count them ("Move 2 of 24"), whatever the unit.
     per_side = (limit + 1) // 2 if limit else None
     move_no = battle.ply // 2 + 1
-    names = {info.key: _(info.name) for info in battle.rules.sides}
+    names, players = _seat_names(battle)
+    reading = clock_reading(snap)
+    label = PHASE_LABELS.get(snap["phase"], PHASE_LABELS.get(snap["status"], ""))
+    if (
+        snap["status"] == clock.PAUSED
+        and reading["kind"]
+        and battle.timing == Battle.Timing.QUICKFIRE
+    ):
+        label = PAUSED_LABELS[reading["kind"]]
     return {
         "snap": snap,
         "side_to_move_name": names.get(snap["side"], snap["side"]),
+        "side_to_move_player": players.get(snap["side"], ""),
         "side_names_json": json.dumps(names),
+        "side_players_json": json.dumps(players),
         "move_no": min(move_no, per_side) if per_side else move_no,
         "move_limit": per_side,
-        "remaining_s": (snap["remaining_ms"] or 0) / 1000,
-        "phase_label": PHASE_LABELS.get(snap["phase"], PHASE_LABELS.get(snap["status"], "")),
+        "reading": reading,
+        "phase_label": label,
     }
+
+
+def clock_reading(snap: dict) -> dict:
+    """The figure the clock shows, running or stopped alike (``static/js/clock.js`` draws
+    the same): while think time is left, its seconds, whole and rounded up (``kind``
+    "think"); after it, the turn's seconds left to the tenth, rounded down ("move"). A
+    paused clock thus shows the figure it counts down from when it runs again.
+
+    >>> clock_reading({"remaining_ms": 17_400, "think_remaining_ms": 12_400})
+    {'kind': 'think', 'seconds': 13}
+    >>> clock_reading({"remaining_ms": 3_460, "think_remaining_ms": 0})
+    {'kind': 'move', 'seconds': 3.4}
+    >>> clock_reading({"remaining_ms": None, "think_remaining_ms": None})
+    {'kind': '', 'seconds': None}
+    """
+    remaining, think = snap["remaining_ms"], snap["think_remaining_ms"]
+    if remaining is None:
+        return {"kind": "", "seconds": None}
+    if think:
+        return {"kind": "think", "seconds": -(-think // 1000)}
+    return {"kind": "move", "seconds": max(0, remaining) // 100 / 10}
+
+
+def _seat_names(battle: Battle) -> tuple[dict[str, str], dict[str, str]]:
+    """Each side's name (translated, from the game) and its player's, by side key."""
+    names = {info.key: _(info.name) for info in battle.rules.sides}
+    return names, dict(zip(names, player_names(battle), strict=True))
+
+
+def who(battle: Battle, side: str) -> str:
+    """The player of ``side`` with the side, as the clock names them: "Agnes Nitt (White)";
+    the side alone for a seat nobody has taken (``static/js/clock.js`` says the same)."""
+    names, players = _seat_names(battle)
+    name = names.get(side, side)
+    if not players.get(side):
+        return name
+    return _("%(player)s (%(side)s)") % {"player": players[side], "side": name}
 
 
 PHASE_LABELS = {
@@ -193,6 +240,11 @@ PHASE_LABELS = {
     clock.NEEDS_REFEREE: gettext_lazy("Waiting for a referee"),
     clock.FINISHED: gettext_lazy("Battle over"),
     clock.PENDING: gettext_lazy("Not started"),
+}
+#: A paused clock's label says which figure it shows (``clock_reading``).
+PAUSED_LABELS = {
+    "think": gettext_lazy("Paused (think)"),
+    "move": gettext_lazy("Paused (move)"),
 }
 
 

@@ -14,6 +14,9 @@ Terminology and invariants:
   only once both were seen at or after its deadline (``seen_for_expiry``).
 - A beat from any of the battle's referees resumes a battle paused for this reason,
   and only for this reason: a referee's own pause, or a site outage, is not theirs to end.
+- The page that comes back is told (``came_back``): when the battle's latest transitions
+  are such a pause and then its resume, nothing since, the page says when the clock
+  stopped and for how long, until the next transition (a press, a move, a pause).
 
 Nothing here reads a clock or imports Django: ``now`` is always an argument.
 
@@ -29,6 +32,8 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 #: How often the referee's clock page beats (the page's own timer, static/js/referee_link.js).
@@ -66,3 +71,37 @@ def seen_for_expiry(
     """
     known = [t for t in (site_seen_at, referee_seen_at) if t is not None]
     return min(known) if known else None
+
+
+#: What ``came_back`` reads of a battle's history, each transition as one of these.
+AWAY = "away"  # paused because the referee page was offline
+BACK = "back"  # resumed
+OTHER = "other"  # anything else: a press, a move, a forfeit, another pause
+
+
+@dataclass(frozen=True)
+class Away:
+    """The clock stood still from ``since`` for ``seconds`` while the referee page was away."""
+
+    since: datetime
+    seconds: int
+
+
+def came_back(history: Sequence[tuple[datetime, str]]) -> Away | None:
+    """The pause the referee page should tell of, from the battle's latest transitions
+    ``(time, AWAY | BACK | OTHER)`` in order: the last two are an ``AWAY`` and the
+    ``BACK`` that ended it; else None (nothing to tell, or something happened since).
+
+    >>> from datetime import UTC
+    >>> t = datetime(2026, 1, 1, 10, 0, 5, tzinfo=UTC)
+    >>> came_back([(t, OTHER), (t, AWAY), (t + timedelta(seconds=7.6), BACK)])
+    Away(since=datetime.datetime(2026, 1, 1, 10, 0, 5, tzinfo=datetime.timezone.utc), seconds=8)
+    >>> came_back([(t, AWAY), (t, BACK), (t, OTHER)]) is None
+    True
+    """
+    if len(history) < 2:
+        return None
+    (since, first), (until, second) = history[-2:]
+    if (first, second) != (AWAY, BACK):
+        return None
+    return Away(since=since, seconds=round((until - since).total_seconds()))

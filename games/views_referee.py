@@ -10,7 +10,9 @@ opens a casual battle's, to resume or decide it (``permissions.access_battle_for
 The page of an over-the-board battle beats every second (``referee_beat``): without
 its referee's page the battle pauses (``games.referee_presence``). A resume keeps the
 reason given, if any; a decision needs one and is asked about first,
-saying what it will do, before it ends the battle.
+saying what it will do, before it ends the battle. Battle 2 of a match starts only once
+battle 1 is over (``battles.starting.waits_for``): one board, one page, one clock. The
+page tells what happened to the clock meanwhile (``presenters_referee.clock_news``).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from games.battles.errors import BattleError
 from games.battles.play import submit_move, touch
 from games.battles.referee import give_time, pause, referee_decision, referee_page_seen, resume
 from games.battles.referee import pause_round as pause_battles_of_round
-from games.battles.starting import create_battles, start_battle
+from games.battles.starting import create_battles, start_battle, waits_for
 from games.live import publish
 from games.models.battle import Battle
 from thud_site.http import HtmxHttpRequest
@@ -44,7 +46,7 @@ from tournaments.for_games import (
     referee_result_form,
 )
 
-from . import archive, otb_moves, permissions, presenters
+from . import archive, otb_moves, permissions, presenters, presenters_referee
 from .records import movetext
 from .views import settled
 
@@ -69,6 +71,8 @@ def _page_context(
     return {
         "battle": battle,
         "siblings": [siblings[n] for n in sorted(siblings)],
+        # Battle 2 starts once battle 1 is over: no start button before (starting.py).
+        "waits_for": waits_for(battle, siblings),
         "both_done": both_done,
         "result_form": result_form,
         "match": battle.match,
@@ -77,6 +81,7 @@ def _page_context(
         "give_s": GIVE_MS // 1000,
         "can_enter_moves": otb_moves.can_enter_moves(battle),
         **presenters.clock_context(battle, now=timezone.now()),
+        **presenters_referee.clock_news(battle),
     }
 
 

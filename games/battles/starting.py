@@ -10,6 +10,7 @@ tournament's online battle 1 always waits for them (``games.battles.joining``).
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from datetime import datetime
 
 from django.db import transaction
@@ -167,11 +168,31 @@ def create_casual_battle(
     return battle
 
 
+def waits_for(battle: Battle, battles: Mapping[int, Battle]) -> Battle | None:
+    """The battle that must finish before ``battle`` starts: battle 1 of a tournament
+    match, while it is unfinished, for its battle 2; else None. ``battles``: the match's
+    battles by number. One board and one referee page are one battle at a time: a second
+    clock would leave the first without its page, and pause it."""
+    if battle.match_id is None or battle.number == 1:
+        return None
+    first = battles.get(1)
+    return first if first is not None and not first.is_finished else None
+
+
 def start_battle(battle_id: int, *, now: datetime, via: str = ClockEvent.Via.REFEREE) -> Battle:
+    """Start the clock of a pending battle; battle 2 of a match only once battle 1 is over."""
     with transaction.atomic():
         battle = store.load(battle_id)
+        if battle.match_id is not None and waits_for(battle, _of_match(battle.match_id)):
+            raise NotAllowed(
+                _("Battle 1 of this match is still being played: battle 2 starts once it is over.")
+            )
         start(battle, now=now, via=via)
     return battle
+
+
+def _of_match(match_id: int) -> dict[int, Battle]:
+    return {b.number: b for b in Battle.objects.filter(match_id=match_id)}
 
 
 def start(battle: Battle, *, now: datetime, via: str, **fields) -> None:

@@ -27,6 +27,15 @@
     return d ? interpolate(gettext("%(days)s d %(time)s"), { days: d, time: hms }, true) : hms;
   }
 
+  // The figure of the clock, running or stopped alike (games/presenters.py's
+  // clock_reading draws the same): while think time is left, its whole seconds rounded
+  // up; after it, the turn's seconds to the tenth. Correspondence: days and hh:mm:ss.
+  function reading(p, left, thinkLeft) {
+    if (p.dataset.timing === "correspondence") return { kind: "think", text: long(left) };
+    if (thinkLeft > 0) return { kind: "think", text: String(Math.ceil(thinkLeft / 1000)) };
+    return { kind: "move", text: decimal(Math.floor(Math.max(0, left) / 100) / 10) };
+  }
+
   function panel() { return document.getElementById("clock-panel"); }
   function num(v) { return v === "" || v === null || v === undefined ? null : Number(v); }
 
@@ -115,6 +124,8 @@
     var p = panel();
     if (!p) return;
     var sideNames = p.dataset.sideNames ? JSON.parse(p.dataset.sideNames) : {};
+    // The referee's one clock names the player to move too (the faces name them elsewhere).
+    var players = p.dataset.sidePlayers ? JSON.parse(p.dataset.sidePlayers) : {};
     var label = p.querySelector("[data-role=label]"),
         time = p.querySelector("[data-role=time]"), info = p.querySelector("[data-role=info]");
     var phase = st.status, shown = "–", phaseWord = "", left = null;
@@ -122,18 +133,15 @@
       var elapsed = performance.now() - st.base;
       left = Math.max(0, st.remaining - elapsed);
       var thinkLeft = st.think === null ? 0 : Math.max(0, st.think - elapsed);
+      var current = reading(p, left, thinkLeft);
+      phase = current.kind;
+      shown = current.text;
       if (p.dataset.timing === "correspondence") {
-        phase = "think";
-        shown = long(left);
         phaseWord = gettext("Time left for this move");
         if (left <= 0 && performance.now() - st.base - st.remaining > 300) nudge();
-      } else if (thinkLeft > 0) {
-        phase = "think";
-        shown = String(Math.ceil(thinkLeft / 1000));
+      } else if (phase === "think") {
         phaseWord = gettext("Think");
       } else {
-        phase = "move";
-        shown = decimal(Math.floor(left / 100) / 10);
         phaseWord = left > 0 ? gettext("MOVE NOW") : gettext("MOVE NOW") + " · " + gettext("waiting…");
         if (left <= 0 && performance.now() - st.base - st.remaining > 300) nudge();
       }
@@ -148,8 +156,15 @@
       var names = { paused: gettext("Paused"), needs_referee: gettext("Waiting for a referee"),
                     finished: gettext("Battle over"), pending: gettext("Not started") };
       phaseWord = names[st.status] || "";
+      if (st.remaining !== null) {
+        // The figure it will count down from when it runs again, and which one it is.
+        var stopped = reading(p, st.remaining, st.think === null ? 0 : st.think);
+        shown = stopped.text;
+        if (st.status === "paused" && p.dataset.timing !== "correspondence") {
+          phaseWord = stopped.kind === "think" ? gettext("Paused (think)") : gettext("Paused (move)");
+        }
+      }
       label.textContent = phaseWord;
-      if (st.remaining !== null) shown = decimal(st.remaining / 1000);
       p.classList.remove("urgent");
     }
     p.className = p.className.replace(/\bphase-\S+/g, "").trim() + " phase-" + phase;
@@ -159,16 +174,19 @@
     faces(p, phase, shown, phaseWord, left);
     if (st.status === "finished") {
       info.textContent = "";  // nobody is to move in a finished battle
-    } else if (st.maxPlies) {
-      // Moves per side, as players count them: ply 2 is the first side's second move.
-      var limit = Math.ceil(st.maxPlies / 2), n = Math.min(Math.floor(st.ply / 2) + 1, limit);
-      // The page names the game's sides (data-side-names, translated).
-      info.textContent = interpolate(gettext("Move %(n)s of %(limit)s (%(side)s)"),
-                                     { n: n, limit: limit, side: sideNames[st.side] || st.side },
-                                     true);
     } else {
-      info.textContent = interpolate(gettext("%(side)s to move"),
-                                     { side: sideNames[st.side] || st.side }, true);
+      // The page names the game's sides (data-side-names, translated).
+      var words = { side: sideNames[st.side] || st.side, player: players[st.side] || "" };
+      if (st.maxPlies) {
+        // Moves per side, as players count them: ply 2 is the first side's second move.
+        words.limit = Math.ceil(st.maxPlies / 2);
+        words.n = Math.min(Math.floor(st.ply / 2) + 1, words.limit);
+        info.textContent = interpolate(words.player ? gettext("Move %(n)s of %(limit)s: %(player)s (%(side)s)")
+                                                    : gettext("Move %(n)s of %(limit)s (%(side)s)"), words, true);
+      } else {
+        info.textContent = interpolate(words.player ? gettext("%(player)s (%(side)s) to move")
+                                                    : gettext("%(side)s to move"), words, true);
+      }
     }
   }
 

@@ -107,15 +107,27 @@
     notify(box.dataset.title, text, notice.url);
   }
 
-  var source = new EventSource(box.dataset.stream);
-  source.addEventListener("notice", function (event) {
-    try {
-      show(JSON.parse(event.data));
-    } catch (e) {
-      // a malformed notice is dropped; the next one still shows
-    }
+  // Offline (a saved copy of the page, a dropped network) the stream is not asked for:
+  // every try would fail, and say so in the console. It opens when the network returns.
+  var source = null;
+  function connect() {
+    if (source || navigator.onLine === false) return;
+    source = new EventSource(box.dataset.stream);
+    source.addEventListener("notice", function (event) {
+      try {
+        show(JSON.parse(event.data));
+      } catch (e) {
+        // a malformed notice is dropped; the next one still shows
+      }
+    });
+    source.addEventListener("open", function () {
+      box.dataset.connected = "1";
+    });
+  }
+  window.addEventListener("online", connect);
+  window.addEventListener("offline", function () {
+    if (source) source.close();
+    source = null;
   });
-  source.addEventListener("open", function () {
-    box.dataset.connected = "1";
-  });
+  connect();
 })();

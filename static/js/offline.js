@@ -74,6 +74,31 @@
     else if (before !== now) window.localStorage.setItem(OWNER, now);
   }
 
+  // A date as the page's language writes it: Django's own format for that language (the
+  // JavaScript catalog's get_format: English day-month-year on a 24-hour clock), not the
+  // browser's default (en-US). Only the figures' letters are known here; a format with
+  // others (month names) falls back to the browser's words in the page's language.
+  var FIGURES = {
+    d: function (t) { return pad(t.getDate()); }, j: function (t) { return String(t.getDate()); },
+    m: function (t) { return pad(t.getMonth() + 1); }, n: function (t) { return String(t.getMonth() + 1); },
+    Y: function (t) { return String(t.getFullYear()); }, y: function (t) { return pad(t.getFullYear() % 100); },
+    H: function (t) { return pad(t.getHours()); }, G: function (t) { return String(t.getHours()); },
+    i: function (t) { return pad(t.getMinutes()); }, s: function (t) { return pad(t.getSeconds()); },
+  };
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+  function written(time, name) {
+    var format = window.get_format ? window.get_format(name) : name;
+    var letters = (format || "").replace(/\\./g, "").match(/[A-Za-z]/g) || [];
+    if (format === name || letters.some(function (c) { return !FIGURES[c]; })) {
+      return name === "TIME_FORMAT"
+        ? time.toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" })
+        : time.toLocaleString(document.documentElement.lang || undefined);
+    }
+    return format.replace(/\\(.)|([A-Za-z])/g, function (_m, escaped, letter) {
+      return escaped || FIGURES[letter](time);
+    });
+  }
+
   function say(text) {
     var live = document.getElementById("announcer");
     if (live) live.textContent = text;
@@ -265,8 +290,9 @@
     var state = document.getElementById("offline-state");
     var saved = document.body.dataset.offlineSavedAt;
     var texts = [];
-    if (saved) {
-      var when = new Date(saved).toLocaleString(document.documentElement.lang || undefined);
+    // Online again, a saved copy says nothing more: what was waiting is sent meanwhile.
+    if (saved && !navigator.onLine) {
+      var when = written(new Date(saved), "SHORT_DATETIME_FORMAT");
       texts.push(interpolate(gettext("Offline: this page was saved at %(time)s."), { time: when }, true));
     } else if (!navigator.onLine) {
       texts.push(gettext("Offline: results you enter are kept on this device and sent when the connection returns."));
@@ -285,8 +311,7 @@
       var ours = mine(item);
       // Someone else's entry shows neither its match nor its numbers.
       li.textContent = (ours ? item.label : gettext("Entered by someone else on this device, not sent")) +
-        " · " + new Date(item.time).toLocaleTimeString(
-          document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
+        " · " + written(new Date(item.time), "TIME_FORMAT");
       if (!ours || item.state !== "pending") {
         li.append(" · ");
         if (ours) {
@@ -309,6 +334,21 @@
       list.append(li);
     });
     strip.hidden = !items.length && !texts.length;
+  }
+
+  function previewOf(event) {
+    var target = event.detail && event.detail.target;
+    return target && target.id === "result-preview" ? target : null;
+  }
+
+  function unavailable(output) {
+    var text = gettext("Preview unavailable offline; the result will be checked when sent.");
+    if (output.textContent.trim() === text) return;
+    var line = document.createElement("p");
+    line.className = "muted";
+    line.dataset.offlinePreview = "";
+    line.textContent = text;
+    output.replaceChildren(line);
   }
 
   function init() {
@@ -338,8 +378,18 @@
       if (!navigator.onLine) say(gettext("Still offline: it will be sent when the connection returns."));
       sendAll();
     });
-    window.addEventListener("online", sendAll);
+    window.addEventListener("online", function () { render(); sendAll(); });
     window.addEventListener("offline", render);
+    // The live score of a result form is the server's (no arithmetic here): offline, it
+    // is not asked for (a request bound to fail, and an error), and says why it is not shown.
+    document.body.addEventListener("htmx:beforeRequest", function (event) {
+      if (navigator.onLine || !previewOf(event)) return;
+      event.preventDefault();
+      unavailable(previewOf(event));
+    });
+    document.body.addEventListener("htmx:sendError", function (event) {
+      if (previewOf(event)) unavailable(previewOf(event));
+    });
     window.addEventListener("storage", function (event) {
       if (event.key === STORE || event.key === OWNER) render();
     });

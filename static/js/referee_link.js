@@ -114,6 +114,10 @@
     window.setInterval(function () { judge(false); beat(); }, BEAT_MS);
     window.addEventListener("offline", function () { show("offline"); });
     window.addEventListener("online", function () { show("reconnecting"); beat(); });
+    // Back from sleep (a hidden or frozen page): beat at once, not at the next tick. Its
+    // answer brings the state, and with it the panel that says the battle was paused.
+    document.addEventListener("visibilitychange", function () { if (!document.hidden) beat(); });
+    document.addEventListener("resume", beat);
     // A swapped panel comes with its buttons enabled: keep them off while offline.
     document.addEventListener("htmx:afterSwap", function () { buttons(state === "offline"); });
     var clock = document.getElementById("clock-panel");

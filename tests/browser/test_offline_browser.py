@@ -9,6 +9,7 @@ would, so a reload really comes from the worker's saved copy.
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
@@ -45,6 +46,7 @@ WAIT_MS = 15_000
 PHONE = {"width": 360, "height": 740}
 FIELDS = ["battle1_first", "battle1_second", "battle2_first", "battle2_second"]
 NUMBERS = [(30, 2, 12, 8), (20, 3, 15, 1), (5, 6, 7, 2)]
+PREVIEW_OFFLINE = "Preview unavailable offline; the result will be checked when sent."
 
 
 @pytest.fixture
@@ -162,12 +164,24 @@ def test_three_entries_made_offline_survive_a_reload_and_are_sent_once(
     other = context.new_page()
     other.goto(base + reverse("games:referee_clock", args=[battles[0].pk]))
 
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     go_offline(context)
     for match, values in zip(hall[:3], NUMBERS, strict=True):
         page.goto(match_url(base, match))
-        assert "saved at" in page.locator("#offline-state").inner_text()
+        # When it was saved, as the page's language writes it (day/month, 24 h), not the
+        # browser's default (en-US: "12/2/2026, 1:13:29 AM").
+        assert re.fullmatch(
+            r"Offline: this page was saved at \d\d/\d\d/\d{4} \d\d:\d\d\.",
+            page.locator("#offline-state").inner_text(),
+        )
+        if match == hall[0]:
+            # The live score is the server's: offline, it says so instead of failing.
+            page.fill("#result-panel input[name=battle1_first]", "30")
+            page.wait_for_selector(f"#result-preview >> text={PREVIEW_OFFLINE}", timeout=WAIT_MS)
         enter(page, values)
         page.wait_for_selector("#offline-queue:not([hidden])", timeout=WAIT_MS)
+    assert not errors, errors
     assert count_text(page) == "Not sent yet (3)"
     for field, value in zip(FIELDS, (25, 4, 18, 2), strict=True):
         other.fill(f"#survivors-form input[name={field}]", str(value))
@@ -190,6 +204,9 @@ def test_three_entries_made_offline_survive_a_reload_and_are_sent_once(
     go_online(context)
     page.wait_for_selector("#offline-details[hidden]", state="attached", timeout=WAIT_MS)
     other.wait_for_selector("#offline-details[hidden]", state="attached", timeout=WAIT_MS)
+    # Online again, the saved copy no longer says it is offline.
+    page.wait_for_selector("#offline-queue[hidden]", state="attached", timeout=WAIT_MS)
+    assert page.locator("#offline-state").inner_text() == ""
     wait_for_versions(hall, 4)
     assert hall[3].versions.get().survivors.as_tuple() == (25, 4, 18, 2)
     for match, values in zip(hall[:3], NUMBERS, strict=True):

@@ -24,13 +24,18 @@ from games import clock
 from games.battles.starting import create_battles
 from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
+from tests.browser.axe import AXE_SCRIPT, describe, scan
 from tests.factories import make_match
 from tests.processes import wait_for
+from tournaments.models.people import Player
 
 pytestmark = [pytest.mark.browser, pytest.mark.clock, pytest.mark.django_db(transaction=True)]
 
 OUT = Path(__file__).resolve().parents[2] / "test-output"
 RUNNING = re.compile("^(think|move)$")  # the clock panel's phase while the clock runs
+AWAY = re.compile(
+    r"The clock was paused while this page was away \(from \d\d:\d\d:\d\d for \d+ s\)\."
+)
 
 
 def fresh(battle: Battle) -> Battle:
@@ -94,6 +99,8 @@ def test_the_battle_pauses_while_the_referee_page_is_offline_and_resumes_when_it
     expect(link).to_have_attribute("data-state", "connected")
     expect(page.locator("#clock-panel")).to_have_attribute("data-phase", RUNNING)
     expect(page.locator("#moved")).to_be_enabled()
+    # It says the battle stood still meanwhile (from the clock's events), until a press.
+    expect(page.locator("#away-notice")).to_contain_text(AWAY)
     page.screenshot(path=str(OUT / "referee-back-online.png"), full_page=True)
     back = fresh(b1)
     assert back.ply == 1 and back.paused_reason == ""
@@ -102,7 +109,92 @@ def test_the_battle_pauses_while_the_referee_page_is_offline_and_resumes_when_it
     # The page drives the clock again.
     page.get_by_role("button", name="Moved").click()
     wait_for(lambda: fresh(b1).ply == 2, timeout=15, what="a move after the resume")
+    expect(page.locator("#away-notice")).to_have_count(0)
     assert not Move.objects.filter(battle=b1, kind=Move.Kind.FORFEIT).exists()
     print(f"paused {paused_after:.2f} s after going offline; resumed {resumed_after:.2f} s after")
     # The ORM calls made while Playwright's loop ran used their own connection context.
+    connections.close_all()
+
+
+def test_the_referee_clock_names_who_moves_and_tells_a_forfeit_and_a_sleep(browser, server):
+    """Issue 41, with the same real parts: battle 2 offers no start while battle 1 runs;
+    the clock names the player to move with their side; its figure is the same kind
+    running and paused; the clock worker's forfeit is shown and read out; a page frozen
+    (as a sleeping phone's: no script runs, no beat) comes back saying the battle was
+    paused meanwhile, until dismissed. Screenshots at 390 and 1366 px in
+    test-output/referee/."""
+    from playwright.sync_api import expect
+
+    shots = OUT / "referee"
+    shots.mkdir(parents=True, exist_ok=True)
+    match = make_match(think_ms=3_000, move_ms=2_000, grace_ms=300)[0]
+    Player.objects.filter(pk=match.player_a.player_id).update(name="Agnes Nitt")
+    Player.objects.filter(pk=match.player_b.player_id).update(name="Nanny Ogg")
+    b1, b2 = create_battles(match, mode=Battle.Mode.OTB, now=timezone.now())
+    client = Client()
+    client.force_login(match.round.tournament.referees.get())
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": server}]
+    )
+    context.add_init_script(AXE_SCRIPT)
+    page = context.new_page()
+    page.goto(f"{server}/battles/referee/{b1.pk}/")
+    page.get_by_role("button", name="Start the clock").click()
+    panel = page.locator("#clock-panel")
+    label, figure = panel.locator("[data-role=label]"), panel.locator("[data-role=time]")
+    expect(panel).to_have_attribute("data-phase", RUNNING)
+    expect(panel.locator("[data-role=info]")).to_have_text("Move 1 of 24: Agnes Nitt (Dwarfs)")
+    expect(label).to_have_text("Think")
+    expect(figure).to_have_text(re.compile(r"^[1-3]$"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(shots / "referee-clock-390.png"), full_page=True)
+    page.set_viewport_size({"width": 1366, "height": 900})
+    page.screenshot(path=str(shots / "referee-clock-1366.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+
+    # Battle 2's page, in another tab: no start while battle 1 runs.
+    other = context.new_page()
+    other.goto(f"{server}/battles/referee/{b2.pk}/")
+    expect(other.locator("#waits-for")).to_contain_text("Battle 1 is still being played")
+    expect(other.locator("#start")).to_have_count(0)
+    other.close()
+
+    page.get_by_role("button", name="Pause").click()
+    expect(label).to_have_text("Paused (think)")
+    expect(figure).to_have_text(re.compile(r"^[1-3]$"))
+    page.get_by_role("button", name="Resume").click()
+    expect(panel).to_have_attribute("data-phase", RUNNING)
+
+    # Nobody presses: the clock worker forfeits the turn, and the page says so aloud.
+    told = "Time ran out: Agnes Nitt (Dwarfs) forfeits the turn."
+    expect(page.locator(".clock-news").first).to_have_text(told, timeout=10_000)
+    expect(page.locator("#announcer")).to_have_text(told)
+    assert fresh(b1).ply == 1
+
+    # The phone sleeps: the page is frozen (no script runs, no beat), the battle pauses.
+    cdp = context.new_cdp_session(page)
+    cdp.send("Debugger.enable")
+    cdp.send("Debugger.pause")
+    wait_for(
+        lambda: fresh(b1).paused_reason == clock.REASON_REFEREE_OFFLINE,
+        timeout=8,
+        interval=0.05,
+        what="the pause while the page sleeps",
+    )
+    cdp.send("Debugger.resume")
+    away = page.locator("#away-notice")
+    expect(away).to_contain_text(AWAY, timeout=10_000)
+    expect(panel).to_have_attribute("data-phase", RUNNING)
+    assert fresh(b1).status == clock.RUNNING
+    assert AWAY.search(page.locator("#announcer").inner_text())
+    violations = scan(page, "referee", "en", page.url)
+    assert not violations, describe(violations)
+    page.screenshot(path=str(shots / "referee-clock-back-390.png"), full_page=True)
+
+    page.get_by_role("button", name="Dismiss").click()
+    expect(away).to_have_count(0)
+    page.reload()  # drawn again by the server: dismissed stays dismissed
+    expect(panel).to_be_visible()
+    expect(away).to_have_count(0)
     connections.close_all()
