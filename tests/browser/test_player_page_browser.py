@@ -7,7 +7,8 @@ them). Without a reload, each follows the tournament's live state as the hall sc
 "Setting up" becomes "Running" with round 1's table and opponent when round 1 is published
 (and a browser notification is raised), the offer to notify the next round goes once the
 last round is published, and the close shows the final place. In each state no page is
-wider than the phone, and axe finds nothing on the English one. Screenshots:
+wider than the phone, and axe (the WCAG tags and the structure rules) finds nothing on
+either language's. Screenshots:
 ``test-output/browser/player-page-<state>-<language>-390.png`` and
 ``player-page-closed-en-1366.png``.
 """
@@ -15,10 +16,10 @@ wider than the phone, and axe finds nothing on the English one. Screenshots:
 from __future__ import annotations
 
 import pytest
-from axe_playwright_python.base import AXE_SCRIPT
 from django.conf import settings
 from django.utils import timezone
 
+from tests.browser.axe import AXE_SCRIPT, describe, scan
 from tests.browser.sessions import session_cookie
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, UserFactory
 from tests.tournaments.rounds.played import finish
@@ -55,15 +56,6 @@ def event() -> Tournament:
         player = PlayerFactory(name=name, user=user if name == "Detritus" else None)
         EntryFactory(tournament=t, seed=seed, player=player, checked_in=True)
     return t
-
-
-def axe_violations(page) -> list[str]:
-    results = page.evaluate(
-        """() => axe.run(document, {runOnly: {type: "tag",
-            values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]},
-            resultTypes: ["violations"]})"""
-    )
-    return [f"{v['id']}: {v['help']}" for v in results["violations"]]
 
 
 def phone(browser, url: str, *, cookies: list[dict], permission: str, errors: list[str]):
@@ -109,7 +101,9 @@ def test_the_player_page_follows_the_tournament_live_and_fits_a_phone(
             assert page.evaluate(WIDTH) <= PHONE["width"], (state, language)
             screenshot(page, f"player-page-{state}-{language}-390")
         assert link_page.evaluate(WIDTH) <= PHONE["width"], state
-        assert axe_violations(en_page) == [], state
+        for language, page in pages.items():
+            violations = scan(page, "player", language, f"/t/<slug>/me/ ({state})")
+            assert violations == [], describe(violations)
 
     # Before round 1: setting up, the offer to be told when round 1 comes.
     expect(en_page.locator("#my-status")).to_contain_text("Setting up")
