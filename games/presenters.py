@@ -77,17 +77,20 @@ def player_names(battle: Battle) -> tuple[str, str]:
     return tuple(e.player.name if e else "" for e in entries)  # type: ignore[return-value]
 
 
-def shown_points(battle: Battle, state) -> dict[str, int]:
+def shown_points(battle: Battle, state) -> dict[str, int] | None:
     """Each side's points as every page shows them: a tournament battle whose match has a
-    confirmed result shows that result's survivors in points (an over-the-board battle's
-    board never moved: it would say 32 – 32); a finished battle its final score; any
-    other the score of ``state`` as it stands."""
+    confirmed result shows that result's survivors in points; an over-the-board battle
+    without one shows none (None: its board never moved, it would say 32 – 32; the pages
+    say the result is not confirmed yet); a finished battle its final score; any other the
+    score of ``state`` as it stands."""
     game = battle.rules
     version = battle.match.confirmed_version if battle.match is not None else None
     if version is not None:
         first, second = version.survivors.battle_points(battle.number)
         a, b = (info.key for info in game.sides)
         return {a: first, b: second}
+    if battle.mode == Battle.Mode.OTB:
+        return None
     return battle.scores if battle.is_finished and battle.scores else game.scores(state)
 
 
@@ -103,7 +106,7 @@ def battle_context(battle: Battle, side: str | None, state, *, now: datetime) ->
                 "key": info.key,
                 "name": _(info.name),
                 "player": player,
-                "points": points.get(info.key, 0),
+                "points": None if points is None else points.get(info.key, 0),
                 "to_move": battle.side_to_move == info.key,
                 "winner": battle.is_finished and battle.winner == info.key,
             }
@@ -134,6 +137,8 @@ def battle_context(battle: Battle, side: str | None, state, *, now: datetime) ->
         "my_turn": my_turn,
         "game_name": _(game.name),
         "seats": seats,
+        # An over-the-board battle without a confirmed result: no score to show.
+        "score_pending": points is None,
         "result": result,
         "board_template": game.board_template,
         "moves": moves,

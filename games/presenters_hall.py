@@ -19,7 +19,8 @@ BATTLES_PER_SLIDE = 6
 
 def hall_line(battle: Battle, *, now: datetime) -> dict[str, Any]:
     """One battle as the audience sees it: table, battle number, the two seats (player,
-    side, score, clock) and where the battle stands."""
+    side, score, clock) and where the battle stands; an over-the-board battle shows its
+    score only once its result is confirmed (``shown_points``)."""
     game = battle.rules
     points = shown_points(battle, state_of(battle))
     names = [
@@ -30,7 +31,7 @@ def hall_line(battle: Battle, *, now: datetime) -> dict[str, Any]:
             "key": info.key,
             "name": _(info.name),
             "player": names[index],
-            "points": points.get(info.key, 0),
+            "points": None if points is None else points.get(info.key, 0),
         }
         for index, info in enumerate(game.sides)
     ]
@@ -46,6 +47,8 @@ def hall_line(battle: Battle, *, now: datetime) -> dict[str, Any]:
         "faces": faces,
         "snap": snap,
         "timed": battle.timed and battle.mode == Battle.Mode.ONLINE,
+        # Over the board without a confirmed result: no score, a word instead.
+        "score_pending": points is None,
         "move_no": min(move_no, per_side) if per_side else move_no,
         "move_limit": per_side,
     }

@@ -3,9 +3,10 @@ account (``/t/<slug>/me/``).
 
 It lives in the project package, like the home page, because it shows the battles of the
 player's match (``games``) beside their tournament facts (``tournaments``), and
-``tournaments`` never imports ``games``. The page refreshes its ``#my-round`` panel as the
-tournament pages do (htmx polling), and at once on each state of a battle being played
-online (the battle's SSE stream); ``static/js/player_page.js`` raises a browser notification
+``tournaments`` never imports ``games``. The page follows the tournament's live state as
+the hall screen does (its stream, ``games.views_hall.hall_events``): ``static/js/player_page.js``
+refetches the ``#my-round`` panel (the tournament's status, the check-in, the round) on each
+change and on each state of the player's own battles, and raises a browser notification
 (with permission) when the next round is published.
 """
 
@@ -28,14 +29,14 @@ from tournaments.rounds.player_page import load_player_page
 
 from .http import AuthedRequest, HtmxHttpRequest
 
-#: Battles whose stream the page follows: being played, nobody waited for.
+#: Battles being played (their states refresh the page), nobody waited for.
 LIVE = (Battle.Status.RUNNING, Battle.Status.PAUSED, Battle.Status.NEEDS_REFEREE)
 
 
 def battles_of(page, *, now: datetime) -> list[dict]:
     """Both battles of the current match with, for each, the side the player has,
-    whether the page should follow its live stream, and (a running timed battle) its two
-    clocks as of ``now``, as the hall screen shows them."""
+    whether it is being played, and (a running timed battle) its two clocks as of ``now``,
+    as the hall screen shows them."""
     if page.match is None or page.match.is_bye:
         return []
     battles = {

@@ -1,8 +1,9 @@
 """The hall screen through a tournament day (issue 41), left open on a 1920×1080
 projector from before round 1 to after the close, against a real uvicorn and Redis: the
-round heading follows each published round, an over-the-board battle shows its confirmed
-survivors (in points), and the closed tournament's final slide replaces the timer and the
-pairings, all without a reload. Screenshots: test-output/hall/."""
+round heading follows each published round, an over-the-board battle says its result is
+not confirmed yet (there and on its battle page, at 390 and 1366 px), then shows its
+confirmed survivors (in points), and the closed tournament's final slide replaces the
+timer and the pairings, all without a reload. Screenshots: test-output/hall/."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ OUT = Path(__file__).resolve().parents[2] / "test-output" / "hall"
 SHOW = """kind => { const s = [...document.querySelectorAll('.hall-slide')];
   const i = Math.max(0, s.findIndex(x => x.dataset.kind === kind));
   s.forEach((x, k) => x.classList.toggle('current', k === i)); return s[i].dataset.kind; }"""
+PENDING = "Over the board — result not yet confirmed"
 FITS = """() => { const d = document.documentElement;
   return d.scrollHeight <= innerHeight && d.scrollWidth <= innerWidth; }"""
 
@@ -65,6 +67,20 @@ def test_the_hall_left_open_all_day_follows_rounds_results_and_the_close(
     expect(page.locator("#hall-timer")).to_contain_text(re.compile(r"4[45]:\d\d"), timeout=8_000)
     page.evaluate(SHOW, "tables")
     page.screenshot(path=str(OUT / "2-mid-round.png"))
+    # Over the board, no result confirmed yet: a word, not the unmoved board's 32 – 32.
+    pending = page.locator(f".hall-battle[data-battle='{b1.pk}'] .pending")
+    expect(pending).to_have_text(PENDING, timeout=8_000)
+    expect(page.locator(f".hall-battle[data-battle='{b1.pk}'] .points")).to_have_count(0)
+    page.evaluate(SHOW, "battles")
+    page.screenshot(path=str(OUT / "2-mid-round-battles.png"))
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    phone.goto(f"{server}/battles/{b1.pk}/")
+    expect(phone.locator("#score-pending")).to_have_text(PENDING)
+    for width in (390, 1366):
+        phone.set_viewport_size({"width": width, "height": 844})
+        assert phone.evaluate("document.documentElement.scrollWidth") <= width
+        phone.screenshot(path=str(OUT / f"otb-battle-pending-{width}.png"), full_page=True)
+    phone.close()
 
     record_final_result(
         matches[0],

@@ -48,7 +48,7 @@ def test_personal_page_answers_htmx_with_the_round_panel_only(client):
     m = running_match()
     response = client.get(personal_path(m.player_a), HTTP_HX_REQUEST="true")
     html = response.content.decode()
-    assert html.lstrip().startswith('<section id="my-round"')
+    assert html.lstrip().startswith('<div id="my-round"')
     assert "<h1>" not in html and "Battle 1</strong>: you play dwarfs" in html
 
 
@@ -163,7 +163,19 @@ def test_page_before_any_round_and_after_the_end(client):
     Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
     html = client.get(personal_path(e)).content.decode()
     assert "The tournament is over: your final place is 1." in html
-    assert 'hx-trigger="every 5s"' not in html  # nothing more to wait for: no polling
+    assert 'data-follow="0"' in html  # nothing more to wait for: the stream is not opened
+    assert "data-notify-permission" not in html  # nor is a next round offered
+
+
+def test_the_next_round_is_offered_only_while_one_can_come(client):
+    """The notification offer and the page's round to come follow the rounds planned: a
+    round after round 2 of 3, none during the last round (a closed tournament: above)."""
+    m = running_match()  # round 2 of 3
+    html = client.get(personal_path(m.player_a)).content.decode()
+    assert 'data-round-to-come="1"' in html and "data-notify-permission" in html
+    RoundFactory(tournament=m.round.tournament, number=3)
+    html = client.get(personal_path(m.player_a)).content.decode()
+    assert 'data-round-to-come="0"' in html and "data-notify-permission" not in html
 
 
 def test_page_shows_each_online_battles_status_and_follows_the_one_being_played(client):
@@ -173,8 +185,10 @@ def test_page_shows_each_online_battles_status_and_follows_the_one_being_played(
     html = client.get(personal_path(m.player_a)).content.decode()
     assert "Running" in html and "Not started" in html
     assert reverse("games:battle", args=[first.pk]) in html
-    assert f'sse-connect="{reverse("games:events", args=[first.pk])}"' in html
-    assert reverse("games:events", args=[second.pk]) not in html
+    # The page follows the hall screen's stream, and its own battles' states on it.
+    events = reverse("games:hall_events", args=[m.round.tournament.slug])
+    assert f'data-events-url="{events}"' in html
+    assert f'data-battles="{first.pk} {second.pk} "' in html
     # The running battle's two clocks, the side to move's counting down (player_page.js).
     assert 'id="clocks-1"' in html and 'id="clocks-2"' not in html
     assert html.count("data-remaining-ms=") == 1 and "move 1 of 24" in html

@@ -57,6 +57,28 @@ BYE: Hashable = ("bye",)
 Edge = tuple[Hashable, Hashable]
 
 
+def fold_partner(place: int, size: int) -> int:
+    """The ideal partner (tier 5) of the player at 0-based ``place`` in a score group of
+    ``size``: the fold, 1 v G, 2 v G-1, ... (the top half meets the bottom half, mirrored).
+    ``tournaments.pairing.first_round`` says the same in words.
+
+    >>> [fold_partner(place, 8) for place in range(4)]
+    [7, 6, 5, 4]
+    """
+    return size - 1 - place
+
+
+def players_below(place: int, size: int) -> int:
+    """The bye's cost (tier 4) for the player at 0-based ``place`` of a field of ``size``
+    sorted by score then rank: the players below them, so the bye goes to the lowest-ranked
+    player who has not had one.
+
+    >>> players_below(7, 8), players_below(0, 8)
+    (0, 7)
+    """
+    return size - 1 - place
+
+
 class Field:
     """Precomputed per-player facts for the cost function."""
 
@@ -112,7 +134,7 @@ class Field:
         su, pu, gu, nu, ku = self.facts[u]
         sv, pv, gv, nv, kv = self.facts[v]
         if su == sv:
-            dev = pu + pv - (gu - 1)
+            dev = pu - fold_partner(pv, gu)
             flt, place = 0, dev * dev
         else:
             flt = (gu - 1 - pu) + pv if su > sv else (gv - 1 - pv) + pu
@@ -133,7 +155,7 @@ class Field:
         if p.byes > 0:
             return None
         d = p.score - (self.min_score - 1)
-        below = len(self.order) - 1 - self.gpos[u]
+        below = players_below(self.gpos[u], len(self.order))
         return (
             0,
             int(frozenset((u, BYE)) in banned),

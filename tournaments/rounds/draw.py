@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Collection
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,7 @@ from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Entry, Tournament
 from tournaments.pairing import elimination
 from tournaments.pairing.attendance import Attendance, players_of_round
+from tournaments.pairing.first_round import SeedFold, seed_fold
 from tournaments.pairing.records import History, Pairing, PairingUserError, PlayerRecord
 from tournaments.pairing.round_robin import pair_round_robin
 from tournaments.pairing.swiss import pair_swiss
@@ -216,6 +218,38 @@ def pair_next_round(
         ).update(status=Round.Status.FINISHED, finished_at=now)
         after_rounds_changed(tournament, now=now)
         return round_
+
+
+@dataclass(frozen=True)
+class RoundOneRule:
+    """How round 1 of a Swiss tournament is paired, for its page."""
+
+    #: The fold of the seeds of the players in the round (None: seeds not all different).
+    fold: SeedFold | None
+    #: The tables where the round differs from the fold (a forbidden pair, an edit).
+    differs: list[int]
+
+
+def round_one_rule(round_: Round) -> RoundOneRule | None:
+    """The rule that paired round 1 of a Swiss tournament (``pairing.first_round``, the
+    same costs as ``pair_swiss``) over the seeds of the players in it, and where the round
+    now differs from it; None for any other round or format."""
+    t = round_.tournament
+    if round_.number != 1 or round_.stage != Round.Stage.MAIN or t.format != t.Format.SWISS:
+        return None
+    matches = list(round_.matches.select_related("player_a", "player_b").order_by("table"))
+    seeds = [e.seed for m in matches for e in (m.player_a, m.player_b) if e is not None]
+    if len(set(seeds)) != len(seeds):
+        return RoundOneRule(None, [])
+    fold = seed_fold(seeds)
+    folded = {frozenset(pair) for pair in fold.pairs}
+    differs = [
+        m.table
+        for m in matches
+        if (m.player_b is None and m.player_a.seed != fold.bye)
+        or (m.player_b is not None and frozenset((m.player_a.seed, m.player_b.seed)) not in folded)
+    ]
+    return RoundOneRule(fold, differs)
 
 
 def discard_draft(round_: Round, *, now: datetime) -> None:

@@ -9,13 +9,14 @@ match's sides may be turned around.
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from tournaments.models.entries import ForbiddenPair
 from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Entry, Tournament
 from tournaments.rounds import lifecycle
+from tournaments.rounds.draw import active_entries
 from tournaments.rounds.locks import RoundError, round_facts
 
 
@@ -110,16 +111,41 @@ def swap_players(round_: Round, entry1: Entry, entry2: Entry) -> list[str]:
         return _warnings(round_, [m1, m2])
 
 
+def bye_candidates(round_: Round) -> QuerySet[Entry]:
+    """The players the bye may be given to: paired in the round and playing it (checked in
+    where check-in is required, not withdrawn, not sitting it out: ``pairing.attendance``,
+    as when the round was paired), by name."""
+    t = round_.tournament
+    paired = Entry.objects.filter(
+        Q(matches_as_a__round=round_) | Q(matches_as_b__round=round_)
+    ).select_related("player")
+    playing = active_entries(t, list(paired), round_.number)
+    return (
+        Entry.objects.filter(pk__in=[e.pk for e in playing])
+        .select_related("player")
+        .order_by("player__name")
+    )
+
+
 def set_bye(round_: Round, entry: Entry) -> list[str]:
     """Give ``entry`` the bye in a draft round; returns warnings.
 
     The player who had the bye takes ``entry``'s place. Without a bye in the round, the
-    former opponent of ``entry`` also gets a bye.
+    former opponent of ``entry`` also gets a bye. Only a player paired in the round and
+    playing it may have the bye (``bye_candidates``).
     """
     with transaction.atomic():
         round_ = _draft(round_)
         if round_.stage != Round.Stage.MAIN:
             raise RoundError(_("A knockout round follows the bracket; only sides can be turned."))
+        if not bye_candidates(round_).filter(pk=entry.pk).exists():
+            raise RoundError(
+                _(
+                    "%(name)s is not playing this round (absent, withdrawn or not paired); "
+                    "the bye goes only to a player present in it."
+                )
+                % {"name": entry.player.name}
+            )
         match = _match_of(round_, entry)
         if match.is_bye:
             return _warnings(round_, [match])

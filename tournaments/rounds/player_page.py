@@ -7,6 +7,10 @@ Terminology:
 - The *next step* (``next_step``, pure) is one of ``PLAY`` (a match whose result is not
   confirmed yet), ``WAIT`` (waiting for round N to be published), ``NOT_PAIRED`` (not in the
   current round) and ``OVER`` (the tournament is finished: the final place).
+- A *round to come* (``round_to_come``, pure) is a round after the current one that can
+  still be published: none once the tournament is closed, nor after the last planned round
+  (a knockout stage may add rounds, so a tournament with one has one until it is closed).
+  The page offers to notify the player of their next round only while one can come.
 
 ``load_player_page`` reads an entry's page in a constant number of queries; the battles of
 the match (``games``) are added by the view, as the home page does, so that ``tournaments``
@@ -36,6 +40,23 @@ class NextStep:
     place: int = 0  # the final place (OVER)
 
 
+def round_to_come(
+    *, finished: bool, knockout: bool, rounds_planned: int, current_round: int
+) -> bool:
+    """Whether a round after ``current_round`` can still be published.
+
+    >>> round_to_come(finished=False, knockout=False, rounds_planned=3, current_round=2)
+    True
+    >>> round_to_come(finished=False, knockout=False, rounds_planned=3, current_round=3)
+    False
+    >>> round_to_come(finished=True, knockout=True, rounds_planned=3, current_round=1)
+    False
+    """
+    if finished:
+        return False
+    return knockout or current_round < rounds_planned
+
+
 def next_step(
     *,
     finished: bool,
@@ -44,6 +65,7 @@ def next_step(
     has_match: bool,
     match_finished: bool,
     place: int,
+    knockout: bool = False,
 ) -> NextStep:
     """What the player waits for, from plain facts about the tournament and their match.
 
@@ -58,11 +80,17 @@ def next_step(
         return NextStep(OVER, place=place)
     if has_match and not match_finished:
         return NextStep(PLAY)
+    more = round_to_come(
+        finished=finished,
+        knockout=knockout,
+        rounds_planned=rounds_planned,
+        current_round=current_round,
+    )
+    # Round 0: no round to come; the final standings, when the organiser closes.
+    following = current_round + 1 if more else 0
     if current_round and not has_match:
-        return NextStep(NOT_PAIRED, round=current_round + 1)
-    if current_round >= rounds_planned:
-        return NextStep(WAIT)  # round 0: the final standings, when the organiser closes
-    return NextStep(WAIT, round=current_round + 1)
+        return NextStep(NOT_PAIRED, round=following)
+    return NextStep(WAIT, round=following)
 
 
 @dataclass
@@ -78,6 +106,8 @@ class PlayerPage:
     mine: int | None  # own points in the confirmed result
     theirs: int | None
     next: NextStep
+    #: A round after the current one can still be published (``round_to_come``).
+    round_to_come: bool
 
 
 def current_match(entry: Entry, round_: Round | None) -> Match | None:
@@ -106,12 +136,17 @@ def load_player_page(entry: Entry) -> PlayerPage:
     place = 0
     if finished:
         place = next((r.rank for r in load_standings(t) if r.entry_id == entry.pk), 0)
+    number = round_.number if round_ else 0
     step = next_step(
         finished=finished,
         rounds_planned=t.rounds,
-        current_round=round_.number if round_ else 0,
+        current_round=number,
         has_match=match is not None,
         match_finished=match is not None and match.is_finished,
         place=place,
+        knockout=t.has_knockout,
     )
-    return PlayerPage(entry, t, round_, match, opponent, is_a, score, mine, theirs, step)
+    more = round_to_come(
+        finished=finished, knockout=t.has_knockout, rounds_planned=t.rounds, current_round=number
+    )
+    return PlayerPage(entry, t, round_, match, opponent, is_a, score, mine, theirs, step, more)

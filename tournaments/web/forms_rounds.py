@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.models.rounds import Round
 from tournaments.models.tournament import Entry, Tournament
+from tournaments.rounds.edits import bye_candidates
 
 
 class _EntryField(forms.ModelChoiceField):
@@ -47,16 +48,18 @@ class TwoEntriesForm(forms.Form):
 
 
 class ByeForm(forms.Form):
+    """The bye in a draft round: only players present and paired in it are offered."""
+
     entry = _EntryField(
         label=_("Player"),
         queryset=Entry.objects.none(),
         help_text=_("This player sits out the round; a bye scores as a won match."),
+        error_messages={"invalid_choice": _("Choose a player present and paired in this round.")},
     )
 
     def __init__(self, *args, round_: Round, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        entries = round_.tournament.entries.select_related("player").order_by("player__name")
-        cast(_EntryField, self.fields["entry"]).queryset = entries
+        cast(_EntryField, self.fields["entry"]).queryset = bye_candidates(round_)
 
 
 class PlayoffSidesForm(forms.Form):

@@ -20,7 +20,7 @@ from tournaments.permissions.tournament_gates import (
     access_round_for_organiser,
     access_tournament_for_organiser,
 )
-from tournaments.rounds.draw import discard_draft, pair_next_round
+from tournaments.rounds.draw import discard_draft, pair_next_round, round_one_rule
 from tournaments.rounds.edits import set_bye, swap_players
 from tournaments.rounds.locks import RoundError
 from tournaments.rounds.play import publish_round, unpublish_round
@@ -31,12 +31,14 @@ from tournaments.web.organiser.responses import Notes, form_errors, respond
 
 
 def round_context(round_: Round) -> dict[str, Any]:
+    draft = round_.status == Round.Status.DRAFT
     return {
         "tournament": round_.tournament,
         "round": round_,
         "matches": round_.matches.select_related("player_a__player", "player_b__player"),
-        "swap_form": TwoEntriesForm(tournament=round_.tournament),
-        "bye_form": ByeForm(round_=round_),
+        "round_one": round_one_rule(round_),
+        "swap_form": TwoEntriesForm(tournament=round_.tournament) if draft else None,
+        "bye_form": ByeForm(round_=round_) if draft else None,
     }
 
 
