@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import segno
-from django.utils.html import escape
+from django.utils.html import format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from tournaments.models.tournament import Tournament
@@ -48,24 +48,32 @@ class PlayerCard:
 
 
 def qr_svg(url: str) -> SafeString:
-    """A QR code of ``url`` as inline SVG (error correction M: a folded card still reads)."""
+    """A QR code of ``url`` as inline SVG (error correction M: a folded card still reads),
+    with a viewBox and no size of its own: the page's CSS sizes it, and it scales whole
+    (a fixed width and height would clip it to the CSS box)."""
     # segno writes the SVG itself from the URL's bits: nothing of the URL is markup.
-    return mark_safe(segno.make(url, error="m").svg_inline(scale=4, border=4))
+    return mark_safe(segno.make(url, error="m").svg_inline(scale=4, border=4, omitsize=True))
 
 
 def breakable_url(url: str) -> SafeString:
-    """``url`` escaped, with a break opportunity (``<wbr>``) after each slash of its path.
+    """``url`` escaped, breakable after a slash only: each piece up to a slash is kept on
+    one line (``nobreak``: a browser would otherwise break after a "-" in a token or a
+    host name, which reads as a hyphen) and a ``<wbr>`` follows each slash.
 
     >>> str(breakable_url("https://thud.example.org/p/Ab-c_d/"))
-    'https://thud.example.org/<wbr>p/<wbr>Ab-c_d/<wbr>'
-    >>> str(breakable_url("http://x/p/<b>/"))
-    'http://x/<wbr>p/<wbr>&lt;b&gt;/<wbr>'
+    '<span class="nobreak">https://thud.example.org/</span><wbr><span class="nobreak">p/</span><wbr><span class="nobreak">Ab-c_d/</span>'
+    >>> str(breakable_url("http://x/p/<b>"))
+    '<span class="nobreak">http://x/</span><wbr><span class="nobreak">p/</span><wbr><span class="nobreak">&lt;b&gt;</span>'
     """
-    scheme, sep, rest = str(escape(url)).partition("://")
+    scheme, sep, rest = url.partition("://")
     if not sep:
         scheme, rest = "", scheme
-    # Escaped text holds no "<": the only markup is the <wbr> added here.
-    return mark_safe(scheme + sep + rest.replace("/", "/<wbr>"))
+    pieces = [piece + "/" for piece in rest.split("/")]
+    pieces[-1] = pieces[-1][:-1]  # the last piece has no slash after it
+    pieces[0] = scheme + sep + pieces[0]
+    return format_html_join(
+        mark_safe("<wbr>"), '<span class="nobreak">{}</span>', ((p,) for p in pieces if p)
+    )
 
 
 def name_size_pt(name: str) -> float:
