@@ -9,8 +9,10 @@
   "use strict";
   var gettext = window.gettext || function (s) { return s; };
 
-  function show(root) {
-    (root || document).querySelectorAll("button[data-copy-for]").forEach(function (b) { b.hidden = false; });
+  // The whole document each time: after an outerHTML swap the event's element is the
+  // table that was replaced, not the new one.
+  function show() {
+    document.querySelectorAll("button[data-copy-for][hidden]").forEach(function (b) { b.hidden = false; });
   }
 
   function tell(button, text) {
@@ -50,5 +52,5 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () { show(); });
-  document.addEventListener("htmx:afterSettle", function (event) { show(event.detail && event.detail.elt); });
+  document.addEventListener("htmx:afterSettle", show);
 })();

@@ -60,7 +60,23 @@ def test_copy_link_by_keyboard_copies_the_link_and_says_copied(browser, live_ser
     status = field.locator("xpath=..").locator("[role=status]")
     assert status.get_attribute("aria-live") == "polite"
     page.wait_for_function("s => s.textContent === 'Copied'", arg=status.element_handle())
-    assert page.evaluate("navigator.clipboard.readText()") == field.input_value()
+    old = field.input_value()
+    assert page.evaluate("navigator.clipboard.readText()") == old
+    # Revoking asks first; the swapped table shows the new link, with its button again.
+    row = page.locator("#players-table tbody tr", has_text=entry.player.name)
+    row.get_by_role("button", name=f"Revoke {entry.player.name}").click()
+    assert "Revoke the personal link of" in page.locator("#confirm-dialog").inner_text()
+    page.locator("#confirm-dialog-ok").click()
+    page.wait_for_function(
+        "old => { const f = document.querySelector('input[id^=link-]'); return f && f.value !== old; }",
+        arg=old,
+    )
+    button = page.get_by_role("button", name=f"Copy link {entry.player.name}")
+    button.click()
+    page.wait_for_function(
+        "v => navigator.clipboard.readText().then(t => t === v)", arg=field.input_value()
+    )
+    assert field.input_value() != old
     violations = []
     for viewport in VIEWPORTS:
         page.set_viewport_size(viewport)
