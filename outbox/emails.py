@@ -9,6 +9,11 @@ about a minute. A rolled-back transaction leaves neither row nor task.
 Throttles (``Limit``) count rows, not Redis keys: how many messages of a kind went to the
 same account or address in the window. The recipient's user row is locked while counting,
 so parallel requests for one recipient cannot all read "below the limit".
+
+Idempotency: a sender that can name its message passes ``key`` (at most 64 characters, e.g.
+a digest of what makes the message the same one). A key already queued queues nothing; two
+transactions queuing one key at once wait on the unique index, and the second queues
+nothing once the first commits (or queues it itself if the first rolls back).
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 
 from .models import OutboundEmail
@@ -79,9 +84,14 @@ def queue_email(
     recipient=None,
     html_body: str = "",
     limit: Limit | None = None,
+    key: str = "",
 ) -> OutboundEmail | None:
-    """Queue one message; None (nothing queued) when ``limit`` is reached."""
+    """Queue one message; None (nothing queued) when ``limit`` is reached or a message
+    with this ``key`` was queued before."""
     with transaction.atomic():
+        if key and OutboundEmail.objects.filter(key=key).exists():
+            log.info("not queuing %s e-mail: its key was queued before", kind)
+            return None
         if limit is not None:
             if recipient is not None:
                 # Serialise the count per recipient (the row is locked until commit).
@@ -90,14 +100,22 @@ def queue_email(
             if sent >= limit.count:
                 log.info("not queuing %s e-mail: %d in the window already", kind, sent)
                 return None
-        email = OutboundEmail.objects.create(
-            kind=kind,
-            recipient=recipient,
-            to_address=to,
-            subject=subject,
-            body=body,
-            html_body=html_body,
-            created_at=now,
-        )
+        try:
+            with transaction.atomic():  # a savepoint: a lost race on the key undoes only this
+                email = OutboundEmail.objects.create(
+                    kind=kind,
+                    recipient=recipient,
+                    to_address=to,
+                    subject=subject,
+                    body=body,
+                    html_body=html_body,
+                    created_at=now,
+                    key=key,
+                )
+        except IntegrityError:
+            if not key:
+                raise
+            log.info("not queuing %s e-mail: its key was queued meanwhile", kind)
+            return None
         transaction.on_commit(lambda: publish(email.pk))
     return email

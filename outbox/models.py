@@ -8,6 +8,8 @@ Terminology and invariants:
   handed to the mail server, so two workers never both send one row.
 - ``kind`` and ``recipient`` exist for throttling: "how many challenge e-mails did this
   user receive in the last hour" is a count of rows, true with Redis down.
+- ``key`` (optional) is the message's idempotency key: at most one row ever has a given
+  key, so a sender that names its message (a retried request, a double tap) queues it once.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ class OutboundEmail(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     last_error = models.TextField(blank=True)
+    key = models.CharField(max_length=64, blank=True, default="")
 
     objects = OutboundEmailQuerySet.as_manager()
 
@@ -62,6 +65,11 @@ class OutboundEmail(models.Model):
             ),
             # Throttles count a recipient's recent messages of one kind.
             models.Index(fields=["recipient", "kind", "created_at"], name="outbox_recipient_kind"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["key"], condition=~models.Q(key=""), name="outbox_key_once"
+            ),
         ]
 
     def __str__(self) -> str:

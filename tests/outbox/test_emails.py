@@ -97,3 +97,50 @@ def test_a_limit_counts_the_recipients_recent_emails_of_that_kind():
     assert queue(now, recipient=bob, limit=limit) is None
     assert queue(now, to="carol@example.org", limit=limit)
     assert OutboundEmail.objects.filter(kind="test").count() == 4
+
+
+def test_a_key_queues_its_message_once_and_sends_it_once(
+    default_queue, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        email = queue(key="link-1")
+        assert queue(key="link-1") is None  # a retry, a double tap
+        assert queue(key="link-1", to="carol@example.org") is None  # the key decides
+    assert len(callbacks) == 1
+    assert queue(key="link-2") is not None and queue() is not None  # no key: always queued
+    send_email(email.pk)
+    assert [m.to for m in mail.outbox] == [["bob@example.org"]]
+    assert OutboundEmail.objects.filter(key="link-1").count() == 1
+
+
+def test_a_key_of_a_rolled_back_message_can_be_queued_again():
+    with pytest.raises(RuntimeError), transaction.atomic():
+        queue(key="link-1")
+        raise RuntimeError("the caller's work failed")
+    assert queue(key="link-1") is not None
+
+
+def test_two_transactions_racing_on_one_key_queue_one_message(transactional_db):
+    """The second insert waits on the unique index and, once the first commits, queues
+    nothing (the check before it saw no row): the savepoint catches the refusal."""
+    from threading import Barrier, Thread
+
+    from django.db import connection
+
+    barrier, results = Barrier(2), []
+
+    def one() -> None:
+        try:
+            with transaction.atomic():
+                barrier.wait(timeout=10)
+                results.append(queue(key="race"))
+        finally:
+            connection.close()
+
+    threads = [Thread(target=one) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert sorted(r is None for r in results) == [False, True]
+    assert OutboundEmail.objects.filter(key="race").count() == 1

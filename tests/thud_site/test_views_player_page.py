@@ -83,7 +83,13 @@ def test_organiser_revokes_a_link_from_the_players_page_after_a_confirmation(cli
     assert "Revoke the personal link of Agnes Nitt? The old link" in dashboard  # data-confirm
     assert client.get(url).status_code == 405  # a GET changes nothing
     assert client.get(old).status_code == 200
-    response = client.post(url, HTTP_HX_REQUEST="true")
+    asked = client.post(url, HTTP_HX_REQUEST="true")  # no yes (no script, a stale page)
+    assert asked.status_code == 400
+    assert "Revoke the personal link of Agnes Nitt? The old link stops working" in (
+        asked.content.decode()
+    )
+    assert client.get(old).status_code == 200  # nothing changed
+    response = client.post(url, {"confirm": "1"}, HTTP_HX_REQUEST="true")
     assert "Agnes Nitt has a new personal link" in response.content.decode()
     assert client.get(old).status_code == 404
 

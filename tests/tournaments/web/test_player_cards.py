@@ -67,3 +67,55 @@ def test_player_cards_are_for_organisers_only(client):
     assert client.get(url).status_code == 302  # to the login page
     client.force_login(UserFactory())
     assert client.get(url).status_code == 403
+
+
+#: Ten players, with the names that used to break: one long word, many words, a long
+#: word among others.
+TEN = [
+    "Carrot Ironfoundersson",
+    "Ironfoundersonsonsonson",
+    "Agnes Nitt",
+    "Detritus",
+    "Samuel Vimes",
+    "Lord Havelock Vetinari of Ankh-Morpork",
+    "Fred Colon",
+    "Angua von Überwald",
+    "Cheery Littlebottom",
+    "Mustrum Ridcully Archchancellorson",
+]
+
+
+def pdf_text(pdf: bytes, name: str, page: int | None = None) -> str:
+    """The PDF's text as poppler's pdftotext reads it (all pages, or one)."""
+    OUTPUT.mkdir(exist_ok=True)
+    path = OUTPUT / f"{name}.pdf"
+    path.write_bytes(pdf)
+    pages = ["-f", str(page), "-l", str(page)] if page else []
+    run = subprocess.run(
+        ["pdftotext", *pages, str(path), "-"], check=True, capture_output=True, timeout=60
+    )
+    return run.stdout.decode()
+
+
+def test_ten_cards_take_two_sheets_from_page_1_with_whole_names_and_the_url_under_the_qr(client):
+    """Eight cards (2 × 4) on each A4 sheet, from page 1 (it was blank, and 10 players took
+    3 sheets); every name wraps between its words only; the full URL is printed."""
+    t = TournamentFactory(name="Ankh Open")
+    for seed, name in enumerate(TEN, start=1):
+        EntryFactory(tournament=t, seed=seed, player=PlayerFactory(name=name))
+    client.force_login(t.owner)
+    pdf = client.get(reverse("player_cards_pdf", args=[t.slug])).content
+    assert len(PdfReader(io.BytesIO(pdf)).pages) == 2
+    first = pdf_text(pdf, "player-cards-ten", page=1)
+    entries = list(Entry.objects.filter(tournament=t).order_by("seed"))
+    urls = [f"http://testserver{personal_path(e)}" for e in entries]
+    lines = {line.strip() for line in first.splitlines()}
+    for url in urls[:8]:
+        assert url in lines, url  # the whole URL, on a line of its own
+    assert set(decoded_qr_codes(pdf, "player-cards-ten")) == set(urls[:8])
+    words = set(pdf_text(pdf, "player-cards-ten").split())
+    for name in TEN:
+        for word in name.split():
+            assert word in words, word  # never "Ironfounders" + "son"
+    second = pdf_text(pdf, "player-cards-ten", page=2)
+    assert "Cheery" in second and urls[9] in second

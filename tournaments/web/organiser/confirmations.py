@@ -35,6 +35,14 @@ def withdraw_question(name: str) -> str:
     ) % {"name": name}
 
 
+def revoke_question(name: str) -> str:
+    return _(
+        "Revoke the personal link of %(name)s? The old link stops working at once, "
+        "wherever it was handed out (copied, printed on a card or a list, e-mailed); "
+        "a new link replaces it (hand it out again)."
+    ) % {"name": name}
+
+
 def ask_first(request: AuthedRequest, question: str, yes: str, *, back: str) -> HttpResponse | None:
     """None when the POST carries the confirmation; else the question, and nothing done."""
     if request.POST.get(CONFIRM_FIELD) == "1":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -13,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from thud_site.http import AuthedRequest
@@ -22,6 +24,8 @@ from tournaments.models.tournament import Tournament
 from tournaments.organising import settings_changes
 from tournaments.organising.creation import SlugTaken, create_tournament
 from tournaments.organising.entries import history as entry_history
+from tournaments.organising.link_emails import recipients
+from tournaments.organising.personal_links import personal_url
 from tournaments.pairing import elimination
 from tournaments.permissions.roles import (
     can_create_tournament,
@@ -81,12 +85,16 @@ def hall_controls(t: Tournament, *, now: datetime) -> dict[str, Any]:
     }
 
 
-def dashboard_context(t: Tournament) -> dict[str, Any]:
+def dashboard_context(t: Tournament, absolute: Callable[[str], str]) -> dict[str, Any]:
+    """The dashboard's data; ``absolute`` makes the personal links full URLs (the
+    request's ``build_absolute_uri``)."""
     rounds_ = list(t.round_set.order_by("number"))
+    entries = list(t.entries.select_related("player").order_by("seed", "player__name"))
     return {
         "playoff_form": playoff_sides_form(t),
         "tournament": t,
-        "entries": t.entries.select_related("player").order_by("seed", "player__name"),
+        "entries": entries,
+        "entry_links": [(e, personal_url(e, absolute)) for e in entries],
         "rounds": rounds_,
         "draft_round": next((r for r in rounds_ if r.status == Round.Status.DRAFT), None),
         "referees": t.referees.order_by("username"),
@@ -130,12 +138,14 @@ def new_tournament(request: AuthedRequest) -> HttpResponse:
 
 @login_required
 @require_GET
+@never_cache  # it shows the personal links (secrets): kept by no cache, no saved page
 def dashboard(request: AuthedRequest, slug: str) -> HttpResponse:
     t = access_tournament_for_organiser(request.user, slug)
     context = (
-        dashboard_context(t)
+        dashboard_context(t, request.build_absolute_uri)
         | hall_controls(t, now=timezone.now())
         | {
+            "link_recipients": recipients(t),
             "warnings": settings_changes.warnings(settings_facts(t)),
             "can_manage_co_organisers": can_manage_co_organisers(request.user, t),
             "can_grant_organisers": can_grant_organiser_role(request.user),

@@ -37,7 +37,7 @@ from tournaments.permissions.tournament_gates import (
 from tournaments.rounds.edits import add_forbidden_pair, toggle_withdrawal
 from tournaments.web.forms_players import CsvUploadForm, EntryForm, PlayerForm
 from tournaments.web.forms_rounds import TwoEntriesForm
-from tournaments.web.organiser.confirmations import ask_first, withdraw_question
+from tournaments.web.organiser.confirmations import ask_first, revoke_question, withdraw_question
 from tournaments.web.organiser.dashboard import dashboard_context, dashboard_url
 from tournaments.web.organiser.responses import Notes, form_errors, respond
 
@@ -47,7 +47,7 @@ def _players_fragment(request: AuthedRequest, t: Tournament, notes: Notes) -> Ht
         request,
         dashboard_url(t),
         "tournaments/organiser_dashboard.html#players-table",
-        lambda: dashboard_context(t),
+        lambda: dashboard_context(t, request.build_absolute_uri),
         notes,
     )
 
@@ -177,6 +177,10 @@ def withdraw(request: AuthedRequest, slug: str, entry_id: int) -> HttpResponse:
 @require_POST
 def revoke_link(request: AuthedRequest, slug: str, entry_id: int) -> HttpResponse:
     entry = access_entry_for_organiser(request.user, slug, entry_id)
+    question = revoke_question(entry.player.name)
+    back = dashboard_url(entry.tournament)
+    if (refused := ask_first(request, question, _("Revoke the link"), back=back)) is not None:
+        return refused
     revoke_personal_link(entry)
     note = _("%(name)s has a new personal link; the old one no longer works.") % {
         "name": entry.player
