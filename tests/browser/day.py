@@ -6,7 +6,9 @@ uvicorn and default worker, as another installation would run them)."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -55,7 +57,7 @@ def public_view(base: str, slug: str) -> dict[str, Any]:
             return response
 
         def api(path: str) -> Any:
-            return get(path).json()
+            return json.loads(get(path).text.replace(base, "BASE"))  # absolute links
 
         t = out["tournament"] = api(f"/api/tournaments/{slug}/")
         out["standings"] = api(f"/api/tournaments/{slug}/standings")
@@ -63,26 +65,29 @@ def public_view(base: str, slug: str) -> dict[str, Any]:
         rounds = t["published_rounds"]
         out["pairings"] = [api(f"/api/tournaments/{slug}/rounds/{n}/pairings") for n in rounds]
         battles = out["battles"] = api(f"/api/tournaments/{slug}/battles")
-        out["battle"] = [api(f"/api/battles/{b['id']}") for b in battle_rows(battles)]
-        players = sorted({row["player_id"] for row in out["standings"]["rows"]})
-        out["player_stats"] = [api(f"/api/players/{p}/stats") for p in players]
-        out["player_ratings"] = [api(f"/api/players/{p}/ratings") for p in players]
+        out["battle"] = [api(f"/api/battles/{b['id']}") for b in battles["battles"]]
         out["site_stats"] = api("/api/stats")
-        out["ratings"] = api("/api/ratings")
+        out["ratings"] = api("/api/ratings?game=thud")
+        # The players as a visitor finds them: the tournament page's entries, each entry's
+        # link to the player's statistics.
+        entries = re.findall(rf"/t/{slug}/players/(\d+)/", get(f"/t/{slug}/").text)
+        players = [
+            re.search(r"/players/(\d+)/stats/", get(f"/t/{slug}/players/{e}/").text)[1]
+            for e in dict.fromkeys(entries)
+        ]
+        out["player_stats"] = [api(f"/api/players/{p}/stats") for p in players]
+        out["player_ratings"] = [api(f"/api/players/{p}/ratings?game=thud") for p in players]
         out["tournaments"] = api("/api/tournaments/")
         for name in ("standings.csv", "results.csv", "records.txt"):
             out[name] = get(f"/t/{slug}/{name}").text
         for name in ("standings.pdf", "report.pdf"):
             out[name] = pdf_text(get(f"/t/{slug}/{name}").content)
-        for n in rounds:
-            for name in ("pairings.pdf", "slips.pdf", "table-cards.pdf"):
-                out[f"round {n} {name}"] = pdf_text(get(f"/t/{slug}/rounds/{n}/{name}").content)
+        for n in rounds:  # the slips and table cards are the referees'
+            out[f"round {n} pairings.pdf"] = pdf_text(get(f"/t/{slug}/rounds/{n}/pairings.pdf").content)
+        for b in battles["battles"]:
+            record = f"record of round {b['round']}, table {b['table']}, battle {b['number']}"
+            out[record] = get(f"/battles/{b['id']}/record.txt").text
     return normalise(out, slug)
-
-
-def battle_rows(battles: Any) -> list[dict]:
-    """The battles listed by ``/api/tournaments/<slug>/battles``."""
-    return battles["battles"] if isinstance(battles, dict) else battles
 
 
 def site_env(*, database: str, queue: str, events: str, cache: str) -> dict[str, str]:
