@@ -9,6 +9,7 @@ import contextlib
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -83,7 +84,9 @@ def public_view(base: str, slug: str) -> dict[str, Any]:
         for name in ("standings.pdf", "report.pdf"):
             out[name] = pdf_text(get(f"/t/{slug}/{name}").content)
         for n in rounds:  # the slips and table cards are the referees'
-            out[f"round {n} pairings.pdf"] = pdf_text(get(f"/t/{slug}/rounds/{n}/pairings.pdf").content)
+            out[f"round {n} pairings.pdf"] = pdf_text(
+                get(f"/t/{slug}/rounds/{n}/pairings.pdf").content
+            )
         for b in battles["battles"]:
             record = f"record of round {b['round']}, table {b['table']}, battle {b['number']}"
             out[record] = get(f"/battles/{b['id']}/record.txt").text
@@ -140,8 +143,9 @@ def _admin(sql: str) -> None:
 class FreshSite:
     """Another installation: a new PostgreSQL database beside the test database, migrated
     by ``manage.py migrate``, served by its own uvicorn with its own default worker (the
-    archive import's job), cache keys and live channels. ``begin`` creates and migrates
-    in the background (while the day is played); ``start`` waits for it and serves."""
+    archive import's job), cache keys and live channels. ``begin`` creates it, then
+    migrates it and makes its site administrator in the background (while the day is
+    played); ``serve`` starts its processes once migrated, ``ready`` waits for them."""
 
     def __init__(self, log_dir: Path) -> None:
         self.name = f"{connection.settings_dict['NAME']}_fresh"
@@ -153,33 +157,30 @@ class FreshSite:
         self.procs: list[Proc] = []
         self.migrate: subprocess.Popen | None = None
 
-    def manage(self, *args: str, extra: dict | None = None) -> str:
-        done = subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=ROOT,
-            env=self.env | (extra or {}),
-            capture_output=True,
-            text=True,
-            timeout=180,
-        )
-        assert done.returncode == 0, done.stderr
-        return done.stdout
-
-    def begin(self) -> FreshSite:
+    def begin(self, admin: str, password: str) -> FreshSite:
+        """Create the database; migrate it and make its site administrator ``admin`` in
+        the background."""
         _admin(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
         _admin(f'CREATE DATABASE "{self.name}"')
         log = open(self.log_dir / "fresh-migrate.log", "wb")  # noqa: SIM115 - the child's
+        manage = f"nice {shlex.quote(sys.executable)} manage.py"
         self.migrate = subprocess.Popen(
-            ["nice", sys.executable, "manage.py", "migrate", "--verbosity", "0"],
+            ["sh", "-c", f"{manage} migrate --verbosity 0 && {manage} createsuperuser --noinput"],
             cwd=ROOT,
-            env=self.env,
+            env=self.env
+            | {
+                "DJANGO_SUPERUSER_USERNAME": admin,
+                "DJANGO_SUPERUSER_PASSWORD": password,
+                "DJANGO_SUPERUSER_EMAIL": f"{admin}@example.org",
+            },
             stdout=log,
             stderr=subprocess.STDOUT,
         )
         log.close()
         return self
 
-    def start(self) -> str:
+    def serve(self) -> None:
+        """Once migrated, start its uvicorn and default worker (``ready`` waits for them)."""
         assert self.migrate is not None
         assert self.migrate.wait(timeout=300) == 0, (self.log_dir / "fresh-migrate.log").read_text()
         self.procs = [
@@ -190,6 +191,8 @@ class FreshSite:
         ]
         for proc in self.procs:
             proc.start(wait=False)
+
+    def ready(self) -> str:
         for proc in self.procs:
             proc.wait_ready()
         return self.url
@@ -204,13 +207,3 @@ class FreshSite:
             self.migrate.wait()
         with contextlib.suppress(psycopg.Error):
             _admin(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
-
-
-def site_admin_env(username: str, password: str) -> dict[str, str]:
-    """``createsuperuser --noinput``'s environment for ``username``."""
-    return {
-        "DJANGO_SUPERUSER_USERNAME": username,
-        "DJANGO_SUPERUSER_PASSWORD": password,
-        "DJANGO_SUPERUSER_EMAIL": f"{username}@example.org",
-    }
-

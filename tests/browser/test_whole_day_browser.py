@@ -39,7 +39,6 @@ from tests.browser.day import (
     hall_tables,
     hall_timer,
     public_view,
-    site_admin_env,
     this_site_env,
 )
 from tests.browser.sessions import session_cookie
@@ -90,6 +89,7 @@ ABSENT = "Detritus"
 OTB_SURVIVORS = (28, 4, 26, 5)
 OFFLINE_SURVIVORS = (30, 2, 12, 8)
 PASSWORD = "lancre-day-2026"
+SITE_ADMIN = "lancre-admin"  # the other installation's site administrator
 
 
 def survivors_for(round_number: int, table: int) -> tuple[int, int, int, int]:
@@ -144,9 +144,7 @@ def link_accounts(tournament: Tournament, users: dict) -> None:
 # -- the hall screen --------------------------------------------------------------------
 
 
-def expect_hall(
-    hall, heading: str, tables: list[list[str]] | None, *, timer: bool | None
-) -> None:
+def expect_hall(hall, heading: str, tables: list[list[str]] | None, *, timer: bool | None) -> None:
     """What the audience reads: the round heading, every table (number, names, result),
     the timer or none (None: not looked at); without a reload (``window.notReloaded``
     survives only that)."""
@@ -336,12 +334,28 @@ def assert_second_import_is_unrated_copy(base: str, slug: str, ratings_before: d
         assert {h["tournament"] for h in history} == {SLUG}
 
 
+class Laps:
+    """How long each part of the day took (printed, never asserted)."""
+
+    def __init__(self) -> None:
+        self.at = time.monotonic()
+        self.laps: list[tuple[str, float]] = []
+
+    def __call__(self, name: str) -> None:
+        now = time.monotonic()
+        self.laps.append((name, now - self.at))
+        self.at = now
+
+    def __str__(self) -> str:
+        return "; ".join(f"{name} {seconds:.0f} s" for name, seconds in self.laps)
+
+
 def test_a_whole_tournament_day_from_check_in_to_the_archive_on_another_site(
     browser, server, tmp_path
 ):
     OUT.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-    fresh = FreshSite(tmp_path).begin()  # migrated meanwhile
+    fresh = FreshSite(tmp_path).begin(SITE_ADMIN, PASSWORD)  # migrated meanwhile
     worker = default_worker_proc(
         this_site_env(), this_site_env()["THUD_CELERY_DEFAULT_QUEUE"], tmp_path
     )
@@ -358,6 +372,7 @@ def test_a_whole_tournament_day_from_check_in_to_the_archive_on_another_site(
 def day(browser, server: str, fresh: FreshSite, worker) -> None:
     who = people()
     errors: list[str] = []
+    lap = Laps()
 
     # The organiser starts from / and creates the tournament by its form.
     org = open_as(browser, who.organiser, server, errors=errors)
@@ -419,12 +434,15 @@ def day(browser, server: str, fresh: FreshSite, worker) -> None:
             continue
         entry = Entry.objects.get(tournament=t, player__name=name)
         desk.locator(f"#desk-entry-{entry.pk} button", has_text="Check in").click()
-        expect(desk.locator(f"#desk-entry-{entry.pk}").get_by_role("button", name="Undo")).to_be_visible(timeout=WAIT)
+        expect(
+            desk.locator(f"#desk-entry-{entry.pk}").get_by_role("button", name="Undo")
+        ).to_be_visible(timeout=WAIT)
     expect(desk.locator("#desk-counts")).to_contain_text("8 present")
     assert set(
         Entry.objects.filter(tournament=t, checked_in=True).values_list("player__name", flat=True)
     ) == {name for name, _r, _a in PLAYERS} - {ABSENT}
 
+    lap("set-up, desk")
     # Round 1: paired and published by the organiser; the hall and the personal page follow.
     pair_and_publish(org, server, 1)
     round_1 = t.round_set.get(number=1)
@@ -475,6 +493,7 @@ def day(browser, server: str, fresh: FreshSite, worker) -> None:
     scores = {online.table: engine.survivors.as_tuple()}
     expect_hall(hall, "Round 1", hall_rows(1, scores), timer=True)
 
+    lap("round 1 online")
     # The over-the-board table on the referee clock; the referee's phone goes offline for
     # 5 s: the page says so, the battle pauses, and resumes when the phone is back.
     ref = open_as(browser, who.referee, server, viewport=PHONE, errors=errors)
@@ -500,6 +519,8 @@ def day(browser, server: str, fresh: FreshSite, worker) -> None:
         timeout=5,
         what="the pause for the offline referee page",
     )
+    paused_label = str(Battle.Status.PAUSED.label).lower()
+    expect(hall_battle.locator(".state")).to_have_text(paused_label, timeout=4_000)
     ref.screenshot(path=str(OUT / "referee-clock-offline-390.png"), full_page=True)
     hall.evaluate(SHOW, "tables")
     hall.screenshot(path=str(OUT / "hall-2-mid-round.png"))
@@ -549,6 +570,7 @@ def day(browser, server: str, fresh: FreshSite, worker) -> None:
     enter_result(phone, server, plain, survivors_for(1, plain.table))
     expect_hall(hall, "Round 1", hall_rows(1, scores), timer=True)  # nothing confirmed yet
 
+    lap("round 1 over the board, offline")
     # The organiser: from / to the round page, each row to its match, confirmed there.
     org.goto(server + "/")
     org.locator(f"#home-organiser [href*='/manage/t/{SLUG}/rounds/1/']").first.click()
@@ -572,6 +594,7 @@ def day(browser, server: str, fresh: FreshSite, worker) -> None:
     hall.screenshot(path=str(OUT / "hall-3-after-results.png"))
     results = {(1, table): numbers for table, numbers in scores.items()}
 
+    lap("round 1 confirmed")
     # Rounds 2 and 3: the late player checks in at the desk first; the referee enters every
     # result, the organiser confirms each from the round page; the hall follows each step.
     desk.goto(f"{server}/referee/t/{SLUG}/desk/")
@@ -581,15 +604,11 @@ def day(browser, server: str, fresh: FreshSite, worker) -> None:
         pair_and_publish(org, server, number)
         # A new round has no timer until the organiser starts one.
         expect_hall(hall, f"Round {number}", hall_rows(number, {}), timer=False)
-        expect(own.locator("#my-round")).to_have_attribute(
-            "data-round", str(number), timeout=WAIT
-        )
+        expect(own.locator("#my-round")).to_have_attribute("data-round", str(number), timeout=WAIT)
         start_timer(org, server)
         expect_hall(hall, f"Round {number}", hall_rows(number, {}), timer=True)
         played = list(
-            Match.objects.filter(
-                round__tournament=t, round__number=number, player_b__isnull=False
-            )
+            Match.objects.filter(round__tournament=t, round__number=number, player_b__isnull=False)
         )
         assert len(played) == 4  # and one bye: 9 players
         round_scores = {m.table: survivors_for(number, m.table) for m in played}
@@ -600,6 +619,8 @@ def day(browser, server: str, fresh: FreshSite, worker) -> None:
         results |= {(number, table): numbers for table, numbers in round_scores.items()}
     assert own.evaluate("window.notReloaded") is True
 
+    lap("rounds 2 and 3")
+    fresh.serve()  # the other installation, started while this one closes
     # Standings: what the public reads agrees with every result of the day.
     standings = httpx.get(f"{server}/api/tournaments/{SLUG}/standings").json()
     assert {row["name"]: row["match_points"] for row in standings} == expected_match_points(
@@ -639,6 +660,7 @@ def day(browser, server: str, fresh: FreshSite, worker) -> None:
             (SLUG, n) for n in rounds_played(row["name"])
         ], row["name"]
 
+    lap("standings, close, ratings")
     # Export: the organiser's *Download archive*.
     archive = OUT.parent / "day-archive.json"
     with org.expect_download() as download:
@@ -647,15 +669,18 @@ def day(browser, server: str, fresh: FreshSite, worker) -> None:
 
     # Another installation, on a fresh database: its site administrator imports the file
     # by the upload form, marks it rated, and the public reads the same there.
-    there = fresh.start()
-    fresh.manage("createsuperuser", "--noinput", extra=site_admin_env("lancre-admin", PASSWORD))
+    there = fresh.ready()
+    lap("other site started")
     admin = browser.new_context(viewport=LAPTOP).new_page()
     admin.goto(there + "/accounts/login/")
-    admin.fill("input[name=username]", "lancre-admin")
+    admin.fill("input[name=username]", SITE_ADMIN)
     admin.fill("input[name=password]", PASSWORD)
     admin.locator("main form button[type=submit]").click()
     import_archive(admin, there, archive, slug="")
-    here_view, there_view = public_view(server, SLUG), public_view(there, SLUG)
+    lap("imported there")
+    here_view = public_view(server, SLUG)
+    lap("read here")
+    there_view = public_view(there, SLUG)
     # What the rated flag decides aside: an import rates nobody until its players claim
     # their entries (tournaments/rating/sources.py), so the other site has no ratings.
     assert there_view.pop("ratings") == [] and here_view.pop("ratings")
@@ -665,9 +690,12 @@ def day(browser, server: str, fresh: FreshSite, worker) -> None:
     for name, value in here_view.items():
         assert there_view[name] == value, name
 
+    lap("export, other site, compared")
     # The same file a second time on this site, under another address.
     before = {row["player"]: row for row in ratings}
     worker.wait_ready()
     import_archive(org, server, archive, slug=f"{SLUG}-again")
     assert_second_import_is_unrated_copy(server, f"{SLUG}-again", before)
+    lap("second import")
     assert errors == [], errors
+    print(lap)
