@@ -253,6 +253,21 @@ def fresh_battle(battle: Battle) -> Battle:
     return Battle.objects.get(pk=battle.pk)
 
 
+def again_if_lost(act, shown, tries: int = 3) -> None:
+    """``act`` until ``shown`` is visible, as a person taps again when nothing happened: a
+    live refresh of the region landing at the moment of the tap replaces what was tapped
+    or typed (seen on the desk's list and the referee clock's decision form)."""
+    for _ in range(tries - 1):
+        act()
+        try:
+            expect(shown).to_be_visible(timeout=3_000)
+            return
+        except AssertionError:
+            continue
+    act()
+    expect(shown).to_be_visible(timeout=WAIT)
+
+
 def press_moved(ref) -> None:
     """*Moved*, and its answer swapped in (a later swap would drop what follows)."""
     with ref.expect_response(lambda r: r.url.endswith("/moved/")):
@@ -263,14 +278,12 @@ def end_by_decision(ref) -> None:
     """The referee ends the battle on the clock page: a reason, then yes. A live refresh
     of the panel landing while the reason is typed empties the field (the form then
     refuses to send): typed again, as the referee would."""
-    for _attempt in range(3):
+
+    def decide() -> None:
         ref.fill("#decide-reason", "time")
         ref.locator("#decide").click()
-        try:
-            expect(ref.locator("#confirm-decide")).to_be_visible(timeout=3_000)
-            break
-        except AssertionError:
-            continue
+
+    again_if_lost(decide, ref.locator("#confirm-decide"))
     ref.locator("#confirm-decide").click()
     expect(ref.locator("#clock-panel")).to_have_attribute("data-phase", "finished", timeout=WAIT)
 
@@ -314,7 +327,9 @@ def import_archive(page, base: str, archive: Path, *, slug: str) -> None:
     page.set_input_files("input[name=file]", str(archive))
     page.fill("input[name=slug]", slug)
     page.locator("main form button[type=submit]").click()
-    expect(page.locator("#import-job a.button")).to_be_visible(timeout=60_000)
+    done_or_failed = page.locator("#import-job a.button, #import-job [role=alert]")
+    expect(done_or_failed).to_be_visible(timeout=60_000)
+    assert page.locator("#import-job [role=alert]").count() == 0, done_or_failed.inner_text()
 
 
 def assert_second_import_is_unrated_copy(base: str, slug: str, ratings_before: dict) -> None:
@@ -433,10 +448,11 @@ def day(browser, server: str, fresh: FreshSite, worker) -> None:
         if name == ABSENT:
             continue
         entry = Entry.objects.get(tournament=t, player__name=name)
-        desk.locator(f"#desk-entry-{entry.pk} button", has_text="Check in").click()
-        expect(
-            desk.locator(f"#desk-entry-{entry.pk}").get_by_role("button", name="Undo")
-        ).to_be_visible(timeout=WAIT)
+        row = desk.locator(f"#desk-entry-{entry.pk}")
+        again_if_lost(
+            lambda row=row: row.get_by_role("button", name="Check in").click(),
+            row.get_by_role("button", name="Undo"),
+        )
     expect(desk.locator("#desk-counts")).to_contain_text("8 present")
     assert set(
         Entry.objects.filter(tournament=t, checked_in=True).values_list("player__name", flat=True)
