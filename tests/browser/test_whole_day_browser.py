@@ -485,7 +485,8 @@ def day(browser, server: str, fresh: FreshSite, worker) -> None:
     seats = {}
     for side, entry in (("dwarf", online.player_a), ("troll", online.player_b)):
         seats[side] = open_as(browser, entry.player.user, server, viewport=LAPTOP, errors=errors)
-        seats[side].goto(f"{server}/battles/match/{online.pk}/")
+        seats[side].goto(server + "/")  # their match is on their home page
+        seats[side].locator(f"#home-player a[href$='/battles/match/{online.pk}/']").click()
     seats["dwarf"].get_by_role("button", name="Play online").click()
     b1 = Battle.objects.get(match=online, number=1)
     seats["troll"].goto(f"{server}/battles/{b1.pk}/")
