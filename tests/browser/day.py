@@ -38,12 +38,6 @@ def hall_tables(page) -> list[list[str]]:
     ]
 
 
-def hall_timer(page) -> str | None:
-    """The round timer's text on the hall screen, None when it shows none."""
-    timer = page.locator("#hall-timer")
-    return timer.text_content() if timer.count() else None
-
-
 def public_view(base: str, slug: str) -> dict[str, Any]:
     """Everything the public reads of ``slug`` on the site at ``base``, over HTTP: every
     public JSON endpoint (tournament, rounds, standings, statistics, battles, players'
