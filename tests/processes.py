@@ -273,6 +273,14 @@ def procfile_options(process: str) -> list[str]:
     return options
 
 
+def default_worker_proc(env: dict, queue: str, log_dir: Path, name: str = "default-worker") -> Proc:
+    """A Celery worker on ``queue`` with the Procfile's ``worker`` options (imports, the
+    outbox: the default queue's jobs), against ``env``'s database; not started yet."""
+    argv = [str(VENV_BIN / "celery"), "-A", "thud_site", "worker", "-Q", queue]
+    argv += [*procfile_options("worker"), "-n", f"{queue}@%h", "-l", "INFO"]
+    return Proc(name, argv, env | procfile_env("worker"), log_dir, "ready.")
+
+
 class ClockCluster:
     """Celery workers + beat against a real Redis, supervised like systemd would.
 

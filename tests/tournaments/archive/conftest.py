@@ -10,7 +10,7 @@ from django.contrib.auth.models import Group
 from django.db import connection
 
 from tests.factories import UserFactory
-from tests.processes import VENV_BIN, Proc, procfile_env, procfile_options
+from tests.processes import default_worker_proc
 from tournaments.models.imports import ArchiveImport
 from tournaments.permissions.roles import ORGANISERS_GROUP
 from tournaments.tasks import run_archive_import
@@ -47,9 +47,7 @@ def default_worker(transactional_db, default_queue, settings, tmp_path):
         "PYTHONUNBUFFERED": "1",
         "LOG_LEVEL": "WARNING",
     }
-    argv = [str(VENV_BIN / "celery"), "-A", "thud_site", "worker", "-Q", queue]
-    argv += [*procfile_options("worker"), "-n", f"{queue}@%h", "-l", "INFO"]
-    worker = Proc("default-worker", argv, env | procfile_env("worker"), tmp_path, "ready.")
+    worker = default_worker_proc(env, queue, tmp_path)
     worker.start()
     yield worker
     worker.stop()
