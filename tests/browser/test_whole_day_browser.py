@@ -93,21 +93,27 @@ pytestmark = [
 ]
 
 
-def assert_second_import_is_unrated_copy(base: str, slug: str, ratings_before: dict) -> None:
-    """The second import of the day's archive on the same site, as it is today: an
-    imported, unrated tournament that changes nobody's rating.
-
-    LEAD: extend after merging the archive-identity branch (issue 41, "re-importing counts
-    nothing twice"): the upload says the site holds this tournament already, the copy is
-    excluded from the site's statistics, and its pages say it is a copy.
-    """
+def assert_second_import_is_unrated_copy(
+    page, base: str, slug: str, ratings_before: dict, stats_before: dict
+) -> None:
+    """The second import of the day's archive on the same site (issue 41, "re-importing
+    counts nothing twice"): the job's page says the site holds this tournament already;
+    the import is an unrated copy of the original, its public page says so, nobody's
+    rating or history changes, and the site's statistics are as they were."""
+    notice = page.locator("#import-job .copy-notice")
+    expect(notice).to_be_visible(timeout=WAIT)
+    assert "already on this site" in notice.inner_text()
     copy = Tournament.objects.get(slug=slug)
     assert copy.imported and not copy.rated
+    assert copy.copy_of == Tournament.objects.get(slug=SLUG)
+    page.goto(f"{base}/t/{slug}/")
+    expect(page.locator(".copy-notice")).to_contain_text("not counted in ratings")
     after = {row["player"]: row for row in httpx.get(f"{base}/api/ratings?game=thud").json()}
     assert after == ratings_before
     for player in ratings_before:
         history = httpx.get(f"{base}/api/players/{player}/ratings?game=thud").json()["history"]
         assert {h["tournament"] for h in history} == {SLUG}
+    assert httpx.get(f"{base}/api/stats").json() == stats_before
 
 
 def test_a_whole_tournament_day_from_check_in_to_the_archive_on_another_site(
@@ -164,9 +170,11 @@ def archive_on_two_sites(browser, server: str, fresh: FreshSite, worker, org, ra
 
     # The same file a second time on this site, under another address.
     before = {row["player"]: row for row in ratings}
+    stats = httpx.get(f"{server}/api/stats").json()
+    assert stats, "the site's statistics count the day"
     worker.wait_ready()
     import_archive(org, server, archive, slug=f"{SLUG}-again")
-    assert_second_import_is_unrated_copy(server, f"{SLUG}-again", before)
+    assert_second_import_is_unrated_copy(org, server, f"{SLUG}-again", before, stats)
 
 
 def day(browser, server: str, fresh: FreshSite, worker) -> None:
@@ -193,10 +201,14 @@ def day(browser, server: str, fresh: FreshSite, worker) -> None:
     expect_hall(hall, "Before round 1", [], timer=False)
     hall.screenshot(path=str(OUT / "hall-1-before-round-1.png"))
 
-    # A personal link (a player without an account): their page, no log-in.
+    # A personal link (a player without an account), as the organiser hands it out from
+    # the dashboard's *Personal link* column: their page, no log-in.
     carrot = Entry.objects.get(tournament=t, player__name="Carrot Ironfoundersson")
+    org.goto(f"{server}/manage/t/{SLUG}/")
+    handed_out = org.locator(f"#link-{carrot.pk}").input_value()
+    assert handed_out == server + personal_path(carrot)
     own = open_as(browser, None, server, viewport=PHONE)
-    own.goto(server + personal_path(carrot))
+    own.goto(handed_out)
     expect(own.locator("h1")).to_contain_text("Carrot Ironfoundersson")
     own.evaluate("window.notReloaded = true")
 
