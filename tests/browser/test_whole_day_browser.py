@@ -368,6 +368,11 @@ def day(browser, server: str, fresh: FreshSite, worker) -> None:
     expect(org.locator("#round-matches a[data-result-link].status-confirmed")).to_have_count(4)
     org.set_viewport_size(PHONE)
     assert org.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # On the phone, each row's link to its match is in sight without scrolling sideways.
+    for box in org.locator("#round-matches a[data-result-link]").evaluate_all(
+        "links => links.map(a => a.getBoundingClientRect().right)"
+    ):
+        assert box <= PHONE["width"], box
     org.screenshot(path=str(OUT / "organiser-round-1-390.png"), full_page=True)
     org.set_viewport_size(LAPTOP)
     scores |= {
