@@ -160,6 +160,62 @@
     window.setTimeout(function () { region.textContent = text.replace(/\s+/g, " ").trim(); }, 50);
   }
 
+  // A live list waits while a finger or a mouse button is down on it: swapping the
+  // rows between the press and the release would drop the tap (the click needs the
+  // same button under both). Nor is a refresh dropped while the list's last one is in
+  // flight (htmx would queue it on the element that the swap then throws away).
+  // hx-trigger="sse:checkin[thudIdle(this)], thud:idle" on an element with an id: a
+  // refresh put off is made when the press ends (after the click it carried) or when
+  // the list's answer has settled.
+  var pressed = null;
+  var missed = {};
+  function busy(el) {
+    return (pressed && el.contains(pressed)) || el.classList.contains("htmx-request");
+  }
+  function flush() {
+    Object.keys(missed).forEach(function (id) {
+      var el = document.getElementById(id);
+      if (!el) { delete missed[id]; return; }
+      if (busy(el)) return;
+      delete missed[id];
+      delete el.dataset.missedRefresh;
+      if (window.htmx) window.htmx.trigger(el, "thud:idle");
+    });
+  }
+  function released() {
+    pressed = null;
+    window.setTimeout(flush, 0);
+  }
+  document.addEventListener("pointerdown", function (event) { pressed = event.target; }, true);
+  document.addEventListener("pointerup", released, true);
+  document.addEventListener("pointercancel", released, true);
+  document.addEventListener("htmx:afterSettle", function () { window.setTimeout(flush, 0); });
+  window.thudIdle = function (el) {
+    if (!busy(el)) return true;
+    missed[el.id] = true;
+    el.dataset.missedRefresh = "1";
+    return false;
+  };
+
+  // Words typed in a live region survive its refresh: a field with an id and
+  // data-keep-typed gets back what was typed into it when a swap draws it empty (the
+  // referee's reason for a decision while the clock's state changes). Sending the form
+  // forgets them.
+  var typed = {};
+  document.addEventListener("input", function (event) {
+    var field = event.target;
+    if (field.id && field.hasAttribute && field.hasAttribute("data-keep-typed")) typed[field.id] = field.value;
+  });
+  document.addEventListener("submit", function (event) {
+    event.target.querySelectorAll("[data-keep-typed]").forEach(function (field) { delete typed[field.id]; });
+  }, true);
+  document.addEventListener("htmx:afterSwap", function () {
+    Object.keys(typed).forEach(function (id) {
+      var field = document.getElementById(id);
+      if (field && field.value === "") field.value = typed[id];
+    });
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     menu();
     compact();
@@ -195,7 +251,8 @@
     var answer = done.id && document.getElementById(done.id);
     if (!answer) return;
     announce(answer);
-    if (document.contains(done.focused) && document.activeElement !== document.body) return;
+    // The focus is somewhere (kept, put back by id, or moved on by the person): leave it.
+    if (document.activeElement && document.activeElement !== document.body) return;
     var to = answer.querySelector("[role=alert], [role=status], .notice, .errorlist, h2") || answer;
     if (!to.hasAttribute("tabindex")) to.setAttribute("tabindex", "-1");
     to.focus();

@@ -239,21 +239,6 @@ def fresh_battle(battle: Battle) -> Battle:
     return Battle.objects.get(pk=battle.pk)
 
 
-def again_if_lost(act, shown, tries: int = 3) -> None:
-    """``act`` until ``shown`` is visible, as a person taps again when nothing happened: a
-    live refresh of the region landing at the moment of the tap replaces what was tapped
-    or typed (seen on the desk's list and the referee clock's decision form)."""
-    for _ in range(tries - 1):
-        act()
-        try:
-            expect(shown).to_be_visible(timeout=3_000)
-            return
-        except AssertionError:
-            continue
-    act()
-    expect(shown).to_be_visible(timeout=WAIT)
-
-
 def press_moved(ref) -> None:
     """*Moved*, and its answer swapped in (a later swap would drop what follows)."""
     with ref.expect_response(lambda r: r.url.endswith("/moved/")):
@@ -261,15 +246,10 @@ def press_moved(ref) -> None:
 
 
 def end_by_decision(ref) -> None:
-    """The referee ends the battle on the clock page: a reason, then yes. A live refresh
-    of the panel landing while the reason is typed empties the field (the form then
-    refuses to send): typed again, as the referee would."""
-
-    def decide() -> None:
-        ref.fill("#decide-reason", "time")
-        ref.locator("#decide").click()
-
-    again_if_lost(decide, ref.locator("#confirm-decide"))
+    """The referee ends the battle on the clock page: a reason, then yes (the reason
+    survives a live refresh of the panel: site.js, data-keep-typed)."""
+    ref.fill("#decide-reason", "time")
+    ref.locator("#decide").click()
     ref.locator("#confirm-decide").click()
     expect(ref.locator("#clock-panel")).to_have_attribute("data-phase", "finished", timeout=WAIT)
 

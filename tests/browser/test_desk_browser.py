@@ -27,6 +27,10 @@ def phone(browser, user, base: str, errors: list[str]):
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.add_init_script(
         "document.addEventListener('htmx:sseOpen', () => { window.__sseOpen = true; });"
+        # Counts the stream's check-in events as they arrive, whatever the page does.
+        "window.__checkins = 0; const Source = window.EventSource;"
+        "window.EventSource = class extends Source { constructor(u, o) { super(u, o);"
+        " this.addEventListener('checkin', () => { window.__checkins += 1; }); } };"
     )
     return page
 
@@ -81,6 +85,40 @@ def test_a_check_in_on_one_desk_shows_on_the_other_without_reload(browser, serve
     )
     second.locator("#desk-q").fill("")
     expect(second.locator("#desk-list li.desk-row")).to_have_count(5, timeout=3_000)
+
+    # A tap on the second phone while the first checks someone in: the press is down
+    # when the live refresh arrives; the refresh waits, the tap counts, then the refresh.
+    first.locator("#desk-q").fill("")
+    expect(first.locator("#desk-list li.desk-row")).to_have_count(5, timeout=3_000)
+    magrat = Entry.objects.get(tournament=t, player__name="Magrat Garlick")
+    agnes = Entry.objects.get(tournament=t, player__name="Agnes Nitt")
+    box = second.locator(f"#desk-present-{magrat.pk}").bounding_box()
+    second.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    second.mouse.down()
+    seen = second.evaluate("window.__checkins")
+    first.locator(f"#desk-present-{agnes.pk}").click()
+    second.wait_for_function(f"window.__checkins > {seen}", timeout=3_000)
+    second.wait_for_timeout(300)  # the refresh would have landed by now
+    second.mouse.up()
+    expect(
+        second.locator(f"#desk-entry-{agnes.pk}").get_by_role("button", name="Undo")
+    ).to_be_visible(timeout=3_000)
+    expect(
+        second.locator(f"#desk-entry-{magrat.pk}").get_by_role("button", name="Undo")
+    ).to_be_visible(timeout=3_000)
+    magrat.refresh_from_db()
+    assert magrat.checked_in
+
+    # The keyboard keeps its place when a refresh replaces the rows.
+    second.locator(f"#desk-present-{agnes.pk}").focus()
+    # The first phone followed the second's tap (it was made while its own list was
+    # being refetched: a refresh is not lost then either); it undoes it.
+    undo = first.locator(f"#desk-entry-{magrat.pk}").get_by_role("button", name="Undo")
+    undo.click(timeout=3_000)
+    expect(
+        second.locator(f"#desk-entry-{magrat.pk}").get_by_role("button", name="Check in")
+    ).to_be_visible(timeout=3_000)
+    assert second.evaluate("document.activeElement.id") == f"desk-present-{agnes.pk}"
 
     for page in (first, second):
         assert page.evaluate("window.__stayed") == "yes"

@@ -166,11 +166,20 @@ def test_the_referee_clock_names_who_moves_and_tells_a_forfeit_and_a_sleep(brows
     page.get_by_role("button", name="Resume").click()
     expect(panel).to_have_attribute("data-phase", RUNNING)
 
+    # The referee starts typing why the battle should end; the panel is redrawn under
+    # the words (the forfeit below), which stay, with the focus.
+    page.fill("#decide-reason", "Dispute at table 3")
+    page.evaluate("document.getElementById('referee-panel').dataset.drawnBefore = '1'")
+
     # Nobody presses: the clock worker forfeits the turn, and the page says so aloud.
     told = "Time ran out: Agnes Nitt (Dwarfs) forfeits the turn."
     expect(page.locator(".clock-news").first).to_have_text(told, timeout=10_000)
     expect(page.locator("#announcer")).to_have_text(told)
     assert fresh(b1).ply == 1
+    page.wait_for_function("!document.getElementById('referee-panel').dataset.drawnBefore")
+    expect(page.locator("#decide-reason")).to_have_value("Dispute at table 3")
+    expect(page.locator("#decide-reason")).to_be_focused()
+    page.fill("#decide-reason", "")
 
     # Every announcement from here on is kept: under load the clock may forfeit another
     # turn after the page comes back, and that one replaces the live region's text.

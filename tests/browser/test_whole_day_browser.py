@@ -50,7 +50,6 @@ from tests.browser.day_steps import (
     SLUG,
     WAIT,
     Laps,
-    again_if_lost,
     confirm_dialog,
     confirm_from_round_page,
     end_by_decision,
@@ -220,10 +219,8 @@ def day(browser, server: str, fresh: FreshSite, worker) -> None:
             continue
         entry = Entry.objects.get(tournament=t, player__name=name)
         row = desk.locator(f"#desk-entry-{entry.pk}")
-        again_if_lost(
-            lambda row=row: row.get_by_role("button", name="Check in").click(),
-            row.get_by_role("button", name="Undo"),
-        )
+        row.get_by_role("button", name="Check in").click()
+        expect(row.get_by_role("button", name="Undo")).to_be_visible(timeout=WAIT)
     expect(desk.locator("#desk-counts")).to_contain_text("8 present")
     assert set(
         Entry.objects.filter(tournament=t, checked_in=True).values_list("player__name", flat=True)
