@@ -125,9 +125,7 @@ def test_a_hidden_battle_page_does_not_start_the_clock_until_it_is_seen(
     waiting.screenshot(path=str(OUT / f"hidden-{game}-seen-and-started.png"))
 
 
-def test_without_a_live_stream_ready_pressed_with_the_keyboard_joins(
-    browser, server, monkeypatch
-):
+def test_without_a_live_stream_ready_pressed_with_the_keyboard_joins(browser, server, monkeypatch):
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     from playwright.sync_api import expect
 
