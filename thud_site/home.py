@@ -54,7 +54,9 @@ def battles_for(user) -> list[dict]:
                 "battle": battle,
                 "opponent": player_names(battle)[1 - seat],
                 "game": _(registry.get(battle.game).name),  # noqa: INT001
-                "tournament": None if battle.is_casual else battle.tournament_match().round.tournament,
+                "tournament": None
+                if battle.is_casual
+                else battle.tournament_match().round.tournament,
                 "to_join": battle.presence_state.awaiting,
             }
         )

@@ -152,3 +152,62 @@ def test_without_a_live_stream_ready_pressed_with_the_keyboard_joins(browser, se
     expect(accepting.locator("#presence-box")).to_have_count(0, timeout=10_000)
     b = Battle.objects.get(pk=battle.pk)
     assert b.status == "running" and b.first_joined_at and b.second_joined_at
+
+
+@pytest.mark.parametrize("language", ["en", "nb"])
+def test_home_with_waiting_battles_and_the_presence_box_have_no_axe_violation(
+    browser, server, monkeypatch, settings, language
+):
+    """The home page listing a waiting casual battle and a computer battle, and the
+    battle page's presence box, at a phone's and a laptop's width: axe finds nothing, the
+    Join links fit, and the page does not scroll sideways."""
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from axe_playwright_python.base import AXE_SCRIPT
+
+    from play import computer
+    from tests.browser.axe import describe, scan
+
+    OUT.mkdir(exist_ok=True)
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    c = challenges.create_challenge(
+        by=bob, opponent=alice, game="cavalli", timing="quickfire", now=timezone.now()
+    )
+    battle = challenges.accept(c.pk, by=alice, now=timezone.now())
+    computer.start(
+        by=alice,
+        game="thud",
+        level=2,
+        side=computer.YOU_FIRST,
+        time_control="quickfire",
+        now=timezone.now(),
+    )
+    found = []
+    for width, height in ((360, 740), (1366, 768)):
+        ctx = browser.new_context(viewport={"width": width, "height": height})
+        ctx.add_cookies(
+            [
+                session_cookie(alice, server),
+                {"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": server},
+            ]
+        )
+        ctx.add_init_script(AXE_SCRIPT)
+        ctx.add_init_script(VISIBILITY)
+        page = ctx.new_page()
+        page.add_init_script("sessionStorage.setItem('test-visibility', 'hidden')")  # no join
+        for path in ("/", f"/battles/{battle.pk}/"):
+            page.goto(f"{server}{path}", wait_until="load")
+            found += scan(page, "alice", language, path)
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            page.screenshot(
+                path=str(
+                    OUT
+                    / f"axe-{language}-{width}-{path.strip('/').replace('/', '-') or 'home'}.png"
+                ),
+                full_page=True,
+            )
+        assert page.locator("#presence-box").is_visible()
+        page.goto(f"{server}/")
+        assert page.locator("#home-battles a.button").count() == 2
+        ctx.close()
+    assert not found, describe(found)
+    assert Battle.objects.get(pk=battle.pk).status == "pending"
