@@ -225,10 +225,15 @@ def ask_resume(request: HtmxHttpRequest, battle_id: int):
 @require_POST
 @refuses_unreadable
 def ready(request: HtmxHttpRequest, battle_id: int):
-    """A player says they are at the battle; the second of the two starts its clock."""
+    """A player says they are at the battle; the second of the two starts its clock. The
+    page says whether it is seen (``visibility``): a hidden one does not join."""
     _battle, side = permissions.access_battle_for_player(request.user, battle_id)
+    seen = request.POST.get("visibility", "")
     return _act(
-        request, battle_id, side, lambda: joining.join(battle_id, side=side, now=timezone.now())
+        request,
+        battle_id,
+        side,
+        lambda: joining.join(battle_id, side=side, now=timezone.now(), visibility=seen),
     )
 
 

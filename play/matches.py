@@ -15,7 +15,9 @@ Terminology and invariants:
   claimed the other a no-show) *decides* the match: the absent player loses it
   (``no_show_by``), so a loser of battle 1 cannot escape the rating by staying away. The
   present player's differential is battle 1's, at least 1 (battle 2 counts as nothing
-  for either side).
+  for either side). Battle 2 expired with neither player there (``never_started``,
+  ``games.battles.joining.expire_unjoined``) ends the match on battle 1 alone: its
+  differential, battle 2 counting as nothing for either side, nobody blamed.
 - Rated matches a pair may play per rating period: :data:`RATED_PER_PERIOD` of a game
   in any :data:`RATING_PERIOD`, counted when a match is created under a lock of both
   users' rows; beyond it the match is played unrated (``unrated_reason`` "limit"), and its
@@ -44,7 +46,7 @@ from django.utils.translation import gettext
 
 from games.battles.finishing import tell_next
 from games.battles.starting import create_casual_battle
-from games.models.battle import DAY_MS, Battle
+from games.models.battle import DAY_MS, NEVER_STARTED, Battle
 from tournaments.for_games import match_differential
 
 from . import rating_hook
@@ -114,7 +116,9 @@ def on_casual_battle_finished(sender, *, battle: Battle, now: datetime, **kwargs
     )
     if match is None:
         return  # a single casual battle, or a match already settled
-    if battle.is_cancelled and battle.pk == match.battle_2_id:
+    if battle.finished_reason == NEVER_STARTED and battle.pk == match.battle_2_id:
+        end_match(match, now=now)  # nobody came: battle 1 alone decides
+    elif battle.is_cancelled and battle.pk == match.battle_2_id:
         _decide_by_no_show(match, battle, now=now)
     elif battle.is_cancelled:
         CasualMatch.objects.filter(pk=match.pk, status=CasualMatch.Status.PLAYING).update(
@@ -164,6 +168,8 @@ def end_match(match: CasualMatch, *, now: datetime) -> bool:
         return False
     if match.no_show_by_id is not None:
         differential = _no_show_differential(match, b1)
+    elif b2.finished_reason == NEVER_STARTED:
+        differential = match_differential(b1.result_numbers, (0, 0), game=match.game)
     else:
         differential = match_differential(b1.result_numbers, b2.result_numbers, game=match.game)
     rated, reason = match.rated, match.unrated_reason

@@ -1,4 +1,5 @@
-"""Which casual battles belong to a user, and which of them wait for the user's move."""
+"""Which casual battles belong to a user, and which of them wait for the user's move; and
+every battle that waits for the user (``waiting_for_you``: the home page)."""
 
 from __future__ import annotations
 
@@ -7,18 +8,53 @@ from django.db import models
 from django.db.models import Count, Q, QuerySet
 
 from games import registry
-from games.models.battle import NO_SHOW, Battle
+from games.models.battle import CANCELLED_REASONS, Battle
 from tournaments.for_games import battles_of_copies
 
 
-def your_move(user) -> Q:
-    """Running battles where ``user`` holds the side to move (any game's side keys)."""
+def your_move(user, *, tournament: bool = False) -> Q:
+    """Running battles where ``user`` holds the side to move (any game's side keys): as
+    a casual battle's user, or (``tournament``) as a tournament battle's player."""
+    first_seat, second_seat = _seat_of(user, tournament=tournament)
     q = Q(pk__in=[])
     for game in registry.all_games():
         first, second = (info.key for info in game.sides)
-        q |= Q(game=game.key, side_to_move=first, first_user=user)
-        q |= Q(game=game.key, side_to_move=second, second_user=user)
+        q |= Q(game=game.key, side_to_move=first) & first_seat
+        q |= Q(game=game.key, side_to_move=second) & second_seat
     return Q(status=Battle.Status.RUNNING) & q
+
+
+def _seat_of(user, *, tournament: bool) -> tuple[Q, Q]:
+    """Where ``user`` sits, by seat (first side, second side): as the user of a casual
+    battle, or (``tournament``) as the player of a tournament battle's entry."""
+    if tournament:
+        return Q(first_entry__player__user=user), Q(second_entry__player__user=user)
+    return Q(first_user=user), Q(second_user=user)
+
+
+def waiting_for_you(user) -> QuerySet[Battle]:
+    """Every online battle that waits for ``user``, in one query: casual ones, against
+    the computer or in a tournament, waiting for the user to join (``games.presence``) or
+    for their move. The ones waiting to be joined first, then by deadline."""
+    seated, moving = Q(pk__in=[]), Q(pk__in=[])
+    for tournament in (False, True):
+        first_seat, second_seat = _seat_of(user, tournament=tournament)
+        seated |= first_seat | second_seat
+        moving |= your_move(user, tournament=tournament)
+    awaiting = Q(status=Battle.Status.PENDING, awaits_players=True)
+    return (
+        Battle.objects.filter(mode=Battle.Mode.ONLINE)
+        .filter(seated)
+        .filter(awaiting | moving)
+        .select_related(
+            "first_user",
+            "second_user",
+            "match__round__tournament",
+            "first_entry__player",
+            "second_entry__player",
+        )
+        .order_by("status", "deadline", "pk")  # "pending" (to join) before "running"
+    )
 
 
 def user_named(name: str):
@@ -58,14 +94,14 @@ def _winner_index(game: str, winner: str) -> int | None:
 
 def finished_online() -> QuerySet[Battle]:
     """Battles played on the site to the end (casual and tournament) between people: they
-    have a winner. A battle cancelled because a player never came (``no_show``) was not
-    played; one against the computer counts apart (``computer_result_rows``); one of a
+    have a winner. A battle cancelled because a player never came (``no_show``) or
+    expired with nobody there (``never_started``) was not played; one against the computer counts apart (``computer_result_rows``); one of a
     copy (an archive of a tournament the site already holds) counts on its own pages only."""
     return (
         Battle.objects.filter(
             status=Battle.Status.FINISHED, mode=Battle.Mode.ONLINE, bot_level__isnull=True
         )
-        .exclude(finished_reason=NO_SHOW)
+        .exclude(finished_reason__in=CANCELLED_REASONS)
         .exclude(battles_of_copies())
     )
 

@@ -320,6 +320,13 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 50, "queue": CELERY_TASK_DEFAULT_QUEUE},
     },
+    # Casual battles that waited for their players past their lifetime end with no result
+    # (games/battles/joining.py, expire_unjoined; idempotent under each battle's lock).
+    "play-expire-unjoined": {
+        "task": "play.expire_unjoined",
+        "schedule": 60.0,
+        "options": {"expires": 50, "queue": CELERY_TASK_DEFAULT_QUEUE},
+    },
 }
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "max_retries": 2,

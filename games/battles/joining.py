@@ -6,6 +6,8 @@ once: the second to take the lock sees the first's join and starts it
 (``starting.start``, in the same transaction). A join that changes nothing (joined
 already, the battle started or never waited) writes nothing.
 
+- A join counts only from a page its player can see (``presence.counts_as_present``): a
+  battle page left in a background tab joins when it is looked at, or on *Ready*.
 - A first join bumps the clock version (the other player's page shows "your opponent is
   here") and tells the opponent at once on their own channel (``publish.publish_notices``,
   on commit), whatever page they have open.
@@ -15,6 +17,11 @@ already, the battle started or never waited) writes nothing.
   (``needs_referee``, reason ``no_show_claimed``) on its opening position, and the claim
   is kept as a ``ClockEvent`` (who, when). Refused claims raise ``NotAllowed`` and change
   nothing.
+- A casual battle still waiting for its players when it expires (``presence.expires_at``,
+  found by the beat, ``expire_unjoined``) ends with no result: reason ``no_show`` when one
+  player had joined (the other did not come, as if claimed), ``never_started`` when nobody
+  had; ``casual_battle_finished`` tells ``play`` (a match's battle 2 decides the match).
+  A tournament battle is left to its referee.
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ from django.utils.translation import gettext_lazy as _
 from games import clock, presence
 from games.interface import side_keys
 from games.live import publish
-from games.models.battle import NO_SHOW, NO_SHOW_CLAIMED, Battle
+from games.models.battle import NEVER_STARTED, NO_SHOW, NO_SHOW_CLAIMED, Battle
 from games.models.history import ClockEvent
 from games.signals import casual_battle_finished
 from tournaments.for_games import players_of_round
@@ -94,8 +101,18 @@ def seat_name(battle: Battle, seat: int) -> str:
     return entry.player.name
 
 
-def join(battle_id: int, *, side: str, now: datetime, via: str = ClockEvent.Via.PLAYER) -> Battle:
-    """``side``'s player is at the battle; the second of the two starts its clock."""
+def join(
+    battle_id: int,
+    *,
+    side: str,
+    now: datetime,
+    via: str = ClockEvent.Via.PLAYER,
+    visibility: str = "",
+) -> Battle:
+    """``side``'s player is at the battle; the second of the two starts its clock. A page
+    that says it is hidden (``visibility``) changes nothing: nobody is looking at it."""
+    if not presence.counts_as_present(visibility):
+        return Battle.objects.get(pk=battle_id)
     with transaction.atomic():
         battle = _locked(battle_id)
         before = battle.presence_state
@@ -157,6 +174,37 @@ def claim_no_show(battle_id: int, *, side: str, by_name: str, now: datetime) -> 
         if battle.is_casual:
             casual_battle_finished.send(sender=Battle, battle=battle, now=now)
     return battle
+
+
+def expire_unjoined(*, now: datetime) -> int:
+    """End every casual battle that waited for its players until it expired as of ``now``
+    (``presence.expired``); returns how many. Each is re-read under its lock, so a join
+    or a claim meanwhile wins, and a second run (or a redelivered task) changes nothing."""
+    # A coarse filter first (not changed for the lifetime); the rule decides under the lock.
+    due = Battle.objects.filter(
+        match__isnull=True,
+        status=Battle.Status.PENDING,
+        awaits_players=True,
+        updated_at__lte=now - presence.UNJOINED_LIFETIME,
+    ).values_list("pk", flat=True)
+    ended = 0
+    for battle_id in list(due):
+        with transaction.atomic():
+            battle = _locked(battle_id)
+            state = battle.presence_state
+            if not battle.is_casual or not presence.expired(state, battle.updated_at, now):
+                continue
+            reason = NO_SHOW if presence.anyone_joined(state) else NEVER_STARTED
+            new = clock.finish(battle.clock_state, reason)
+            extra = {"awaits_players": False, "winner": "", "scores": {}}
+            if not store.write(battle, new, now=now, **extra):
+                continue  # changed meanwhile: the next run looks again
+            store.event(
+                battle, ClockEvent.Kind.NO_SHOW, now=now, via=ClockEvent.Via.SWEEP, detail=reason
+            )
+            casual_battle_finished.send(sender=Battle, battle=battle, now=now)
+            ended += 1
+    return ended
 
 
 def open_for_players(battle_id: int, *, side: str | None, now: datetime) -> Battle:

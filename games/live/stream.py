@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -254,12 +255,18 @@ async def _keyed_stream(events: _Hub, key: int, to_sse: Callable[[Any], bytes | 
 
 
 def _notice(item: Any) -> bytes | None:
-    return format_sse(item, event="notice") if isinstance(item, dict) else None
+    """A notice as sent, stamped with the server's time of sending (``at``, epoch ms): a
+    page frozen in a background tab reads it late, and must not show it as news then
+    (``static/js/notices.js`` drops a notice older than a few minutes)."""
+    if not isinstance(item, dict):
+        return None
+    return format_sse(item | {"at": int(time.time() * 1000)}, event="notice")
 
 
 def user_stream(user_id: int):
     """The SSE body of one user's notices (``publish.publish_notices``), each as ``event:
-    notice``. What a page misses, the home page and "Your games" list anyway."""
+    notice`` with its time of sending. What a page misses, the home page and "Your games"
+    list anyway."""
     return _keyed_stream(user_hub, user_id, _notice)
 
 

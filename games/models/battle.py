@@ -32,6 +32,11 @@ if TYPE_CHECKING:
 #: referee (tournament): one of them claimed the other a no-show (``games.presence``).
 NO_SHOW = "no_show"
 NO_SHOW_CLAIMED = "no_show_claimed"
+#: A casual battle that waited for its players until it expired with nobody there
+#: (``games.presence.expires_at``): closed with no result, as a no-show is.
+NEVER_STARTED = "never_started"
+#: The reasons a battle ended without being played: no result, not rated, not counted.
+CANCELLED_REASONS = (NO_SHOW, NEVER_STARTED)
 
 REASONS = {
     clock.REASON_MOVE_LIMIT: _("move limit reached"),
@@ -48,6 +53,7 @@ REASONS = {
     clock.REASON_UNREADABLE: _("this battle's record cannot be read"),
     NO_SHOW: _("cancelled: a player did not join in time; nobody won or lost"),
     NO_SHOW_CLAIMED: _("a player did not join in time: a referee decides"),
+    NEVER_STARTED: _("expired: nobody joined in time; nobody won or lost"),
 }
 
 #: Correspondence: days per move, at most (the clock counts milliseconds in a 32-bit
@@ -289,8 +295,9 @@ class Battle(models.Model):
 
     @property
     def is_cancelled(self) -> bool:
-        """A casual battle ended because a player never came: nobody won or lost."""
-        return self.is_finished and self.finished_reason == NO_SHOW
+        """A casual battle ended because a player (or both) never came: nobody won or
+        lost."""
+        return self.is_finished and self.finished_reason in CANCELLED_REASONS
 
     @property
     def resume_asked(self) -> str:

@@ -165,14 +165,29 @@
   }
   document.addEventListener("htmx:afterSettle", syncTypedVersion);
 
-  // A player on this page has joined the battle once its live stream is open: the page
-  // says so with the Ready form's POST (opening the stream alone changes nothing, so a
-  // stream opened from another page never starts a clock).
-  document.addEventListener("htmx:sseOpen", function (event) {
-    if (!event.target || event.target.id !== "live") return;
+  // A player on this page has joined the battle once its live stream is open and the page
+  // is in front of them (the Page Visibility API): the page says so with the Ready form's
+  // POST (opening the stream alone changes nothing, so a stream opened from another page
+  // never starts a clock). A page opened in a background tab (the challenger's waiting
+  // page turned into the battle) joins when it is looked at. Every Ready POST says whether
+  // the page is seen: the server does not count a hidden one (games.presence).
+  var streamOpen = false;
+  function joinIfSeen() {
+    if (!streamOpen || document.visibilityState !== "visible") return;
     var button = document.getElementById("ready");
     if (button && button.form && !button.disabled) button.click();
+  }
+  document.addEventListener("htmx:sseOpen", function (event) {
+    if (!event.target || event.target.id !== "live") return;
+    streamOpen = true;
+    joinIfSeen();
   });
+  document.addEventListener("visibilitychange", joinIfSeen);
+  document.addEventListener("click", function (event) {
+    var button = event.target && event.target.closest ? event.target.closest("#ready") : null;
+    var field = button && button.form ? button.form.elements.visibility : null;
+    if (field) field.value = document.visibilityState;
+  }, true);
 
   function ready() { start(board()); syncTypedVersion(); }
   document.addEventListener("DOMContentLoaded", ready);

@@ -4,6 +4,11 @@
 // browser notification only if the user granted that before (never asked unprompted: the
 // [data-notify-permission] buttons ask). On the challenger's waiting page (/play/, the
 // challenge still listed), an accepted challenge turns the page into the battle.
+// Each notice is news once: a notice the server sent more than a few minutes ago (``at``,
+// read late by a page frozen in a background tab) is not shown, and one already toasted
+// on this device (its kind and battle, in localStorage) is not toasted again, by another
+// tab or a page brought back from the history. A page in the background keeps its toasts
+// until it is looked at, so the tab in front shows them first.
 // Without JavaScript or without a stream nothing breaks: the home page and "Your games"
 // list the battle. Loaded on every page (the permission buttons and ``thudNotify`` serve
 // visitors too); the stream only for a logged-in user.
@@ -63,13 +68,43 @@
     if (document.visibilityState === "visible" && document.hasFocus()) stopBlinking();
   });
 
+  // The server's clock as this page reads it (data-now: seconds, when it was rendered).
+  var skew = Number(box.dataset.now) * 1000 - Date.now();
+  var maxAge = Number(box.dataset.maxAge) * 1000;
+  function stale(at) {
+    return !at || Date.now() + skew - at > maxAge;
+  }
+
+  var SEEN = "thud-notices-seen";
+  function seenKeys() {
+    try {
+      return JSON.parse(window.localStorage.getItem(SEEN) || "[]");
+    } catch (e) {
+      return [];
+    }
+  }
+  // True the first time this device toasts ``key`` (then remembered: the last 50).
+  function firstTime(key) {
+    var keys = seenKeys();
+    if (keys.indexOf(key) !== -1) return false;
+    keys.push(key);
+    try {
+      window.localStorage.setItem(SEEN, JSON.stringify(keys.slice(-50)));
+    } catch (e) {
+      // private mode, storage full: this tab still shows it once
+    }
+    return true;
+  }
+
   function toast(notice, text) {
     var key = notice.battle ? String(notice.battle) : "match-" + notice.match;
+    if (!firstTime(notice.kind + "-" + key)) return;
     var old = box.querySelector('[data-battle="' + key + '"]');
     if (old) old.remove(); // one toast per battle: the newest says it
     var item = document.createElement("div");
     item.className = "notice card";
     item.dataset.battle = key;
+    item.dataset.at = String(notice.at);
     var p = document.createElement("p");
     p.textContent = text + " ";
     var link = document.createElement("a");
@@ -100,12 +135,33 @@
         return;
       }
     }
+    if (stale(notice.at)) return; // read late (a frozen tab): no longer news
     if (window.location.pathname === notice.url) return; // already there: the board says it
     var text = template.replace("{name}", notice.from || "");
-    toast(notice, text);
+    if (document.visibilityState === "visible") toast(notice, text);
+    else held.push([notice, text]);
     blink(box.dataset.title);
     notify(box.dataset.title, text, notice.url);
   }
+
+  // Toasts held while the page was in the background: shown when it is looked at, if
+  // still news and no other tab of this device showed them meanwhile.
+  var held = [];
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState !== "visible") return;
+    var waiting = held;
+    held = [];
+    waiting.forEach(function (pair) {
+      if (!stale(pair[0].at)) toast(pair[0], pair[1]);
+    });
+  });
+  // A page brought back from the history shows no old news.
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted) return;
+    box.querySelectorAll(".notice[data-at]").forEach(function (item) {
+      if (stale(Number(item.dataset.at))) item.remove();
+    });
+  });
 
   // Offline (a saved copy of the page, a dropped network) the stream is not asked for:
   // every try would fail, and say so in the console. It opens when the network returns.

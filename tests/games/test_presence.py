@@ -76,3 +76,37 @@ def test_only_timed_online_quickfire_battles_wait_for_their_players():
     assert not presence.needs_players(online=True, timed=True, correspondence=True)
     assert not presence.needs_players(online=True, timed=False, correspondence=False)
     assert not presence.needs_players(online=False, timed=True, correspondence=False)
+
+
+# --- a page that is seen; a battle nobody started ------------------------------------
+
+
+def test_only_a_page_that_is_seen_or_a_ready_press_counts_as_present():
+    assert presence.counts_as_present(presence.VISIBLE)
+    assert presence.counts_as_present("")  # Ready pressed without JavaScript
+    assert not presence.counts_as_present(presence.HIDDEN)
+    assert not presence.counts_as_present("prerender")
+
+
+def test_a_battle_nobody_joined_expires_its_lifetime_after_its_last_change():
+    p = Presence(window_ms=60_000)
+    life = presence.UNJOINED_LIFETIME.total_seconds()
+    assert presence.expires_at(p, T0) == T0 + presence.UNJOINED_LIFETIME
+    assert not presence.expired(p, T0, at(life - 1))
+    assert presence.expired(p, T0, at(life))
+    assert not presence.anyone_joined(p)
+
+
+def test_a_long_join_window_is_never_cut_short_by_the_expiry():
+    p = presence.join(Presence(window_ms=3_600_000), SECOND, T0)
+    assert presence.anyone_joined(p)
+    assert not presence.expired(p, T0, at(3_599))
+    assert presence.expired(p, T0, at(3_600))
+
+
+def test_a_battle_that_no_longer_waits_never_expires():
+    p = Presence(window_ms=60_000, awaiting=False)
+    assert presence.expires_at(p, T0) is None
+    assert not presence.expired(p, T0, at(10**6))
+    both = presence.join(presence.join(Presence(window_ms=60_000), FIRST, T0), SECOND, T0)
+    assert presence.both_joined(both)  # started: the battle row says awaiting=False then

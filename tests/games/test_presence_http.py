@@ -111,3 +111,22 @@ def test_a_tournament_battle_says_the_no_show_time_in_the_tournament_s_zone(clie
         client.force_login(b1.first_entry.player.user)
         html = client.get(reverse("games:battle", args=[b1.pk])).content.decode()
     assert "If your opponent has not joined by 22:01:05 (Europe/Oslo; 60 seconds after" in html
+
+
+def test_a_hidden_page_s_ready_changes_nothing_and_a_seen_one_joins(client, waiting):
+    client.force_login(waiting.first_user)
+    url = reverse("games:ready", args=[waiting.pk])
+    before = Battle.objects.get(pk=waiting.pk).clock_version
+    r = client.post(url, {"visibility": "hidden"}, HTTP_HX_REQUEST="true")
+    assert r.status_code == 200 and 'id="ready"' in r.content.decode()  # still to press
+    b = Battle.objects.get(pk=waiting.pk)
+    assert (b.first_joined_at, b.clock_version) == (None, before)
+    client.post(url, {"visibility": "visible"}, HTTP_HX_REQUEST="true")
+    assert Battle.objects.get(pk=waiting.pk).first_joined_at is not None
+
+
+def test_the_ready_form_carries_the_visibility_and_says_how_one_joins(client, waiting):
+    client.force_login(waiting.first_user)
+    html = client.get(reverse("games:battle", args=[waiting.pk])).content.decode()
+    assert '<input type="hidden" name="visibility" value="">' in html
+    assert "You join when this page is in front of you, or when you press Ready." in html

@@ -205,3 +205,60 @@ def test_player_in_two_running_tournaments_sees_both_matches(client):
         assert reverse("my_page", args=[t.slug]) in html
         assert reverse("referee_match", args=[t.slug, m.pk]) in html
     assert html.count('data-tournament="') == 2
+
+
+# --- every battle waiting for you ------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_home_lists_every_battle_waiting_for_you_with_join_in_one_query(
+    client, django_assert_num_queries
+):
+    from games.battles import joining
+    from games.battles.starting import create_casual_battle
+    from play import computer
+    from tests.factories import make_match
+    from thud_site.home import battles_for
+
+    now = timezone.now()
+    (match,) = make_match()
+    alice = match.player_a.player.user  # she plays in a tournament too
+    bob, carol = UserFactory(username="bob"), UserFactory(username="carol")
+    casual = create_casual_battle(
+        game="cavalli", first=bob, second=alice, timing="quickfire", await_players=True, now=now
+    )
+    bot = computer.start(
+        by=alice, game="thud", level=2, side=computer.YOU_FIRST, time_control="quickfire", now=now
+    )
+    theirs = create_casual_battle(  # someone else's battle: not alice's business
+        game="thud", first=bob, second=carol, timing="quickfire", await_players=True, now=now
+    )
+    b1, _b2 = create_battles(match, mode=Battle.Mode.ONLINE, now=now)
+    joining.open_for_players(b1.pk, side=None, now=now)
+    client.force_login(alice)
+    html = client.get(HOME).content.decode()
+    section = html.split('id="home-battles"')[1].split("</section>")[0]
+    for battle in (casual, bot, b1):
+        card = section.split(f'data-battle="{battle.pk}"')[1].split("</li>")[0]
+        assert f'href="{reverse("games:battle", args=[battle.pk])}"' in card
+        assert ">Join<" in card
+    assert f'data-battle="{theirs.pk}"' not in section
+    assert "3 battles are waiting for you" in section
+    assert "Against bob" in section and "Battaglia di Cavalli" in section
+    assert "Against The computer, level 2" in section and "Your move" in section
+    assert match.round.tournament.name in section and "Waiting for you to join" in section
+    with django_assert_num_queries(1):
+        rows = battles_for(alice)
+    assert [r["battle"].pk for r in rows][-1] == bot.pk  # to join first, then to move
+    # Joined is not started: still hers to play. Started and the other's move: gone.
+    joining.join(casual.pk, side="black", now=now)
+    assert casual.pk in [r["battle"].pk for r in battles_for(alice)]
+    joining.join(casual.pk, side="white", now=now)  # white (bob) moves first
+    assert casual.pk not in [r["battle"].pk for r in battles_for(alice)]
+    assert casual.pk in [r["battle"].pk for r in battles_for(bob)]
+
+
+@pytest.mark.django_db
+def test_home_without_a_waiting_battle_has_no_such_section(client):
+    client.force_login(UserFactory())
+    assert 'id="home-battles"' not in client.get(HOME).content.decode()
