@@ -4,7 +4,7 @@ Terminology and invariants:
 - The *asker* is the logged-in user typing an opponent's name. The answer lists at most
   ``MAX_SUGGESTIONS`` usernames of *active* users other than the asker (the computer's
   user is inactive, so it is never offered: nobody can challenge it), the names that
-  start with ``q`` first, then those that contain it, each group in alphabetical order.
+  start with ``q`` first, then those that contain it, each group in alphabetical order (any case).
 - ``q`` is checked before any query (``clean_query``): an empty ``q`` asks for nothing
   and gets no names; one longer than a username may be, or holding a NUL (PostgreSQL
   refuses it in any text), is a ``SuggestError`` with a message for the asker.
@@ -18,6 +18,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db import models
 from django.db.models import Case, IntegerField, Value, When
+from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from thud_site import limits
@@ -78,7 +79,7 @@ def usernames(q: str, *, asker) -> list[str]:
                 output_field=IntegerField(),
             )
         )
-        .order_by("later", name)
+        .order_by("later", Lower(name), name)
         .values_list(name, flat=True)[:MAX_SUGGESTIONS]
     )
     return list(rows)
