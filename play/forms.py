@@ -168,7 +168,6 @@ class ComputerForm(forms.Form):
         coerce=int,
         initial=DEFAULT_MOVE_LIMIT,
         required=False,  # a page from before the choice: the default
-        empty_value=DEFAULT_MOVE_LIMIT,
         help_text=_(
             "Quickfire only: the battle ends after this many moves by each side and is "
             "scored as it stands."
@@ -197,3 +196,6 @@ class ComputerForm(forms.Form):
         limit = self.fields["move_limit"]
         assert isinstance(limit, forms.ChoiceField)
         limit.choices = move_limit_choices()
+
+    def clean_move_limit(self) -> int:
+        return self.cleaned_data["move_limit"] or DEFAULT_MOVE_LIMIT

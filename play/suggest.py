@@ -54,9 +54,7 @@ def clean_query(q: str) -> str:
     longest = _username_field().max_length
     assert longest is not None
     if len(q) > longest:
-        raise SuggestError(
-            _("Type at most %(max)d characters of a username.") % {"max": longest}
-        )
+        raise SuggestError(_("Type at most %(max)d characters of a username.") % {"max": longest})
     if "\x00" in q:
         raise SuggestError(_("A username cannot contain that character."))
     return q

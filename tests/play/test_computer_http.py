@@ -118,7 +118,10 @@ def test_the_side_chosen_by_its_name_is_the_side_the_player_plays(
     # The radio button's label names the side in this game (and in the others).
     label = re.search(rf'value="{side}"[^>]*>(.*?)</label>', section, re.S)
     assert label and f'data-side-for="{game}">{named}<' in label.group(1)
-    assert client.post(reverse("play:computer"), GOOD | {"game": game, "side": side}).status_code == 302
+    assert (
+        client.post(reverse("play:computer"), GOOD | {"game": game, "side": side}).status_code
+        == 302
+    )
     battle = Battle.objects.get()
     players_side = rules.sides[0 if battle.first_user == alice else 1].key
     assert players_side == player_side and battle.bot_side != player_side

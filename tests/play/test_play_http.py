@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import UserProfile
-from games.battles.play import accept_end, offer_end, submit_move
 from games import registry
+from games.battles.play import accept_end, offer_end, submit_move
 from games.battles.starting import create_casual_battle
 from games.models.battle import Battle
 from play import challenges
@@ -105,7 +105,9 @@ def test_the_challenge_form_names_each_side_in_each_game(client):
 
 @pytest.mark.parametrize("game", ["thud", "cavalli"])
 @pytest.mark.parametrize(("first", "challenger_side"), [("challenger", 0), ("opponent", 1)])
-def test_the_side_chosen_by_name_is_the_side_the_challenger_plays(client, game, first, challenger_side):
+def test_the_side_chosen_by_name_is_the_side_the_challenger_plays(
+    client, game, first, challenger_side
+):
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
     client.force_login(alice)
     data = {"username": "bob", "game": game, "timing": "quickfire", "days": 3, "first": first}
