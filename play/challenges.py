@@ -30,9 +30,9 @@ from django.utils.translation import gettext_lazy as _
 from games import registry
 from games.battles import joining
 from games.battles.errors import BattleError
-from games.battles.starting import create_casual_battle
+from games.battles.starting import check_move_limit, create_casual_battle
 from games.live import publish
-from games.models.battle import MAX_CORRESPONDENCE_DAYS, Battle
+from games.models.battle import DEFAULT_MOVE_LIMIT, MAX_CORRESPONDENCE_DAYS, Battle
 
 from . import notify
 from .matches import start_match
@@ -75,11 +75,14 @@ def create_challenge(
     timing: str,
     days: int = 3,
     first: str = Challenge.First.RANDOM,
+    move_limit: int = DEFAULT_MOVE_LIMIT,
     rated_match: bool = False,
     now: datetime,
 ) -> Challenge:
     """Challenge ``opponent`` (a user), or open a public seek when ``opponent`` is None.
-    ``rated_match``: accepting it starts a rated casual match (``play.matches``)."""
+    ``move_limit``: a quickfire battle's moves per side (``CASUAL_MOVE_LIMITS``; kept,
+    unused, for correspondence). ``rated_match``: accepting it starts a rated casual
+    match (``play.matches``)."""
     if opponent is not None and opponent.pk == by.pk:
         raise ChallengeError(_("You cannot challenge yourself."))
     if game not in dict(registry.choices()):
@@ -87,7 +90,11 @@ def create_challenge(
     if timing not in Battle.Timing.values:
         raise ChallengeError(_("Unknown timing."))
     if first not in Challenge.First.values:
-        raise ChallengeError(_("Choose who moves first."))
+        raise ChallengeError(_("Choose your side."))
+    try:
+        check_move_limit(move_limit)
+    except BattleError as exc:
+        raise ChallengeError(exc.message) from None
     if not 1 <= days <= MAX_CORRESPONDENCE_DAYS:
         raise ChallengeError(
             _("Days per move must be between 1 and %(max)d.") % {"max": MAX_CORRESPONDENCE_DAYS}
@@ -101,6 +108,7 @@ def create_challenge(
             timing=timing,
             days=days,
             first=first,
+            move_limit=move_limit,
             rated_match=rated_match,
             created_at=now,
             expires_at=now + OFFER_LIFETIME[timing],
@@ -155,7 +163,7 @@ def accept(
     the challenger is told at once (a notice on their channel, after commit).
 
     ``coin()`` decides who moves first when the challenger chose "random" (True: the
-    challenger does).
+    challenger does). A quickfire battle gets the challenge's ``move_limit``.
     """
     with transaction.atomic():
         mine = Q(opponent=by) | Q(opponent__isnull=True)
@@ -187,6 +195,7 @@ def accept(
                     second=second,
                     timing=challenge.timing,
                     days=challenge.days,
+                    move_limit=challenge.move_limit,
                     now=now,
                 ).battle_1
             else:
@@ -196,6 +205,7 @@ def accept(
                     second=second,
                     timing=challenge.timing,
                     days=challenge.days,
+                    move_limit=challenge.move_limit,
                     await_players=True,
                     now=now,
                 )

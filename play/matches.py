@@ -46,7 +46,7 @@ from django.utils.translation import gettext
 
 from games.battles.finishing import tell_next
 from games.battles.starting import create_casual_battle
-from games.models.battle import DAY_MS, NEVER_STARTED, Battle
+from games.models.battle import DAY_MS, DEFAULT_MOVE_LIMIT, NEVER_STARTED, Battle
 from tournaments.for_games import match_differential
 
 from . import rating_hook
@@ -59,11 +59,20 @@ RATING_PERIOD = timedelta(days=30)
 
 
 def start_match(
-    *, game: str, first, second, timing: str, days: int, rated: bool = True, now: datetime
+    *,
+    game: str,
+    first,
+    second,
+    timing: str,
+    days: int,
+    move_limit: int = DEFAULT_MOVE_LIMIT,
+    rated: bool = True,
+    now: datetime,
 ) -> CasualMatch:
     """Create battle 1 (``first`` moves first; a timed one waits for both players) and its
     match; rated if asked and the pair has rated matches left this period (see the module
-    note). Raises ``games.battles.errors.NotAllowed`` as ``create_casual_battle`` does."""
+    note). ``move_limit``: a quickfire match's moves per side, in both battles. Raises
+    ``games.battles.errors.NotAllowed`` as ``create_casual_battle`` does."""
     with transaction.atomic():
         battle = create_casual_battle(
             game=game,
@@ -71,6 +80,7 @@ def start_match(
             second=second,
             timing=timing,
             days=days,
+            move_limit=move_limit,
             await_players=True,
             now=now,
         )
@@ -148,6 +158,9 @@ def _open_second(match: CasualMatch, first: Battle, *, now: datetime) -> None:
         second=first.first_user,
         timing=first.timing,
         days=max(1, first.think_ms // DAY_MS),
+        # Battle 1's limit (moves per side); one made before casual quickfire had a
+        # limit gets the default.
+        move_limit=first.max_plies // 2 if first.max_plies else DEFAULT_MOVE_LIMIT,
         board_seed=first.board_seed,
         await_players=True,
         number=2,

@@ -12,6 +12,8 @@ Terminology and invariants:
   offers goes through it, so an expired offer is dead to the second. The status
   ``expired`` is bookkeeping written a minute later by the beat (``play.expire_offers``),
   never what correctness depends on.
+- A quickfire challenge's battle (both battles of its match) ends after ``move_limit``
+  moves per side; correspondence has no move limit.
 - A challenge with ``rated_match`` makes a *casual match* (``CasualMatch``) when accepted:
   two battles with sides swapped, like a tournament match (see ``play.matches``).
 - ``Notice`` remembers every email sent about a battle's turn: unique per (battle, ply,
@@ -29,7 +31,12 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import registry
-from games.models.battle import MAX_CORRESPONDENCE_DAYS, Battle
+from games.models.battle import (
+    CASUAL_MOVE_LIMITS,
+    DEFAULT_MOVE_LIMIT,
+    MAX_CORRESPONDENCE_DAYS,
+    Battle,
+)
 
 #: How long a seek or challenge waits for an answer: a quickfire game needs both players
 #: at the board now; a correspondence game tolerates a week.
@@ -83,13 +90,22 @@ class Challenge(models.Model):
         _("timing"),
         max_length=16,
         choices=Battle.Timing.choices,
-        default=Battle.Timing.CORRESPONDENCE,
+        default=Battle.Timing.QUICKFIRE,
     )
     days = models.PositiveSmallIntegerField(
         _("days per move"),
         default=3,
         validators=[MinValueValidator(1), MaxValueValidator(MAX_CORRESPONDENCE_DAYS)],
     )
+    #: Quickfire: the battle ends after this many moves per side (``max_plies`` is twice
+    #: it; ``create_casual_battle``). Stored for a correspondence challenge too, unused.
+    move_limit = models.PositiveSmallIntegerField(
+        _("moves per side"),
+        choices=[(n, str(n)) for n in CASUAL_MOVE_LIMITS],
+        default=DEFAULT_MOVE_LIMIT,
+    )
+    # Who plays the game's first side (it moves first): the form asks for the side by
+    # the game's own names (``play.forms``), this keeps who moves first.
     first = models.CharField(
         _("who moves first"), max_length=12, choices=First.choices, default=First.RANDOM
     )
@@ -130,6 +146,10 @@ class Challenge(models.Model):
             models.CheckConstraint(
                 condition=~models.Q(opponent=models.F("challenger")),
                 name="challenge_not_self",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(move_limit__in=CASUAL_MOVE_LIMITS),
+                name="challenge_move_limit_offered",
             ),
         ]
         verbose_name = _("challenge")

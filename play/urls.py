@@ -11,6 +11,7 @@ urlpatterns = [
     path("", views.start, name="start"),
     path("challenge/<int:challenge_id>/<str:action>/", views.answer, name="answer"),
     path("computer/", views.play_computer, name="computer"),
+    path("users/", views.users, name="users"),
     path("games/", views.my_games, name="games"),
     path("stats/", views.stats, name="stats"),
     path("settings/", views.notifications, name="settings"),

@@ -6,7 +6,7 @@ from datetime import datetime
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -16,7 +16,7 @@ from accounts.models import UserProfile
 from games import registry
 from thud_site.http import AuthedRequest, HtmxHttpRequest
 
-from . import challenges, computer, matches, queries
+from . import challenges, computer, matches, queries, suggest
 from . import stats as stats_lib
 from .forms import ChallengeForm, ComputerForm, NotificationsForm
 from .models import Challenge
@@ -41,6 +41,7 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
                 timing=data["timing"],
                 days=data["days"],
                 first=data["first"],
+                move_limit=data["move_limit"],
                 rated_match=data["rated_match"],
                 now=now,
             )
@@ -67,6 +68,7 @@ def play_computer(request: HtmxHttpRequest) -> HttpResponse:
                 level=data["level"],
                 side=data["side"],
                 time_control=data["time_control"],
+                move_limit=data["move_limit"],
                 now=now,
             )
         except computer.ComputerError as exc:
@@ -106,6 +108,23 @@ def _start_page(
         "match_numbers": matches.numbers_of([b.pk for b in waiting]),
     }
     return render(request, "play/start.html", context, status=status)
+
+
+@require_GET
+def users(request: HtmxHttpRequest) -> JsonResponse:
+    """Usernames for the challenge form's suggestions (``play.suggest``), as JSON:
+    ``{"users": [...]}``, or ``{"error": "..."}`` with 400, 403 or 429."""
+    if not request.user.is_authenticated:
+        return JsonResponse({"error": _("Log in to look up players.")}, status=403)
+    if not suggest.allowed(request.user):
+        return JsonResponse(
+            {"error": _("Too many look-ups: wait a minute and try again.")}, status=429
+        )
+    try:
+        q = suggest.clean_query(request.GET.get("q", ""))
+    except suggest.SuggestError as exc:
+        return JsonResponse({"error": str(exc.message)}, status=400)
+    return JsonResponse({"users": suggest.usernames(q, asker=request.user)})
 
 
 @login_required

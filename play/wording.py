@@ -7,8 +7,8 @@ Terminology:
 - The *sides* are the game's own (``Game.sides``, first side moves first), named by the
   game and translated here: nothing in ``play`` names a game's pieces.
 - The *time control* is the clock the battle will get (``ClockWords``): casual quickfire
-  battles get the ``Battle`` model's default clock (``create_casual_battle`` sets no other),
-  correspondence ``days`` per move.
+  battles get the ``Battle`` model's default clock (``create_casual_battle`` sets no other)
+  and the challenge's move limit, correspondence ``days`` per move.
 
 ``challenge_words`` and ``time_words`` are pure over their arguments (no database, no
 clock); ``words_for`` reads a ``Challenge`` and the game registry and calls them.
@@ -45,13 +45,16 @@ def _default(name: str) -> int:
     return default
 
 
-#: The clock of a casual quickfire battle: the model's defaults, which
-#: ``games.battles.starting.create_casual_battle`` leaves as they are (no move limit).
-CASUAL_QUICKFIRE = ClockWords(
-    timing=Battle.Timing.QUICKFIRE,
-    think_ms=_default("think_ms"),
-    move_ms=_default("move_ms"),
-)
+def casual_quickfire(move_limit: int) -> ClockWords:
+    """The clock of a casual quickfire battle: the model's defaults, which
+    ``games.battles.starting.create_casual_battle`` leaves as they are, and the move
+    limit (``move_limit`` moves per side)."""
+    return ClockWords(
+        timing=Battle.Timing.QUICKFIRE,
+        think_ms=_default("think_ms"),
+        move_ms=_default("move_ms"),
+        max_plies=2 * move_limit,
+    )
 
 
 def _seconds(ms: int) -> str:
@@ -137,7 +140,7 @@ def _side_words(
 def clock_of(challenge: Challenge) -> ClockWords:
     if challenge.timing == Battle.Timing.CORRESPONDENCE:
         return ClockWords(timing=challenge.timing, days=challenge.days)
-    return CASUAL_QUICKFIRE
+    return casual_quickfire(challenge.move_limit)
 
 
 def words_for(challenge: Challenge, *, reader) -> str:

@@ -17,7 +17,13 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from games import clock, presence, registry
-from games.models.battle import DAY_MS, MAX_CORRESPONDENCE_DAYS, Battle
+from games.models.battle import (
+    CASUAL_MOVE_LIMITS,
+    DAY_MS,
+    DEFAULT_MOVE_LIMIT,
+    MAX_CORRESPONDENCE_DAYS,
+    Battle,
+)
 from games.models.history import ClockEvent
 from tournaments.for_games import RoundError, begin_play
 
@@ -95,6 +101,7 @@ def create_casual_battle(
     await_players: bool = False,
     number: int = 1,
     timed: bool = True,
+    move_limit: int | None = DEFAULT_MOVE_LIMIT,
     bot_level: int | None = None,
     bot_side: str = "",
     now: datetime,
@@ -114,8 +121,14 @@ def create_casual_battle(
     ``timed=False``: a quickfire battle with no clock at all (played against the
     computer). ``bot_level`` and ``bot_side``: the computer plays that side at that level
     (``games.bots``); it is one of the two users all the same.
-    Raises ``NotAllowed`` (nothing created) for an unknown game, bad timing or days, or
-    a user playing themself.
+
+    ``move_limit``: a quickfire battle ends after that many moves *per side* (one of
+    ``CASUAL_MOVE_LIMITS``: ``max_plies`` is twice it) and is scored as it stands, as a
+    tournament's quickfire battle is (``clock.REASON_MOVE_LIMIT``). Quickfire Thud is the
+    move limit, so a timed battle always has one; ``None`` (no limit, a classic game) is
+    only for a battle with no clock. Correspondence has no limit and ignores it.
+    Raises ``NotAllowed`` (nothing created) for an unknown game, bad timing, days or move
+    limit, or a user playing themself.
     """
     try:
         rules = registry.get(game)
@@ -137,8 +150,10 @@ def create_casual_battle(
         }
     elif timing != Battle.Timing.QUICKFIRE:
         raise NotAllowed(_("Unknown timing."))
-    elif not timed:
-        timing_fields = {"timed": False}
+    else:
+        timing_fields = {"max_plies": _quickfire_plies(move_limit, timed=timed)}
+        if not timed:
+            timing_fields["timed"] = False
     if board_seed is None and rules.key != registry.DEFAULT:
         board_seed = secrets.randbelow(1_000_000)
     with transaction.atomic():
@@ -166,6 +181,26 @@ def create_casual_battle(
         else:
             start(battle, now=now, via=ClockEvent.Via.PLAYER)
     return battle
+
+
+def check_move_limit(move_limit: int | None) -> int:
+    """``move_limit`` (moves per side) if a casual quickfire battle may have it; else
+    ``NotAllowed`` with a message for the player."""
+    if move_limit not in CASUAL_MOVE_LIMITS:
+        low, high = min(CASUAL_MOVE_LIMITS), max(CASUAL_MOVE_LIMITS)
+        raise NotAllowed(
+            _("Choose a move limit of %(low)d or %(high)d moves per side.")
+            % {"low": low, "high": high}
+        )
+    return move_limit
+
+
+def _quickfire_plies(move_limit: int | None, *, timed: bool) -> int | None:
+    """A casual quickfire battle's ``max_plies`` for ``move_limit`` moves per side (none
+    for a classic game: ``None`` with no clock)."""
+    if move_limit is None and not timed:
+        return None
+    return 2 * check_move_limit(move_limit)
 
 
 def waits_for(battle: Battle, battles: Mapping[int, Battle]) -> Battle | None:

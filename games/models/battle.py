@@ -60,6 +60,12 @@ REASONS = {
 #: column: 14 days = 1,209,600,000 ms < 2,147,483,647).
 MAX_CORRESPONDENCE_DAYS = 14
 DAY_MS = 86_400_000
+#: Casual quickfire: the move limits a player may choose, in moves *per side* (as a
+#: tournament's default ``move_unit``: 30 moves = 30 turns each = 60 plies), and the
+#: default. Quickfire Thud is the move limit (with or without the clock); a casual
+#: quickfire battle always has one.
+CASUAL_MOVE_LIMITS = (30, 24)
+DEFAULT_MOVE_LIMIT = 30
 
 
 class Battle(models.Model):

@@ -112,7 +112,9 @@ def test_two_players_play_a_correspondence_cavalli_game_to_the_end(browser, serv
     form.locator("input[name=game][value=cavalli]").check()
     form.locator("input[name=timing][value=correspondence]").check()
     form.locator("input[name=days]").fill("2")
-    form.locator("select[name=first]").select_option("challenger")
+    # The side by its name in the chosen game (the script hides the other games' names).
+    form.get_by_role("radio", name="White", exact=True).check()
+    assert form.locator("input[name=first][value=challenger]").is_checked()
     no_horizontal_scroll(white)
     form.locator("button[type=submit]").click()
     expect(white.locator("#made")).to_contain_text("bob")

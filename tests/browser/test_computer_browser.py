@@ -2,8 +2,9 @@
 real processes: uvicorn (pages and SSE), a Celery bots worker and an analysis worker (the
 Procfile's options), the clock worker and beat, a real Redis.
 
-The player opens Play, chooses Thud, level 2, "You" first and the quickfire clock, plays
-two moves on the board; each of the computer's replies arrives over SSE. The battle ends
+The player opens Play, chooses Thud, level 2, the Dwarfs, the quickfire clock and 24 moves
+each (48 plies), plays two moves on the board; each of the computer's replies arrives over
+SSE. The battle ends
 at its move limit (cut to four plies here); *Replay and analysis* leads to the replay
 page, where *Analyse* queues the analysis on the analysis queue and the page shows the graph
 once the worker is done. axe-core finds no violation on the battle page or the analysis,
@@ -83,12 +84,13 @@ def test_a_player_plays_the_computer_by_clicks_and_has_the_battle_analysed(
     form = page.locator("#play-computer")
     form.get_by_role("radio", name="Thud").check()
     form.get_by_role("radio", name="2", exact=True).check()
-    form.get_by_role("radio", name="You", exact=True).check()
-    form.get_by_role("radio", name="Quickfire", exact=False).check()
+    form.get_by_role("radio", name="Dwarfs", exact=True).check()  # the side by its name
+    form.get_by_role("radio", name="Quickfire: 15 s", exact=False).check()
+    form.get_by_role("radio", name="24 moves each", exact=True).check()
     form.get_by_role("button", name="Play").click()
     expect(page.locator("#clock-panel")).to_be_visible(timeout=WAIT_MS)
     battle = Battle.objects.get(first_user=player, bot_level=2)
-    assert (battle.bot_side, battle.timed) == ("troll", True)
+    assert (battle.bot_side, battle.timed, battle.max_plies) == ("troll", True, 48)
     Battle.objects.filter(pk=battle.pk).update(max_plies=PLIES)  # before the first move
 
     moves = page.locator("#move-list li")

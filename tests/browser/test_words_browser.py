@@ -80,7 +80,7 @@ def test_a_challenge_tells_each_reader_their_side_and_the_clock(
     page.fill("#id_username", "bob")
     page.check("input[name=game][value=thud]")
     page.check("input[name=timing][value=quickfire]")
-    page.select_option("#id_first", "opponent")
+    page.check("input[name=first][value=opponent]")
     page.click("#new-challenge button[type=submit]")
     page.wait_for_selector("#made li.challenge")
     challenge = Challenge.objects.get()

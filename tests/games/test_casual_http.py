@@ -160,4 +160,5 @@ def test_a_finished_battle_says_who_won_or_that_it_was_a_draw(client):
 
     running = client.get(reverse("games:battle", args=[cavalli().pk])).content.decode()
     assert 'id="battle-result"' not in running
-    assert "White to move" in running.split('id="clock-panel"')[1]
+    # A quickfire battle counts its moves to the limit (30 per side unless chosen).
+    assert "Move 1 of 30 (White)" in running.split('id="clock-panel"')[1]

@@ -51,6 +51,29 @@ def test_who_moves_first_follows_the_choice_or_the_coin(first, coin, challenger_
     assert battle.game == "thud" and battle.timing == "quickfire"
 
 
+@pytest.mark.parametrize("game", ["thud", "cavalli"])
+@pytest.mark.parametrize(("move_limit", "max_plies"), [(24, 48), (30, 60)])
+def test_an_accepted_quickfire_challenge_ends_after_its_moves_per_side(game, move_limit, max_plies):
+    alice, bob = UserFactory(), UserFactory()
+    c = challenge(alice, bob, game=game, timing="quickfire", move_limit=move_limit)
+    assert Challenge.objects.get(pk=c.pk).move_limit == move_limit
+    battle = challenges.accept(c.pk, by=bob, now=timezone.now())
+    assert Battle.objects.get(pk=battle.pk).max_plies == max_plies
+
+
+def test_a_quickfire_challenge_has_30_moves_per_side_unless_told_otherwise():
+    alice, bob = UserFactory(), UserFactory()
+    fields = {"game": "thud", "timing": "quickfire", "first": "random", "now": timezone.now()}
+    c = challenges.create_challenge(by=alice, opponent=bob, **fields)
+    assert challenges.accept(c.pk, by=bob, now=timezone.now()).max_plies == 60
+
+
+def test_correspondence_has_no_move_limit_whatever_the_challenge_holds():
+    alice, bob = UserFactory(), UserFactory()
+    c = challenge(alice, bob, timing="correspondence", move_limit=24)
+    assert challenges.accept(c.pk, by=bob, now=timezone.now()).max_plies is None
+
+
 def test_anyone_but_the_seeker_may_accept_a_seek_and_becomes_the_opponent():
     alice, bob = UserFactory(), UserFactory()
     seek = challenge(alice)
@@ -97,6 +120,9 @@ def test_declined_or_withdrawn_challenges_cannot_be_accepted():
         {"days": 0},
         {"days": 15},
         {"first": "whoever"},
+        {"move_limit": 25},
+        {"move_limit": 0},
+        {"move_limit": None},
     ],
 )
 def test_bad_challenges_are_refused_and_nothing_is_stored(bad):

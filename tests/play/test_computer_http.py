@@ -50,7 +50,7 @@ def test_each_button_on_the_start_page_has_a_label_of_its_own_and_each_group_a_l
     assert '<label for="">' not in page
     section = page.split('id="play-computer"')[1].split("</section>")[0]
     legends = re.findall(r"<legend>([^<]+)</legend>", section)
-    assert legends == ["Game", "Level", "Who moves first", "Time control"]
+    assert legends == ["Game", "Level", "Your side", "Time control", "Move limit"]
 
 
 def test_playing_first_on_the_quickfire_clock_starts_the_battle_at_once(client, alice):
@@ -60,7 +60,8 @@ def test_playing_first_on_the_quickfire_clock_starts_the_battle_at_once(client, 
     assert (battle.first_user, battle.second_user) == (alice, bots.computer_user())
     assert (battle.bot_level, battle.bot_side, battle.game) == (3, SECOND, "thud")
     assert battle.status == Battle.Status.RUNNING and battle.side_to_move == FIRST
-    assert battle.timed and battle.deadline is not None and battle.max_plies is None
+    assert battle.timed and battle.deadline is not None
+    assert battle.max_plies == 60  # quickfire: 30 moves per side unless chosen otherwise
     assert (battle.think_ms, battle.move_ms) == (15_000, 5_000)
     assert "The computer" in client.get(r.url).content.decode()
 
@@ -75,6 +76,55 @@ def test_the_computer_may_move_first_and_a_battle_may_be_untimed(client, alice):
     assert battle.bot_side == FIRST and battle.side_to_move == FIRST
     assert battle.status == Battle.Status.RUNNING
     assert not battle.timed and battle.deadline is None
+
+
+@pytest.mark.parametrize(
+    ("game", "time_control", "move_limit", "timed", "max_plies"),
+    [
+        ("thud", "quickfire", "24", True, 48),
+        ("thud", "quickfire", "30", True, 60),
+        ("cavalli", "quickfire", "24", True, 48),
+        ("thud", "untimed", "24", False, 48),
+        ("cavalli", "untimed", "30", False, 60),
+        ("thud", "classic", "24", False, None),
+        ("cavalli", "classic", "30", False, None),
+    ],
+)
+def test_the_player_chooses_the_move_limit_of_quickfire_with_or_without_the_clock(
+    client, alice, game, time_control, move_limit, timed, max_plies
+):
+    data = GOOD | {"game": game, "time_control": time_control, "move_limit": move_limit}
+    assert client.post(reverse("play:computer"), data).status_code == 302
+    battle = Battle.objects.get()
+    assert (battle.game, battle.timed, battle.max_plies) == (game, timed, max_plies)
+
+
+@pytest.mark.parametrize(
+    ("game", "side", "player_side"),
+    [
+        ("thud", "you", "dwarf"),
+        ("thud", "computer", "troll"),
+        ("cavalli", "you", "white"),
+        ("cavalli", "computer", "black"),
+    ],
+)
+def test_the_side_chosen_by_its_name_is_the_side_the_player_plays(
+    client, alice, game, side, player_side
+):
+    page = client.get(reverse("play:start")).content.decode()
+    section = page.split('id="play-computer"')[1].split("</section>")[0]
+    rules = registry.get(game)
+    named = {s.key: s.name for s in rules.sides}[player_side]
+    # The radio button's label names the side in this game (and in the others).
+    label = re.search(rf'value="{side}"[^>]*>(.*?)</label>', section, re.S)
+    assert label and f'data-side-for="{game}">{named}<' in label.group(1)
+    assert (
+        client.post(reverse("play:computer"), GOOD | {"game": game, "side": side}).status_code
+        == 302
+    )
+    battle = Battle.objects.get()
+    players_side = rules.sides[0 if battle.first_user == alice else 1].key
+    assert players_side == player_side and battle.bot_side != player_side
 
 
 @pytest.mark.parametrize("coin, bot_side", [(True, SECOND), (False, FIRST)])
@@ -99,6 +149,8 @@ def test_a_coin_decides_who_moves_first(coin, bot_side):
         {"level": "three"},
         {"side": "sideways"},
         {"time_control": "blitz"},
+        {"move_limit": "25"},
+        {"move_limit": "0"},
         {"game": "chess"},
         {"game": ""},
     ],
@@ -116,8 +168,10 @@ def test_bad_input_is_refused_with_a_message_and_creates_nothing(client, alice, 
     [
         ("game", "chess", "The computer does not play this game."),
         ("level", 9, "Choose a level from 1 to 5."),
-        ("side", "both", "Choose who moves first."),
-        ("time_control", "blitz", "Choose quickfire or untimed."),
+        ("side", "both", "Choose your side."),
+        ("time_control", "blitz", "Choose quickfire, quickfire without a clock, or classic."),
+        ("move_limit", 25, "Choose a move limit of 24 or 30 moves per side."),
+        ("move_limit", None, "Choose a move limit of 24 or 30 moves per side."),
     ],
 )
 def test_the_domain_refuses_what_the_form_would(field, value, message):

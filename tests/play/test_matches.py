@@ -39,7 +39,7 @@ def hook_calls(monkeypatch):
     return calls
 
 
-def rated_match(game="thud", timing="quickfire", *, now):
+def rated_match(game="thud", timing="quickfire", *, now, move_limit=30):
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
     c = challenges.create_challenge(
         by=alice,
@@ -47,6 +47,7 @@ def rated_match(game="thud", timing="quickfire", *, now):
         game=game,
         timing=timing,
         first="challenger",
+        move_limit=move_limit,
         rated_match=True,
         now=now,
     )
@@ -103,6 +104,25 @@ def test_a_plain_challenge_still_makes_a_single_battle():
     play_to_end(battle.pk, now=now)
     assert not CasualMatch.objects.exists()
     assert Battle.objects.count() == 1
+
+
+@pytest.mark.parametrize("game", ["thud", "cavalli"])
+@pytest.mark.parametrize(("move_limit", "max_plies"), [(24, 48), (30, 60)])
+def test_battle_2_of_a_quickfire_match_keeps_the_move_limit(game, move_limit, max_plies):
+    now = timezone.now()
+    m = rated_match(game, now=now, move_limit=move_limit)
+    assert m.battle_1.max_plies == max_plies
+    play_to_end(m.battle_1_id, now=now + timedelta(seconds=5))
+    m.refresh_from_db()
+    assert m.battle_2 is not None and m.battle_2.max_plies == max_plies
+
+
+def test_battle_2_of_a_correspondence_match_has_no_move_limit_either():
+    now = timezone.now()
+    m = rated_match("cavalli", "correspondence", now=now, move_limit=24)
+    play_to_end(m.battle_1_id, now=now + timedelta(seconds=5))
+    m.refresh_from_db()
+    assert (m.battle_1.max_plies, m.battle_2.max_plies) == (None, None)
 
 
 @pytest.mark.parametrize("game", ["thud", "cavalli"])

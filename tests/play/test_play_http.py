@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import UserProfile
+from games import registry
 from games.battles.play import accept_end, offer_end, submit_move
 from games.battles.starting import create_casual_battle
 from games.models.battle import Battle
@@ -75,9 +76,64 @@ def test_challenging_a_user_by_name_lists_it_for_both(client):
     assert f'action="{reverse("play:answer", args=[c.pk, "accept"])}"' in page
 
 
+def checked(page: str, name: str) -> list[str]:
+    """The values of the checked radio buttons called ``name`` in ``page``."""
+    return re.findall(rf'<input type="radio" name="{name}" value="([^"]*)"[^>]*\schecked', page)
+
+
+def test_the_challenge_form_starts_at_quickfire_30_moves_random_sides(client):
+    client.force_login(UserFactory(username="alice"))
+    page = client.get(reverse("play:start")).content.decode()
+    form = page.split('id="new-challenge"')[1].split("</section>")[0]
+    assert checked(form, "timing") == ["quickfire"]
+    assert checked(form, "move_limit") == ["30"]
+    assert checked(form, "first") == ["random"]
+    assert checked(form, "game") == ["thud"]
+    assert "Who moves first" not in form and "I move first" not in form
+
+
+def test_the_challenge_form_names_each_side_in_each_game(client):
+    client.force_login(UserFactory(username="alice"))
+    page = client.get(reverse("play:start")).content.decode()
+    form = page.split('id="new-challenge"')[1].split("</section>")[0]
+    labels = dict(re.findall(r'name="first" value="(\w+)"[^>]*>(.*?)</label>', form, re.S))
+    for value, index in (("challenger", 0), ("opponent", 1)):
+        for game in registry.all_games():
+            assert f'data-side-for="{game.key}">{game.sides[index].name}<' in labels[value]
+    assert labels["random"].strip() == "Random"
+
+
+@pytest.mark.parametrize("game", ["thud", "cavalli"])
+@pytest.mark.parametrize(("first", "challenger_side"), [("challenger", 0), ("opponent", 1)])
+def test_the_side_chosen_by_name_is_the_side_the_challenger_plays(
+    client, game, first, challenger_side
+):
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    client.force_login(alice)
+    data = {"username": "bob", "game": game, "timing": "quickfire", "days": 3, "first": first}
+    assert client.post(reverse("play:start"), data).status_code == 302
+    battle = challenges.accept(Challenge.objects.get().pk, by=bob, now=timezone.now())
+    sides = battle.rules.sides
+    alices = sides[0] if battle.first_user == alice else sides[1]
+    assert alices.key == sides[challenger_side].key
+
+
+@pytest.mark.parametrize(("move_limit", "max_plies"), [("24", 48), ("30", 60), ("", 60)])
+def test_the_move_limit_chosen_on_the_form_is_the_battles(client, move_limit, max_plies):
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    client.force_login(alice)
+    data = {"username": "bob", "game": "cavalli", "timing": "quickfire", "days": 3,
+            "first": "random", "move_limit": move_limit}  # fmt: skip
+    assert client.post(reverse("play:start"), data).status_code == 302
+    battle = challenges.accept(Challenge.objects.get().pk, by=bob, now=timezone.now())
+    assert battle.max_plies == max_plies
+
+
 @pytest.mark.parametrize(
     "bad",
     [
+        {"move_limit": "25"},
+        {"move_limit": "thirty"},
         {"username": "nobody"},
         {"username": "alice"},
         {"days": 15},

@@ -16,12 +16,12 @@ from games import registry
 from outbox.models import OutboundEmail
 from outbox.tasks import send_email
 from play import challenges
-from play.wording import CASUAL_QUICKFIRE, ClockWords, challenge_words, time_words, words_for
+from play.wording import ClockWords, casual_quickfire, challenge_words, time_words, words_for
 from tests.factories import UserFactory
 
 THUD = registry.get("thud")
 FIRST, SECOND = (s.name for s in THUD.sides)  # English: no translation active
-QUICK = "quickfire: 15 s to think, then 5 s to move"
+QUICK = "quickfire: 15 s to think, then 5 s to move, 30 moves each"
 
 
 def words(*, reader_is_challenger: bool, opponent: str | None = "bob", first: str) -> str:
@@ -32,7 +32,7 @@ def words(*, reader_is_challenger: bool, opponent: str | None = "bob", first: st
         game="Thud",
         sides=(FIRST, SECOND),
         first=first,
-        clock=CASUAL_QUICKFIRE,
+        clock=casual_quickfire(30),
     )
 
 
@@ -87,11 +87,17 @@ def test_the_time_control_in_words(clock, expected):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("first", ["challenger", "opponent"])
-def test_the_words_are_true_to_the_battle_that_accepting_creates(first):
+@pytest.mark.parametrize(("first", "move_limit"), [("challenger", 24), ("opponent", 30)])
+def test_the_words_are_true_to_the_battle_that_accepting_creates(first, move_limit):
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
     c = challenges.create_challenge(
-        by=alice, opponent=bob, game="thud", timing="quickfire", first=first, now=timezone.now()
+        by=alice,
+        opponent=bob,
+        game="thud",
+        timing="quickfire",
+        first=first,
+        move_limit=move_limit,
+        now=timezone.now(),
     )
     told = words_for(c, reader=bob)
     battle = challenges.accept(c.pk, by=bob, now=timezone.now())
@@ -101,7 +107,8 @@ def test_the_words_are_true_to_the_battle_that_accepting_creates(first):
     told_clock = ClockWords(
         "quickfire", think_ms=battle.think_ms, move_ms=battle.move_ms, max_plies=battle.max_plies
     )
-    assert told.endswith(time_words(told_clock)) and told_clock == CASUAL_QUICKFIRE
+    assert told.endswith(time_words(told_clock)) and told_clock == casual_quickfire(move_limit)
+    assert told.endswith(f", {move_limit} moves each")
 
 
 def page(client, user, language="en") -> str:
