@@ -56,8 +56,10 @@ def test_an_anonymous_visitor_sees_log_in_and_create_an_account(
         in_view(page, link)
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"header-{language}-{width}.png"), clip={
-        "x": 0, "y": 0, "width": width, "height": min(height, 240)})
+    page.screenshot(
+        path=str(SHOTS / f"header-{language}-{width}.png"),
+        clip={"x": 0, "y": 0, "width": width, "height": min(height, 240)},
+    )
 
     # The keyboard reaches both, in the order they are read, and Enter follows the link.
     first = tab_to(page, log_in)
