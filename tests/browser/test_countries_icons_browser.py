@@ -51,9 +51,8 @@ def test_the_ratings_country_filter_names_each_country_once_in_the_readers_langu
     browser, live_server, language, names
 ):
     t = tournament_with_players(4, name="Koom Valley Open")
-    for player, country in zip(
-        Player.objects.filter(entries__tournament=t).order_by("pk"), ["IT", "IT", "DE", "GB"]
-    ):
+    players = Player.objects.filter(entries__tournament=t).order_by("pk")
+    for player, country in zip(players, ["IT", "IT", "DE", "GB"], strict=True):
         player.country = country
         player.save()
     play_round(t, 1)

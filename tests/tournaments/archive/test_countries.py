@@ -49,6 +49,7 @@ def test_an_export_writes_codes_and_an_import_reads_the_same_codes():
 
 def test_an_old_archive_with_country_names_imports_them_as_codes():
     document = exported()
-    for entry, old in zip(document["entries"], ["Italy", "Norge", "Überwald", "england"]):
+    old_texts = ["Italy", "Norge", "Überwald", "england"]
+    for entry, old in zip(document["entries"], old_texts, strict=True):
         entry["player"]["country"] = old
     assert imported(document, "old") == [("IT", ""), ("NO", ""), ("", "Überwald"), ("GB", "")]
