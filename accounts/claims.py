@@ -115,7 +115,7 @@ def claimable_records(players: QuerySet[Player]) -> list[ClaimableRecord]:
             pk=p.pk,
             name=p.name,
             club=p.club,
-            country=country_name(p.country.code),
+            country=country_name(str(p.country)),
             tournaments=tuple(
                 (e.tournament.name, e.tournament.status == Tournament.Status.FINISHED)
                 for e in p.entries.all()

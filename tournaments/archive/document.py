@@ -144,7 +144,7 @@ def entry_part(e: Entry, key: int, changes: list[EntryChange]) -> dict[str, Any]
             "name": p.name,
             "club": p.club,
             # The ISO code; a text kept from before codes goes out as it came in.
-            "country": p.country.code or p.country_as_typed,
+            "country": str(p.country) or p.country_as_typed,
             "rating": p.rating,
             "username": username(p.user),
         },

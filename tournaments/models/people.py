@@ -16,7 +16,8 @@ class Player(models.Model):
     name = models.CharField(_("name"), max_length=120)
     club = models.CharField(_("club"), max_length=120, blank=True)
     # An ISO 3166-1 alpha-2 code, shown by name in the reader's language
-    # (``tournaments.models.countries`` reads one from a name or code typed).
+    # (``tournaments.models.countries`` reads one from a name or code typed);
+    # ``str(player.country)`` is the code, ``player.country.name`` the name.
     country = CountryField(_("country"), blank=True)
     # What the free-text country held before codes (migration 0021) when it named no
     # country: kept, not lost; shown in the admin.

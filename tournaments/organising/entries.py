@@ -54,7 +54,7 @@ class EntryValues:
 
 def current_values(entry: Entry) -> EntryValues:
     p = entry.player
-    return EntryValues(p.name, p.club, p.country.code, p.rating, entry.seed)
+    return EntryValues(p.name, p.club, str(p.country), p.rating, entry.seed)
 
 
 def _check(entry: Entry, values: EntryValues) -> None:

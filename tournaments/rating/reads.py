@@ -77,7 +77,7 @@ class RatingRow:
 
 def _row(r: SiteRating) -> RatingRow:
     p = r.player
-    return RatingRow(p.pk, p.name, p.club, p.country.code, r.rating, r.rd, r.volatility, r.matches)
+    return RatingRow(p.pk, p.name, p.club, str(p.country), r.rating, r.rd, r.volatility, r.matches)
 
 
 def rating_list(game: str, *, club: str = "", country: str = "") -> list[RatingRow]:
@@ -131,11 +131,6 @@ class Faced:
     rating: float
     rd: float
     score: float
-
-    @property
-    def country_name(self) -> str:
-        """The country's name in the active language."""
-        return country_name(self.country)
 
     @property
     def shown(self) -> str:
