@@ -41,6 +41,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import CLAIM_NOTE_MAX, ClaimNote
 from thud_site import limits
+from tournaments.models.countries import country_name
 from tournaments.models.people import Player, PlayerClaim
 from tournaments.models.ratings import SiteRating
 from tournaments.models.tournament import Entry, Tournament
@@ -64,7 +65,7 @@ class ClaimableRecord:
     pk: int
     name: str
     club: str = ""
-    country: str = ""
+    country: str = ""  # its name in the reader's language
     tournaments: tuple[tuple[str, bool], ...] = ()
 
 
@@ -114,7 +115,7 @@ def claimable_records(players: QuerySet[Player]) -> list[ClaimableRecord]:
             pk=p.pk,
             name=p.name,
             club=p.club,
-            country=p.country,
+            country=country_name(str(p.country)),
             tournaments=tuple(
                 (e.tournament.name, e.tournament.status == Tournament.Status.FINISHED)
                 for e in p.entries.all()

@@ -90,6 +90,7 @@ INSTALLED_APPS = [
     "django.forms",  # its templates, for the site's form renderer (thud_site/forms.py)
     "django_htmx",
     "template_partials",
+    "django_countries",  # a player's country: ISO codes, names in the site's languages
     "tournaments",
     "games",
     "accounts",

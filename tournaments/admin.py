@@ -24,6 +24,8 @@ from tournaments.rating.update import after_rounds_changed
 class PlayerAdmin(admin.ModelAdmin):
     list_display = ["name", "club", "country", "rating", "user"]
     search_fields = ["name", "club"]
+    # What a free-text country that named no country held (migration 0021).
+    readonly_fields = ["country_as_typed"]
 
 
 class EntryInline(admin.TabularInline):

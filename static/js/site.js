@@ -20,6 +20,9 @@
       var links = Array.prototype.slice.call(nav.querySelectorAll(":scope > a, .nav-end"));
       var languages = header.querySelector(":scope > .language-switcher");
       if (languages) links.push(languages);
+      // A visitor's Log in and Create an account (outside the menu) count for the one line.
+      var account = header.querySelector(":scope > .site-account");
+      if (account) links.push(account);
       var top = links.length ? links[0].getBoundingClientRect().top : 0;
       var wraps = Array.prototype.some.call(links, function (link) {
         return Math.abs(link.getBoundingClientRect().top - top) > 4;

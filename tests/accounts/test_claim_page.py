@@ -10,9 +10,18 @@ from html import unescape
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from django.utils import translation
 from django.utils.formats import date_format
 
-from accounts.claims import ClaimableRecord, ClaimError, claim_groups, claim_label, make_claim
+from accounts.claims import (
+    ClaimableRecord,
+    ClaimError,
+    claim_groups,
+    claim_label,
+    claimable_players,
+    claimable_records,
+    make_claim,
+)
 from accounts.models import CLAIM_NOTE_MAX, ClaimNote
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, UserFactory
 from tournaments.models.people import PlayerClaim
@@ -29,6 +38,17 @@ def test_a_label_names_the_tournaments_current_first_then_club_and_country():
     assert claim_label(ClaimableRecord(2, "Nobby", tournaments=(("Open", False),))) == (
         "Nobby — Open"
     )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "name"), [("en", "Norway"), ("it", "Norvegia"), ("nb", "Norge")]
+)
+def test_a_claimable_players_country_is_named_in_the_readers_language(language, name):
+    EntryFactory(player__name="Anna", player__club="Lancre", player__country="NO")
+    with translation.override(language):
+        (record,) = claimable_records(claimable_players())
+        assert claim_label(record).endswith(f"(Lancre, {name})")
 
 
 def test_players_of_a_tournament_not_finished_come_first_even_if_they_also_played_an_old_one():

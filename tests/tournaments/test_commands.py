@@ -77,10 +77,11 @@ def test_create_tournament_bad_input_changes_nothing(extra):
 
 def test_import_players_enters_each_row_with_the_next_seed(tmp_path):
     t = tournament_with_players(1)
-    path = write(tmp_path, "name,club,country,rating\nVimes,Watch,AM,1500\nAngua,Watch,UB,\n")
+    path = write(tmp_path, "name,club,country,rating\nVimes,Watch,AM,1500\nAngua,Watch,Norge,\n")
     assert "Imported 2" in run("import_players", t.slug, path)
     entries = list(t.entries.order_by("seed").select_related("player"))
     assert [e.player.name for e in entries[1:]] == ["Vimes", "Angua"]
+    assert [e.player.country for e in entries[1:]] == ["AM", "NO"]
     assert [e.seed for e in entries] == [1, 2, 3]
     assert Player.objects.get(name="Angua").rating is None
 
@@ -93,6 +94,7 @@ def test_import_players_enters_each_row_with_the_next_seed(tmp_path):
         ("name,club,country,rating\nVimes,W,AM,\n,W,AM,\n", "Line 3: the name is empty"),
         ("name,club,country,rating\nVimes,W,AM,\nvimes,W,AM,\n", "Line 3: vimes appears twice"),
         ("name,club,country,rating\nOld Hand,W,AM,\n", "Line 2: Old Hand is already entered"),
+        ("name,club,country,rating\nVimes,W,AM,\nAngua,W,Lancre,\n", "Line 3: Lancre is not a"),
     ],
 )
 def test_import_players_bad_file_names_the_line_and_changes_nothing(tmp_path, text, message):

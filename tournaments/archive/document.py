@@ -143,7 +143,8 @@ def entry_part(e: Entry, key: int, changes: list[EntryChange]) -> dict[str, Any]
         "player": {
             "name": p.name,
             "club": p.club,
-            "country": p.country,
+            # The ISO code; a text kept from before codes goes out as it came in.
+            "country": str(p.country) or p.country_as_typed,
             "rating": p.rating,
             "username": username(p.user),
         },

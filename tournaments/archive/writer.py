@@ -41,6 +41,7 @@ from tournaments.archive.document import SETTINGS
 from tournaments.archive.identity import fingerprint
 from tournaments.archive.sections import ImportRefs, MatchKey, parse_time, time_of
 from tournaments.archive.validation import ArchiveError
+from tournaments.models.countries import code_or_kept
 from tournaments.models.entries import EntryChange, ForbiddenPair, RoundAbsence
 from tournaments.models.people import Player
 from tournaments.models.results import ResultVersion
@@ -153,9 +154,16 @@ def write_tournament(
 
 
 def player_for(part: dict[str, Any]) -> Player:
-    """A new player without an account, whatever username the file gives."""
+    """A new player without an account, whatever username the file gives. The country is a
+    code; a file from before codes may give a name (read as its code) or a text that names
+    no country (kept as typed, as migration 0021 kept it)."""
+    country, as_typed = code_or_kept(part["country"])
     return Player.objects.create(
-        name=part["name"], club=part["club"], country=part["country"], rating=part["rating"]
+        name=part["name"],
+        club=part["club"],
+        country=country,
+        country_as_typed=as_typed,
+        rating=part["rating"],
     )
 
 

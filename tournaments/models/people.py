@@ -9,12 +9,21 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django_countries.fields import CountryField
 
 
 class Player(models.Model):
     name = models.CharField(_("name"), max_length=120)
     club = models.CharField(_("club"), max_length=120, blank=True)
-    country = models.CharField(_("country"), max_length=64, blank=True)
+    # An ISO 3166-1 alpha-2 code, shown by name in the reader's language
+    # (``tournaments.models.countries`` reads one from a name or code typed);
+    # ``str(player.country)`` is the code, ``player.country.name`` the name.
+    country = CountryField(_("country"), blank=True)
+    # What the free-text country held before codes (migration 0021) when it named no
+    # country: kept, not lost; shown in the admin.
+    country_as_typed = models.CharField(
+        _("country as typed before codes"), max_length=64, blank=True, editable=False
+    )
     rating = models.IntegerField(_("rating"), null=True, blank=True)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,

@@ -2,7 +2,8 @@
 every entry by rating before round 1. Each changed field is kept as an ``EntryChange``
 (who, when, before, after), the history shown on the organiser's pages.
 
-Invariants: a name is not empty and not another entry's of the same tournament; a rating
+Invariants: a name is not empty and not another entry's of the same tournament; a country
+is stored as its ISO code (``models.countries.country_code`` reads a code or a name); a rating
 is a whole number from ``RATING_MIN`` to ``RATING_MAX`` or none; a seed is at least 1 and
 not another entry's. Bad input raises ``EntryEditError`` and changes nothing. Re-seeding is
 refused once round 1 is paired (the pairings use the seeds).
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournaments.models.countries import UnknownCountryError, country_code
 from tournaments.models.entries import EntryChange
 from tournaments.models.rounds import Round
 from tournaments.models.tournament import Entry, Tournament
@@ -45,14 +47,14 @@ class EntryEditError(ValueError):
 class EntryValues:
     name: str
     club: str
-    country: str
+    country: str  # an ISO code; what was typed until ``edit_entry`` reads it
     rating: int | None
     seed: int
 
 
 def current_values(entry: Entry) -> EntryValues:
     p = entry.player
-    return EntryValues(p.name, p.club, p.country, p.rating, entry.seed)
+    return EntryValues(p.name, p.club, str(p.country), p.rating, entry.seed)
 
 
 def _check(entry: Entry, values: EntryValues) -> None:
@@ -88,8 +90,15 @@ def edit_entry(
     entry: Entry, *, values: EntryValues, by: User | None, now: datetime
 ) -> list[EntryChange]:
     """Store ``values`` on the entry and its player; one ``EntryChange`` per changed field."""
+    problem = text_problem("country", values.country)
+    if problem:
+        raise EntryEditError(problem, field="country")
+    try:
+        country = country_code(values.country)
+    except UnknownCountryError as exc:
+        raise EntryEditError(str(exc), field="country") from None
     values = EntryValues(
-        values.name.strip(), values.club.strip(), values.country.strip(), values.rating, values.seed
+        values.name.strip(), values.club.strip(), country, values.rating, values.seed
     )
     with transaction.atomic():
         # The tournament row lock serialises seeds as entering players does.

@@ -6,7 +6,8 @@ Invariants:
 - Parsing is strict (RFC 4180): a quote that is never closed, or text after a closing
   quote, is an error, and every row has exactly as many cells as the header.
 - A file is parsed and validated completely before anything is written: lengths against
-  the model's ``max_length``, no control characters, whole numbers in their ranges. Any
+  the model's ``max_length``, no control characters, whole numbers in their ranges, a
+  country as an ISO code or a name in English, Italian or Norwegian (stored as the code). Any
   problem raises ``CsvImportError`` naming the line (1 = the header) and nothing changes.
 - The writes of one import happen in one short ``transaction.atomic()``: players and
   entries with ``bulk_create``; results through ``record_final_results`` (bulk).
@@ -35,6 +36,11 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
+from tournaments.models.countries import (
+    COUNTRY_TEXT_MAX_LENGTH,
+    UnknownCountryError,
+    country_code,
+)
 from tournaments.models.people import Player
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
@@ -62,8 +68,10 @@ RATING_MIN, RATING_MAX = 0, 4000
 INITIAL_POINTS_MAX = 1000
 TEXT_MAX_LENGTH: dict[str, int] = {
     name: Player._meta.get_field(name).max_length  # type: ignore[union-attr,misc]  # CharFields
-    for name in ("name", "club", "country")
+    for name in ("name", "club")
 }
+# A country is typed as a name or a code and stored as its code.
+TEXT_MAX_LENGTH["country"] = COUNTRY_TEXT_MAX_LENGTH
 
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 
@@ -77,7 +85,7 @@ class PlayerRow:
     line: int
     name: str
     club: str
-    country: str
+    country: str  # an ISO code or ""
     rating: int | None
 
 
@@ -210,7 +218,11 @@ def parse_players(text: str) -> list[PlayerRow]:
         seen.add(name.casefold())
         raw = row["rating"]
         rating = _int(line, "rating", raw, RATING_MIN, RATING_MAX) if raw else None
-        rows.append(PlayerRow(line, name, row["club"], row["country"], rating))
+        try:
+            country = country_code(row["country"])
+        except UnknownCountryError as exc:
+            raise _line_error(line, str(exc)) from None
+        rows.append(PlayerRow(line, name, row["club"], country, rating))
     return rows
 
 
@@ -360,6 +372,7 @@ def enter_player(
     rating typed for it is the organiser's latest word and replaces the stored one, as an
     edit of the entry would (``organising.entries``); an empty rating keeps it.
     """
+    country = country_code(country)  # a code or a name; UnknownCountryError for neither
     player = _own_players(tournament, {name}).get((name, club))
     replaced, before = False, None
     with transaction.atomic():

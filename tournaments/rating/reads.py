@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from ratings.glicko2 import Rating
 from ratings.periods import display, provisional
+from tournaments.models.countries import country_name, sort_key
 from tournaments.models.people import Player
 from tournaments.models.ratings import RatingChange, SiteRating
 from tournaments.results.scales import registered
@@ -42,7 +43,7 @@ class RatingRow:
     player: int
     name: str
     club: str
-    country: str
+    country: str  # an ISO 3166-1 alpha-2 code, or ""
     rating: float
     rd: float
     volatility: float
@@ -53,6 +54,11 @@ class RatingRow:
         return provisional(self.rd)
 
     @property
+    def country_name(self) -> str:
+        """The country's name in the active language."""
+        return country_name(self.country)
+
+    @property
     def shown(self) -> str:
         return display(Rating(self.rating, self.rd, self.volatility))
 
@@ -60,6 +66,7 @@ class RatingRow:
         return {
             "player": self.player,
             "name": self.name,
+            "country": self.country,
             "rating": self.rating,
             "rd": self.rd,
             "volatility": self.volatility,
@@ -70,7 +77,7 @@ class RatingRow:
 
 def _row(r: SiteRating) -> RatingRow:
     p = r.player
-    return RatingRow(p.pk, p.name, p.club, p.country, r.rating, r.rd, r.volatility, r.matches)
+    return RatingRow(p.pk, p.name, p.club, str(p.country), r.rating, r.rd, r.volatility, r.matches)
 
 
 def rating_list(game: str, *, club: str = "", country: str = "") -> list[RatingRow]:
@@ -84,14 +91,15 @@ def rating_list(game: str, *, club: str = "", country: str = "") -> list[RatingR
     return [_row(r) for r in rows.order_by("-rating", "player__name", "player_id")]
 
 
-def filter_choices(game: str) -> tuple[list[str], list[str]]:
-    """The clubs and the countries of the rated players of ``game`` (the list's filters)."""
+def filter_choices(game: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """The clubs and the countries of the rated players of ``game`` (the list's filters):
+    each country once, as (code, name in the active language), sorted by that name."""
     players = Player.objects.filter(site_ratings__game=game)
     clubs = players.exclude(club="").values_list("club", flat=True).distinct().order_by("club")
-    countries = (
-        players.exclude(country="").values_list("country", flat=True).distinct().order_by("country")
-    )
-    return list(clubs), list(countries)
+    # order_by(): the model's ordering by name would make each (country, name) distinct.
+    codes = players.exclude(country="").order_by().values_list("country", flat=True).distinct()
+    countries = sorted(((code, country_name(code)) for code in codes), key=lambda c: sort_key(c[1]))
+    return list(clubs), countries
 
 
 def rating_of(player: Player, game: str) -> RatingRow | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.models.countries import UnknownCountryError, country_code, country_name
 from tournaments.models.tournament import Tournament
 from tournaments.organising.imports import (
     INITIAL_POINTS_MAX,
@@ -18,6 +19,14 @@ from tournaments.organising.imports import (
     read_bounded,
     text_problem,
 )
+
+
+def _country(text: str) -> str:
+    """The ISO code of a country typed as a name or a code (``models.countries``)."""
+    try:
+        return country_code(text)
+    except UnknownCountryError as exc:
+        raise forms.ValidationError(str(exc)) from None
 
 
 class PlayerForm(forms.Form):
@@ -39,7 +48,7 @@ class PlayerForm(forms.Form):
         label=_("Country"),
         max_length=TEXT_MAX_LENGTH["country"],
         required=False,
-        help_text=_("Optional, e.g. Norway."),
+        help_text=_("Optional: its name or its ISO code, e.g. Norway or NO."),
     )
     rating = forms.IntegerField(
         label=_("Rating"),
@@ -104,7 +113,7 @@ class PlayerForm(forms.Form):
         return self._text("club")
 
     def clean_country(self) -> str:
-        return self._text("country")
+        return _country(self._text("country"))
 
     def clean_late_from_round(self) -> int | None:
         late = self.cleaned_data["late_from_round"]
@@ -157,7 +166,10 @@ class EntryForm(forms.Form):
     )
     club = forms.CharField(label=_("Club"), max_length=TEXT_MAX_LENGTH["club"], required=False)
     country = forms.CharField(
-        label=_("Country"), max_length=TEXT_MAX_LENGTH["country"], required=False
+        label=_("Country"),
+        max_length=TEXT_MAX_LENGTH["country"],
+        required=False,
+        help_text=_("Its name or its ISO code, e.g. Norway or NO."),
     )
     rating = forms.IntegerField(
         label=_("Rating"),
@@ -180,3 +192,12 @@ class EntryForm(forms.Form):
             "min_value": _("A seed is a whole number from 1."),
         },
     )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # The stored code is shown as the country's name in the reader's language.
+        if self.initial.get("country"):
+            self.initial["country"] = country_name(self.initial["country"])
+
+    def clean_country(self) -> str:
+        return _country(self.cleaned_data["country"])

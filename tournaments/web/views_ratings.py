@@ -38,7 +38,8 @@ def rating_list(request: HtmxHttpRequest) -> HttpResponse:
     clubs, countries = reads.filter_choices(game)
     # A club or country no rated player has is ignored (the whole list is shown).
     club = request.GET.get("club", "") if request.GET.get("club") in clubs else ""
-    country = request.GET.get("country", "") if request.GET.get("country") in countries else ""
+    codes = [code for code, _name in countries]
+    country = request.GET.get("country", "") if request.GET.get("country") in codes else ""
     rows = reads.rating_list(game, club=club, country=country)
     page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
     context = {

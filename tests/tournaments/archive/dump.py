@@ -125,7 +125,7 @@ def dump(slug: str) -> dict[str, Any]:
         .order_by("round__number", "table")
     ]
     out["entries"] = [
-        [e.player.name, e.player.club, e.player.country, e.player.rating, e.seed]
+        [e.player.name, e.player.club, str(e.player.country), e.player.rating, e.seed]
         + [e.checked_in, str(e.checked_in_at), e.withdrawn_from_round, e.late_from_round]
         + [e.initial_points, e.knockout_seed]
         for e in entries.select_related("player")

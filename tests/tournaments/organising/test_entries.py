@@ -38,11 +38,12 @@ def test_an_edit_changes_the_entry_and_keeps_each_changed_field_in_the_history()
     values = EntryValues("Anna Berg", "Lancre", "Norway", 1500, 1)
     changes = edit_entry(entry, values=values, by=by, now=NOW)
     entry.refresh_from_db()
-    assert current_values(entry) == values
+    # The country typed by name is stored, and kept in the history, as its ISO code.
+    assert current_values(entry) == EntryValues("Anna Berg", "Lancre", "NO", 1500, 1)
     assert {(c.field, c.before, c.after) for c in changes} == {
         ("name", "Anna Brg", "Anna Berg"),
         ("club", "", "Lancre"),
-        ("country", "", "Norway"),
+        ("country", "", "NO"),
         ("rating", "", "1500"),
     }
     assert all(c.changed_by == by and c.changed_at == NOW for c in history(t))
@@ -58,6 +59,8 @@ def test_an_edit_changes_the_entry_and_keeps_each_changed_field_in_the_history()
         (EntryValues("Anna", "", "", None, 0), "seed"),
         (EntryValues("bob", "", "", None, 1), "name"),
         (EntryValues("Anna\x07", "", "", None, 1), "name"),
+        (EntryValues("Anna", "", "Ankh-Morpork", None, 1), "country"),
+        (EntryValues("Anna", "", "N\x07", None, 1), "country"),
     ],
 )
 def test_bad_input_is_refused_with_the_field_and_changes_nothing(values, field):

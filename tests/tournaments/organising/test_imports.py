@@ -37,7 +37,7 @@ def test_an_unbalanced_quote_is_an_error_on_its_line_not_a_player():
 
 
 def test_an_unbalanced_quote_names_the_line_where_the_field_starts():
-    text = HEADER + '"Lord Vetinari,Palace,GB,2000\nVimes,Watch,AM,1500\nAngua,Watch,UB,\n'
+    text = HEADER + '"Lord Vetinari,Palace,GB,2000\nVimes,Watch,AM,1500\nAngua,Watch,DE,\n'
     assert refused(text).startswith("Line 2: a quote opened here is never closed")
 
 
@@ -134,7 +134,7 @@ def test_import_reuses_only_players_its_own_organiser_entered_before():
     own = EntryFactory(tournament__owner=organiser, player__name="Vimes", player__club="Watch")
     theirs = EntryFactory(player__name="Angua", player__club="Watch")
     t = TournamentFactory(owner=organiser)
-    rows = parse_players(HEADER + "Vimes,Watch,AM,\nAngua,Watch,UB,\n")
+    rows = parse_players(HEADER + "Vimes,Watch,AM,\nAngua,Watch,DE,\n")
     vimes, angua = import_players(t, rows)
     assert vimes.player_id == own.player_id
     assert angua.player_id != theirs.player_id
@@ -151,3 +151,23 @@ def test_import_creates_a_new_player_when_the_organisers_own_namesakes_are_ambig
     import_players(t, parse_players(HEADER + "Vimes,Watch,AM,1500\n"))
     assert Player.objects.filter(name="Vimes").count() == 3
     assert Entry.objects.filter(player__name="Vimes").count() == 3
+
+
+# ---------------------------------------------------------------- countries (issue 42)
+
+
+def test_a_country_is_read_from_a_code_or_a_name_in_english_italian_or_norwegian():
+    text = HEADER + "A,,IT,\nB,,Italy,\nC,,Italia,\nD,,Norge,\nE,,nor,\nF,,UK,\nG,,,\n"
+    assert [r.country for r in parse_players(text)] == ["IT", "IT", "IT", "NO", "NO", "GB", ""]
+
+
+@pytest.mark.django_db
+def test_an_unknown_country_is_refused_naming_its_line_and_nothing_is_entered():
+    t = TournamentFactory()
+    text = HEADER + "Vimes,Watch,GB,\nAngua,Watch,Uberwald,\n"
+    with pytest.raises(CsvImportError) as info:
+        import_players(t, parse_players(text))
+    assert str(info.value) == (
+        "Line 3: Uberwald is not a country we know: give its name or its ISO code, e.g. IT or NO"
+    )
+    assert not Entry.objects.filter(tournament=t).exists()

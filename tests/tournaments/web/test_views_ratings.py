@@ -3,6 +3,8 @@ tournament's player list, and bad input answered with 400 and a message."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -29,7 +31,7 @@ def test_api_lists_the_rated_players_best_first(client, rated):
     assert len(data) == 4
     assert [d["rating"] for d in data] == sorted((d["rating"] for d in data), reverse=True)
     assert set(data[0]) == {
-        "player", "name", "rating", "rd", "volatility", "provisional", "matches"
+        "player", "name", "country", "rating", "rd", "volatility", "provisional", "matches"
     }  # fmt: skip
     assert data[0]["provisional"] is True and data[0]["matches"] == 2
     assert client.get(reverse("api_ratings"), {"game": "cavalli"}).json() == []
@@ -88,3 +90,62 @@ def test_tournament_player_list_shows_site_ratings(client, rated):
     html = client.get(reverse("tournament", args=[rated.slug])).content.decode()
     assert html.count(reverse("player_ratings", args=[rated.entries.first().player_id])) == 1
     assert "Site rating" in html
+
+
+# ---------------------------------------------------------------- countries (issue 42)
+
+
+def country_options(page: str) -> list[tuple[str, str, bool]]:
+    """The country filter's options but "All countries": (value, label, selected)."""
+    select = re.search(r'<select id="country".*?</select>', page, re.S).group(0)
+    return [
+        (value, label, bool(selected))
+        for value, selected, label in re.findall(
+            r'<option value="([A-Z]+)"( selected)?>([^<]*)</option>', select
+        )
+    ]
+
+
+@pytest.fixture
+def countries(rated):
+    """The four rated players: two of Italy (typed two ways), one of Germany, one of the UK."""
+    players = list(Player.objects.filter(entries__tournament=rated).order_by("pk"))
+    for player, country in zip(players, ["IT", "IT", "DE", "GB"], strict=True):
+        player.country = country
+        player.save()
+    return players
+
+
+@pytest.mark.parametrize(
+    ("language", "names"),
+    [
+        ("en", ["Germany", "Italy", "United Kingdom"]),
+        ("it", ["Germania", "Italia", "Regno Unito"]),
+        ("nb", ["Italia", "Storbritannia", "Tyskland"]),
+    ],
+)
+def test_the_country_filter_lists_each_country_once_by_name_in_the_readers_language(
+    client, countries, language, names
+):
+    page = client.get(reverse("ratings"), {"game": "thud"}, HTTP_ACCEPT_LANGUAGE=language)
+    options = country_options(page.content.decode())
+    assert [label for _code, label, _selected in options] == names
+    assert sorted(code for code, _label, _selected in options) == ["DE", "GB", "IT"]
+
+
+def test_the_ratings_filter_by_country_code_and_show_its_name(client, countries):
+    page = client.get(
+        reverse("ratings"), {"game": "thud", "country": "IT"}, HTTP_ACCEPT_LANGUAGE="it"
+    ).content.decode()
+    assert ("IT", "Italia", True) in country_options(page)
+    shown = {p.name for p in countries if p.name in page}
+    assert shown == {countries[0].name, countries[1].name}
+    assert page.count('<td class="extra">Italia</td>') == 2
+    # A code nobody rated has is ignored: the whole list.
+    page = client.get(reverse("ratings"), {"game": "thud", "country": "NO"}).content.decode()
+    assert {p.name for p in countries if p.name in page} == {p.name for p in countries}
+
+
+def test_api_gives_each_players_country_as_its_code(client, countries):
+    data = client.get(reverse("api_ratings"), {"game": "thud"}).json()
+    assert {d["player"]: d["country"] for d in data} == {p.pk: p.country.code for p in countries}

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 def form(entry, **changes):
     p = entry.player
-    data = {"name": p.name, "club": p.club, "country": p.country, "seed": entry.seed}
+    data = {"name": p.name, "club": p.club, "country": p.country.code, "seed": entry.seed}
     data["rating"] = "" if p.rating is None else p.rating
     return data | changes
 
@@ -85,3 +85,24 @@ def test_reseed_by_rating_before_round_1_and_refused_after(organiser, tournament
     assert "Round 1 is paired" in r.content.decode()
     assert [e.seed for e in tournament.entries.order_by("pk")] == seeds
     assert "Re-seed by rating" not in organiser.get(url(tournament)).content.decode()
+
+
+def test_the_edit_form_shows_the_country_by_name_in_the_readers_language_and_reads_it_back(
+    organiser, tournament
+):
+    entry = tournament.entries.order_by("seed").first()
+    entry.player.country = "NO"
+    entry.player.save()
+    page = url(tournament, f"players/{entry.pk}/edit/")
+    shown = organiser.get(page, HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert 'name="country" value="Norvegia"' in shown
+    # Sent back as shown: nothing changed. Typed as an Italian name: stored as the code.
+    r = organiser.post(page, form(entry, country="Norvegia"), HTTP_ACCEPT_LANGUAGE="it")
+    assert r.status_code == 302 and not EntryChange.objects.exists()
+    organiser.post(page, form(entry, country="Germania"))
+    entry.player.refresh_from_db()
+    assert entry.player.country == "DE"
+    assert EntryChange.objects.get().after == "DE"
+    refused = organiser.post(page, form(entry, country="Ankh-Morpork"))
+    assert refused.status_code == 400
+    assert "Ankh-Morpork is not a country we know" in refused.content.decode()

@@ -42,6 +42,24 @@ def test_add_player_bad_input_changes_nothing(organiser, tournament, data):
     assert tournament.entries.count() == 4 and not Player.objects.filter(name="Nobby").exists()
 
 
+@pytest.mark.parametrize(("typed", "code"), [("Norway", "NO"), ("Norge", "NO"), ("ita", "IT")])
+def test_add_player_takes_a_country_by_name_or_code_and_stores_the_code(
+    organiser, tournament, typed, code
+):
+    response = organiser.post(url(tournament, "players/add/"), {"name": "Nobby", "country": typed})
+    assert response.status_code == 302
+    assert Player.objects.get(name="Nobby").country == code
+
+
+def test_add_player_refuses_a_country_it_cannot_read_and_says_what_it_takes(organiser, tournament):
+    data = {"name": "Nobby", "country": "Ankh-Morpork"}
+    response = organiser.post(url(tournament, "players/add/"), data, follow=True)
+    assert "Ankh-Morpork is not a country we know: give its name or its ISO code" in (
+        response.content.decode()
+    )
+    assert not Player.objects.filter(name="Nobby").exists()
+
+
 def test_add_player_via_htmx_returns_the_players_fragment(organiser, tournament):
     response = organiser.post(url(tournament, "players/add/"), {"name": "Nobby"}, **HTMX)
     body = response.content.decode()
@@ -50,7 +68,7 @@ def test_add_player_via_htmx_returns_the_players_fragment(organiser, tournament)
 
 
 def test_csv_upload(organiser, tournament):
-    csv = b"name,club,country,rating\nVimes,Watch,AM,1500\nAngua,Watch,UB,\n"
+    csv = b"name,club,country,rating\nVimes,Watch,AM,1500\nAngua,Watch,DE,\n"
     file = SimpleUploadedFile("players.csv", csv, content_type="text/csv")
     organiser.post(url(tournament, "players/upload/"), {"file": file})
     assert tournament.entries.count() == 6
