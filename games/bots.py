@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from celery import current_app
@@ -46,7 +47,7 @@ from django.db.models import F
 from games.battles import store
 from games.battles.errors import BattleError
 from games.battles.play import accept_end, submit_move
-from games.interface import BotGame, Game, other_side, points
+from games.interface import WIN, BotGame, Game, other_side, points
 from games.models.battle import Battle
 from games.models.history import ClockEvent
 
@@ -248,24 +249,31 @@ def offer_to_answer(battle_id: int) -> Battle | None:
 
 def accepts_end(*, now: int, expected: int) -> bool:
     """The computer accepts to end a battle when ending ``now`` scores at least what it
-    ``expected`` from play (both its points minus its opponent's).
+    ``expected`` from play (both its points minus its opponent's, in hundredths of a
+    point, as the search scores: a slight edge is worth playing on for).
 
-    >>> accepts_end(now=-3, expected=-4), accepts_end(now=1, expected=2)
+    >>> accepts_end(now=-300, expected=-400), accepts_end(now=0, expected=37)
     (True, False)
     """
     return now >= expected
 
 
-def margins(battle: Battle, *, now: datetime) -> tuple[int, int]:
+def hundredths(score: int) -> int:
+    """A search score in hundredths of a point (a finished battle's: its margin)."""
+    return points(score) * 100 if abs(score) >= WIN else score
+
+
+def margins(battle: Battle) -> tuple[int, int]:
     """(the computer's margin if the battle ended now, the margin its search expects), in
-    the game's points; the search (the game's ``analyse``) runs here, on the bots worker."""
+    hundredths of the game's points; the search (the game's ``analyse``, the level's
+    budget) runs here, on the bots worker."""
     rules = battle.rules
     if not isinstance(rules, BotGame) or battle.bot_level is None:
         raise ValueError(f"battle {battle.pk}: the computer does not play {battle.game}")
     state = rules.deserialise(battle.board)
     scores = rules.scores(state)
     mine, theirs = battle.bot_side, other_side(rules, battle.bot_side)
-    now_margin = scores.get(mine, 0) - scores.get(theirs, 0)
+    now_margin = 100 * (scores.get(mine, 0) - scores.get(theirs, 0))
     plies_left = battle.max_plies - battle.ply if battle.max_plies else None
     searched = rules.analyse(
         state,
@@ -273,18 +281,28 @@ def margins(battle: Battle, *, now: datetime) -> tuple[int, int]:
         clock=time.monotonic,
         plies_left=plies_left,
     )
-    best = points(searched.best[1])
+    best = hundredths(searched.best[1])
     return now_margin, best if battle.side_to_move == mine else -best
 
 
-def answer_end(battle_id: int, version: int, *, now: datetime) -> str:
+def answer_end(battle_id: int, version: int, *, read_clock: Callable[[], datetime]) -> str:
     """The computer's answer to an offer to end the battle: "accepted", "declined", or
     "" when there was nothing (more) to answer or the position changed meanwhile (then
-    the answer is queued again, for the new position)."""
+    the answer is queued again, for the new position). ``version`` is the battle's when
+    the offer was made (for the log; the answer is for the position searched).
+    ``read_clock`` is read after the search: the answer's time."""
     battle = offer_to_answer(battle_id)
     if battle is None:
         return ""
-    now_margin, expected = margins(battle, now=now)
+    now_margin, expected = margins(battle)
+    now = read_clock()
+    log.info(
+        "battle %s (offer at version %s): ending now %s, the computer expects %s",
+        battle_id,
+        version,
+        now_margin,
+        expected,
+    )
     current = offer_to_answer(battle_id)
     if current is None:
         return ""

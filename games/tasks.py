@@ -70,7 +70,7 @@ def bot_move(battle_id: int, version: int) -> bool:
 )
 def bot_answer_end(battle_id: int, version: int) -> str:
     """The computer answers an offer to end the battle made to it, if it still stands."""
-    return bots.answer_end(battle_id, version, now=timezone.now())
+    return bots.answer_end(battle_id, version, read_clock=timezone.now)
 
 
 @shared_task(name="bots.resend", ignore_result=True)
