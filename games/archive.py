@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from django.db.models import Prefetch, QuerySet
 
+from games.battles.finishing import battle_loss
 from games.models.battle import Battle
 from games.models.history import Move
-from games.battles.finishing import battle_loss
 from tournaments.for_games import Round, Tournament, battle_winner
 
 from . import records
@@ -84,7 +84,8 @@ def winner_word(battle: Battle, result: tuple[int, int] | None) -> str | None:
     whatever the numbers, else the side with more points wins."""
     if result is None:
         return None
-    w_first, w_second = battle.rules.tournament_scale.weights
+    scale = getattr(battle.rules, "tournament_scale", None)
+    w_first, w_second = scale.weights if scale is not None else (1, 1)
     seat = battle_winner((result[0] * w_first, result[1] * w_second), battle_loss(battle))
     return "draw" if seat is None else battle.rules.words[seat]
 

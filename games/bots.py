@@ -324,7 +324,11 @@ def answer_end(battle_id: int, version: int, *, read_clock: Callable[[], datetim
             return ""
         battle.end_offered_by = ""
         store.event(
-            battle, ClockEvent.Kind.END_DECLINED, now=now, via=ClockEvent.Via.PLAYER, detail=DECLINED
+            battle,
+            ClockEvent.Kind.END_DECLINED,
+            now=now,
+            via=ClockEvent.Via.PLAYER,
+            detail=DECLINED,
         )
         transaction.on_commit(
             lambda: store.after_commit(

@@ -99,7 +99,7 @@ def shown_points(battle: Battle, state) -> dict[str, int] | None:
 
 def battle_result(battle: Battle, seats: Sequence[dict]) -> str:
     """The finished online battle's result in words, by the one rule (the winner stored by
-    ``finishing``): "Trolls won: Dwarfs lost on time", "Dwarfs won", "Draw"."""
+    ``finishing``): "<side> won: <other side> lost on time", "<side> won", "Draw"."""
     if not (battle.is_finished and battle.mode == Battle.Mode.ONLINE):  # scored by the server
         return ""
     if battle.is_cancelled:
@@ -133,7 +133,11 @@ def end_offer_state(battle: Battle, side: str | None) -> dict:
     )
     resign = side is not None and may_resign(battle)
     return {
-        "offered_by": "" if not offered or side is None else "me" if offered == side else "opponent",
+        "offered_by": ""
+        if not offered or side is None
+        else "me"
+        if offered == side
+        else "opponent",
         "computer_declined": declined,
         "may_resign": resign,
         "resign_outcome": resign_outcome(battle, side) if resign and side else "",
@@ -148,7 +152,7 @@ def resign_outcome(battle: Battle, side: str) -> str:
     score = " – ".join(f"{_(info.name)} {points.get(info.key, 0)}" for info in game.sides)
     winner = next(_(info.name) for info in game.sides if info.key != side)
     text = _(
-        "The battle ends now with the score as it stands (%(score)s) and %(winner)s win it."
+        "The battle ends now with the score as it stands (%(score)s); the win goes to %(winner)s."
     ) % {"score": score, "winner": winner}
     return text
 

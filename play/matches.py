@@ -221,7 +221,9 @@ def result_line(match: CasualMatch) -> str:
             "user": match.winner.get_username() if match.winner else "",
             "absent": match.no_show_by.get_username() if match.no_show_by else "",
         }
-    battles = {b.pk: b for b in Battle.objects.filter(pk__in=[match.battle_1_id, match.battle_2_id])}
+    battles = {
+        b.pk: b for b in Battle.objects.filter(pk__in=[match.battle_1_id, match.battle_2_id])
+    }
     decision = decide_match(battles[match.battle_1_id], battles[match.battle_2_id])
     users = {"a": match.user_a.get_username(), "b": match.user_b.get_username()}
     a_total, b_total = decision.totals

@@ -47,7 +47,7 @@ def test_resign_asks_first_saying_the_score_and_the_winner_and_changes_nothing(
     text = r.text
     assert 'id="confirm-resign"' in text and "Resign this battle?" in text
     assert (
-        "The battle ends now with the score as it stands (Dwarfs 20 – Trolls 32) and Trolls win it."
+        "The battle ends now with the score as it stands (Dwarfs 20 – Trolls 32); the win goes to Trolls."
         in text
     )
     assert f'name="version" value="{battle.clock_version}"' in text
@@ -71,7 +71,9 @@ def test_the_answer_resigns_once_and_the_pages_say_who_won_and_why(client, battl
     page = client.get(reverse("games:battle", args=[battle.pk])).text
     assert "Trolls won: Dwarfs resigned" in page and 'id="resign"' not in page
     client.logout()
-    assert "Trolls won: Dwarfs resigned" in client.get(reverse("games:battle", args=[battle.pk])).text
+    assert (
+        "Trolls won: Dwarfs resigned" in client.get(reverse("games:battle", args=[battle.pk])).text
+    )
 
 
 def test_resigning_a_finished_battle_says_it_is_over_and_changes_nothing(client, battle):
@@ -98,9 +100,7 @@ def test_a_battle_lost_on_time_says_so_and_its_mark_is_on_the_winner(client):
         days=1,
         now=timezone.now(),
     )
-    Battle.objects.filter(pk=b.pk).update(
-        board=b.board.replace("d", ".", 2), side_to_move="troll"
-    )
+    Battle.objects.filter(pk=b.pk).update(board=b.board.replace("d", ".", 2), side_to_move="troll")
     settle(b.pk, via=ClockEvent.Via.SWEEP, now=timezone.now() + timedelta(days=1, seconds=5))
     page = client.get(reverse("games:battle", args=[b.pk])).text
     assert "Dwarfs won: Trolls lost on time" in page
@@ -123,6 +123,5 @@ def test_the_match_line_says_the_player_who_lost_a_battle_on_time_lost_the_match
     page = client.get(reverse("games:battle", args=[b2.pk])).text
     assert "Dwarfs won: Trolls lost on time" in page
     assert (
-        "Match result: bob wins the match: alice lost battle 2 on time (total score 60–64)."
-        in page
+        "Match result: bob wins the match: alice lost battle 2 on time (total score 60–64)." in page
     )

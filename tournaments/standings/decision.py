@@ -77,7 +77,7 @@ class MatchDecision:
 
 
 def _player(number: int, seat: int) -> str:
-    """"a" or "b": who had ``seat`` in battle ``number`` (A has the first side in battle 1)."""
+    """ "a" or "b": who had ``seat`` in battle ``number`` (A has the first side in battle 1)."""
     return "a" if (seat == 0) == (number == 1) else "b"
 
 
@@ -86,7 +86,7 @@ def decide(
 ) -> MatchDecision:
     """The match's outcome by the rule above; ``losses`` per battle (1, 2).
 
-    A loses battle 2 on time (A has the trolls there) though A's points are higher:
+    A loses battle 2 on time (the second side there) though A's points are higher:
 
     >>> d = decide(MatchResult(30, 2, 20, 8, game="thud"), (None, Loss(1, LOST_ON_TIME)))
     >>> d.outcome, d.differential, d.by, d.battle, d.totals

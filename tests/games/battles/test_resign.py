@@ -60,7 +60,11 @@ def test_resigning_ends_the_battle_now_with_the_score_as_it_stands_and_the_other
     done = resign(battle.pk, side=first, version=battle.clock_version, now=timezone.now())
 
     stored = Battle.objects.get(pk=battle.pk)
-    assert (stored.status, stored.finished_reason, stored.winner) == ("finished", "resigned", second)
+    assert (stored.status, stored.finished_reason, stored.winner) == (
+        "finished",
+        "resigned",
+        second,
+    )
     assert stored.scores == promised and stored.board == battle.board
     assert stored.side_to_move == first  # the loser, as a loss on time records it
     assert done.clock_version == battle.clock_version + 1
@@ -75,7 +79,11 @@ def test_a_player_may_resign_out_of_turn(game):
     assert battle.side_to_move == first
     resign(battle.pk, side=second, version=battle.clock_version, now=timezone.now())
     stored = Battle.objects.get(pk=battle.pk)
-    assert (stored.finished_reason, stored.winner, stored.side_to_move) == ("resigned", first, second)
+    assert (stored.finished_reason, stored.winner, stored.side_to_move) == (
+        "resigned",
+        first,
+        second,
+    )
 
 
 def test_a_resignation_wins_for_the_other_side_even_when_the_resigner_leads():
@@ -200,7 +208,9 @@ def test_a_declined_or_withdrawn_offer_is_gone_and_a_new_one_can_be_made():
 def test_an_offer_ends_with_the_battle_whatever_ends_it():
     by_resignation = casual("thud")
     offer_end(by_resignation.pk, side="dwarf", now=timezone.now())
-    resign(by_resignation.pk, side="troll", version=by_resignation.clock_version, now=timezone.now())
+    resign(
+        by_resignation.pk, side="troll", version=by_resignation.clock_version, now=timezone.now()
+    )
     assert Battle.objects.get(pk=by_resignation.pk).end_offered_by == ""
 
     by_clock = create_casual_battle(

@@ -34,7 +34,13 @@ def test_a_battle_lost_on_time_or_resigned_is_the_other_sides_whatever_the_score
 def test_a_match_without_a_loss_is_decided_on_total_score_as_the_standings_score_it():
     result = MatchResult(30, 7, 31, 8, game="thud")  # A: 30 + 32 = 62; B: 28 + 31 = 59
     d = decide(result)
-    assert (d.outcome, d.differential, d.by, d.battle, d.totals) == ("a", 3, BY_TOTAL, None, (62, 59))
+    assert (d.outcome, d.differential, d.by, d.battle, d.totals) == (
+        "a",
+        3,
+        BY_TOTAL,
+        None,
+        (62, 59),
+    )
     assert d.differential == score(result).differential
 
 
