@@ -32,9 +32,7 @@ PHONE = {"width": 390, "height": 844}
 WAIT_MS = 30_000
 
 
-def test_a_player_resigns_with_the_keyboard_after_a_question_that_says_the_score(
-    server, browser
-):
+def test_a_player_resigns_with_the_keyboard_after_a_question_that_says_the_score(server, browser):
     from playwright.sync_api import expect
 
     SHOTS.mkdir(parents=True, exist_ok=True)
