@@ -39,6 +39,7 @@ class GamesConfig(AppConfig):
             joining.on_round_published, dispatch_uid="games.joining.round_published"
         )
         signals.turn_changed.connect(bots.on_turn_changed, dispatch_uid="games.bots.turn_changed")
+        signals.end_offered.connect(bots.on_end_offered, dispatch_uid="games.bots.end_offered")
         attendance_changed.connect(
             publish.on_attendance_changed, dispatch_uid="games.publish.attendance_changed"
         )

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from django.db.models import Prefetch, QuerySet
 
+from games.battles.finishing import battle_loss
 from games.models.battle import Battle
 from games.models.history import Move
-from tournaments.for_games import Round, Tournament
+from tournaments.for_games import Round, Tournament, battle_winner
 
 from . import records
 
@@ -77,6 +78,18 @@ def result_of(battle: Battle) -> tuple[int, int] | None:
     return None
 
 
+def winner_word(battle: Battle, result: tuple[int, int] | None) -> str | None:
+    """The API's word for the battle's winner by the one rule (its side's word, "draw"),
+    ``None`` without a result: a loss on time or a resignation is the other side's win
+    whatever the numbers, else the side with more points wins."""
+    if result is None:
+        return None
+    scale = getattr(battle.rules, "tournament_scale", None)
+    w_first, w_second = scale.weights if scale is not None else (1, 1)
+    seat = battle_winner((result[0] * w_first, result[1] * w_second), battle_loss(battle))
+    return "draw" if seat is None else battle.rules.words[seat]
+
+
 def tags_of(battle: Battle) -> dict[str, str]:
     match = battle.tournament_match()
     first_entry, second_entry = battle.tournament_entries()
@@ -131,4 +144,5 @@ def battle_data(battle: Battle) -> dict:
         "status": battle.status,
         "result": {first: result[0], second: result[1]} if result else None,
         "termination": battle.finished_reason if battle.is_finished else None,
+        "winner": winner_word(battle, result),
     }

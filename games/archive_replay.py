@@ -27,7 +27,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games import clock, registry
-from games.interface import Game, InvalidMove, other_side
+from games.battles.finishing import loss_of, winner_of
+from games.interface import Game, InvalidMove
 
 #: ``finished_reason`` of a battle imported while it was still being played.
 UNFINISHED = clock.REASON_UNFINISHED
@@ -161,11 +162,10 @@ def position_problems(battle: Mapping[str, Any], game: Game, state: Any) -> Iter
             "scores": ", ".join(f"{side} {n}" for side, n in scores.items())
         }
         return
-    if battle["finished_reason"] == clock.REASON_TIME:
-        winner = other_side(game, battle["side_to_move"])
-    else:
-        first, second = (scores[info.key] for info in game.sides)
-        winner = "" if first == second else game.sides[0 if first > second else 1].key
+    loss = loss_of(
+        game, finished_reason=battle["finished_reason"], side_to_move=battle["side_to_move"]
+    )
+    winner = winner_of(game, scores, loss)
     if battle["winner"] != winner:
         yield _("its winner is not the one its moves and its end make (%(winner)s).") % {
             "winner": winner or "-"

@@ -21,23 +21,35 @@ Terminology and invariants:
   think period less ``MARGIN_MS``; the task has a soft and a hard time limit. If the task
   never runs, the clock forfeits the computer's turn as it would a person's.
 - Its seed is ``battle_id * 1000 + ply``: a battle replays the same way at a fixed depth.
+- An offer to end the battle made to the computer is answered at once, whoever's turn it
+  is: ``bots.answer_end(battle_id, version)`` is queued on the offer's commit
+  (``games.signals.end_offered``) and runs on the bots worker like a move. The search
+  (the game's ``analyse``, the level's budget) says what the computer expects from the
+  position; it accepts when ending now scores at least that for it (``accepts_end``),
+  else it declines, recorded as a ``ClockEvent`` ``end_declined`` that the page shows.
+  Idempotent: it answers only an offer that still stands, at the version it searched
+  (a move meanwhile queues the answer again for the new position).
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from celery import current_app
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.db.models import F
 
+from games.battles import store
 from games.battles.errors import BattleError
-from games.battles.play import submit_move
-from games.interface import BotGame, Game
+from games.battles.play import accept_end, submit_move
+from games.interface import WIN, BotGame, Game, other_side, points
 from games.models.battle import Battle
+from games.models.history import ClockEvent
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +62,10 @@ MARGIN_MS = 1000
 MIN_BUDGET_MS = 50
 #: The task that computes and plays the computer's move (``games.tasks.bot_move``).
 MOVE_TASK = "bots.move"
+#: The task that answers an offer to end the battle (``games.tasks.bot_answer_end``).
+ANSWER_TASK = "bots.answer_end"
+#: ``ClockEvent.detail`` of the computer's refusal of an end offer.
+DECLINED = "computer"
 #: A task's soft and hard time limits (s): well above any budget, well below a turn.
 SOFT_LIMIT_S = 8
 HARD_LIMIT_S = 10
@@ -91,14 +107,17 @@ def queue_name() -> str:
     return settings.THUD_BOTS_QUEUE
 
 
-def publish(battle_id: int, version: int, *, expires: float | None = None) -> None:
-    """Queue the computer's move at ``version``; never raises (the safety net resends)."""
+def publish(
+    battle_id: int, version: int, *, expires: float | None = None, task: str = MOVE_TASK
+) -> None:
+    """Queue the computer's move (or ``task``) at ``version``; never raises (the safety
+    net resends a move)."""
     try:
         with current_app.connection_for_write(
             connect_timeout=PUBLISH_TIMEOUT_S, transport_options=_ONE_TRY
         ) as connection:
             current_app.send_task(
-                MOVE_TASK,
+                task,
                 args=[battle_id, version],
                 queue=queue_name(),
                 connection=connection,
@@ -106,9 +125,7 @@ def publish(battle_id: int, version: int, *, expires: float | None = None) -> No
                 expires=expires,
             )
     except Exception:  # the broker is down or refusing: the safety net sends it again
-        log.warning(
-            "could not queue bots.move(%s, %s); the beat will resend it", battle_id, version
-        )
+        log.warning("could not queue %s(%s, %s)", task, battle_id, version)
 
 
 def on_turn_changed(
@@ -204,3 +221,118 @@ def resend_stalled(*, now: datetime) -> int:
     for battle_id, version in waiting:
         publish(battle_id, version, expires=RESEND_EXPIRES_S)
     return len(waiting)
+
+
+def on_end_offered(
+    sender: object, *, battle_id: int, side: str, bot_side: str = "", **_kw: object
+) -> None:
+    """Receiver of ``end_offered`` (after commit): queue the computer's answer to an offer
+    made to it (an offer in a battle between people costs nothing here)."""
+    if bot_side and side != bot_side:
+        version = Battle.objects.filter(pk=battle_id).values_list("clock_version", flat=True)
+        publish(battle_id, version.first() or 0, task=ANSWER_TASK)
+
+
+def offer_to_answer(battle_id: int) -> Battle | None:
+    """The battle if an offer to end it, made to the computer, stands and it can end."""
+    battle = Battle.objects.filter(pk=battle_id).select_related("match").first()
+    if (
+        battle is None
+        or battle.bot_level is None
+        or battle.status not in (Battle.Status.RUNNING, Battle.Status.PAUSED)
+        or not battle.end_offered_by
+        or battle.end_offered_by == battle.bot_side
+    ):
+        return None
+    return battle
+
+
+def accepts_end(*, now: int, expected: int) -> bool:
+    """The computer accepts to end a battle when ending ``now`` scores at least what it
+    ``expected`` from play (both its points minus its opponent's, in hundredths of a
+    point, as the search scores: a slight edge is worth playing on for).
+
+    >>> accepts_end(now=-300, expected=-400), accepts_end(now=0, expected=37)
+    (True, False)
+    """
+    return now >= expected
+
+
+def hundredths(score: int) -> int:
+    """A search score in hundredths of a point (a finished battle's: its margin)."""
+    return points(score) * 100 if abs(score) >= WIN else score
+
+
+def margins(battle: Battle) -> tuple[int, int]:
+    """(the computer's margin if the battle ended now, the margin its search expects), in
+    hundredths of the game's points; the search (the game's ``analyse``, the level's
+    budget) runs here, on the bots worker."""
+    rules = battle.rules
+    if not isinstance(rules, BotGame) or battle.bot_level is None:
+        raise ValueError(f"battle {battle.pk}: the computer does not play {battle.game}")
+    state = rules.deserialise(battle.board)
+    scores = rules.scores(state)
+    mine, theirs = battle.bot_side, other_side(rules, battle.bot_side)
+    now_margin = 100 * (scores.get(mine, 0) - scores.get(theirs, 0))
+    plies_left = battle.max_plies - battle.ply if battle.max_plies else None
+    searched = rules.analyse(
+        state,
+        budget_ms=float(LEVEL_BUDGET_MS[battle.bot_level]),
+        clock=time.monotonic,
+        plies_left=plies_left,
+    )
+    best = hundredths(searched.best[1])
+    return now_margin, best if battle.side_to_move == mine else -best
+
+
+def answer_end(battle_id: int, version: int, *, read_clock: Callable[[], datetime]) -> str:
+    """The computer's answer to an offer to end the battle: "accepted", "declined", or
+    "" when there was nothing (more) to answer or the position changed meanwhile (then
+    the answer is queued again, for the new position). ``version`` is the battle's when
+    the offer was made (for the log; the answer is for the position searched).
+    ``read_clock`` is read after the search: the answer's time."""
+    battle = offer_to_answer(battle_id)
+    if battle is None:
+        return ""
+    now_margin, expected = margins(battle)
+    now = read_clock()
+    log.info(
+        "battle %s (offer at version %s): ending now %s, the computer expects %s",
+        battle_id,
+        version,
+        now_margin,
+        expected,
+    )
+    current = offer_to_answer(battle_id)
+    if current is None:
+        return ""
+    if current.clock_version != battle.clock_version:
+        publish(battle_id, current.clock_version, task=ANSWER_TASK)
+        return ""
+    if accepts_end(now=now_margin, expected=expected):
+        try:
+            accept_end(battle_id, side=battle.bot_side, now=now)
+        except BattleError as exc:
+            log.info("computer's acceptance in battle %s refused: %s", battle_id, exc)
+            return ""
+        return "accepted"
+    with transaction.atomic():
+        declined = Battle.objects.filter(
+            pk=battle_id, end_offered_by=battle.end_offered_by, clock_version=battle.clock_version
+        ).update(end_offered_by="")
+        if not declined:
+            return ""
+        battle.end_offered_by = ""
+        store.event(
+            battle,
+            ClockEvent.Kind.END_DECLINED,
+            now=now,
+            via=ClockEvent.Via.PLAYER,
+            detail=DECLINED,
+        )
+        transaction.on_commit(
+            lambda: store.after_commit(
+                battle.pk, battle.clock_version, battle.clock_state, "", now=now
+            )
+        )
+    return "declined"

@@ -66,6 +66,8 @@ REASON_REFEREE_OFFLINE = "referee_offline"  # its referee page is away (games.re
 REASON_FORFEITS = "consecutive_forfeits"
 REASON_MOVE_LIMIT = "move_limit"
 REASON_TIME = "lost_on_time"
+#: A player resigned: like a loss on time, the battle ends with ``side_to_move`` the loser.
+REASON_RESIGNED = "resigned"
 REASON_UNFINISHED = "unfinished"  # imported from an archive while it was being played
 REASON_UNREADABLE = "unreadable"  # set aside by the clock: its row cannot be settled
 
@@ -366,6 +368,14 @@ def give_time(state: ClockState, now: datetime, ms: int) -> ClockState:
     if state.status in (PAUSED, NEEDS_REFEREE) and state.paused_remaining_ms is not None:
         return replace(state, paused_remaining_ms=state.paused_remaining_ms + ms)
     raise ClockError("no clock to give time to")
+
+
+def resign(state: ClockState, side: str) -> ClockState:
+    """``side`` resigns: the battle ends now, ``side`` recorded as the side to move (the
+    loser, as a loss on time records it), the board and its score as they stand."""
+    if state.status not in (RUNNING, PAUSED):
+        raise ClockError("only a running or paused battle can be resigned")
+    return finish(replace(state, side_to_move=side), REASON_RESIGNED)
 
 
 def finish(state: ClockState, reason: str) -> ClockState:

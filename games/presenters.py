@@ -17,7 +17,10 @@ from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.battles.finishing import battle_loss
+from games.battles.play import may_resign
 from games.models.battle import Battle
+from games.models.history import ClockEvent
 
 from . import clock, presenters_play
 from .interface import Game
@@ -94,6 +97,66 @@ def shown_points(battle: Battle, state) -> dict[str, int] | None:
     return battle.scores if battle.is_finished and battle.scores else game.scores(state)
 
 
+def battle_result(battle: Battle, seats: Sequence[dict]) -> str:
+    """The finished online battle's result in words, by the one rule (the winner stored by
+    ``finishing``): "<side> won: <other side> lost on time", "<side> won", "Draw"."""
+    if not (battle.is_finished and battle.mode == Battle.Mode.ONLINE):  # scored by the server
+        return ""
+    if battle.is_cancelled:
+        return _("Cancelled: nobody won or lost")
+    won = [seat["name"] for seat in seats if seat["winner"]]
+    if not won:
+        return _("Draw")
+    loss = battle_loss(battle)
+    if loss is not None and len(seats) == 2:
+        words = {
+            "lost_on_time": _("%(winner)s won: %(loser)s lost on time"),
+            "resigned": _("%(winner)s won: %(loser)s resigned"),
+        }
+        return words[loss.how] % {"winner": won[0], "loser": seats[loss.seat]["name"]}
+    return _("%(side)s won") % {"side": won[0]}
+
+
+def end_offer_state(battle: Battle, side: str | None) -> dict:
+    """The offer to end the battle as the page says it: who offered it (``offered_by``:
+    "me", "opponent" or ""), whether the computer just declined one (shown until the next
+    two moves), and whether the player may resign."""
+    offered = battle.end_offered_by
+    declined = (
+        side is not None
+        and battle.against_computer
+        and not offered
+        and battle.status in (Battle.Status.RUNNING, Battle.Status.PAUSED)
+        and battle.clock_events.filter(
+            kind=ClockEvent.Kind.END_DECLINED, ply__gte=max(battle.ply - 1, 0)
+        ).exists()
+    )
+    resign = side is not None and may_resign(battle)
+    return {
+        "offered_by": ""
+        if not offered or side is None
+        else "me"
+        if offered == side
+        else "opponent",
+        "computer_declined": declined,
+        "may_resign": resign,
+        "resign_outcome": resign_outcome(battle, side) if resign and side else "",
+    }
+
+
+def resign_outcome(battle: Battle, side: str) -> str:
+    """What resigning now does, in words, for the question asked before it: the score as
+    it stands, and who wins."""
+    game = battle.rules
+    points = game.scores(state_of(battle))
+    score = " – ".join(f"{_(info.name)} {points.get(info.key, 0)}" for info in game.sides)
+    winner = next(_(info.name) for info in game.sides if info.key != side)
+    text = _(
+        "The battle ends now with the score as it stands (%(score)s); the win goes to %(winner)s."
+    ) % {"score": score, "winner": winner}
+    return text
+
+
 def battle_context(battle: Battle, side: str | None, state, *, now: datetime) -> dict:
     """What the battle page shows for any game: who plays which side, the scores, and the
     clock as of ``now``."""
@@ -111,12 +174,7 @@ def battle_context(battle: Battle, side: str | None, state, *, now: datetime) ->
                 "winner": battle.is_finished and battle.winner == info.key,
             }
         )
-    result = ""
-    if battle.is_finished and battle.mode == Battle.Mode.ONLINE:  # scored by the server
-        won = [seat["name"] for seat in seats if seat["winner"]]
-        result = _("%(side)s won") % {"side": won[0]} if won else _("Draw")
-        if battle.is_cancelled:
-            result = _("Cancelled: nobody won or lost")
+    result = battle_result(battle, seats)
     my_turn = (
         side is not None
         and battle.status == Battle.Status.RUNNING
@@ -140,6 +198,7 @@ def battle_context(battle: Battle, side: str | None, state, *, now: datetime) ->
         # An over-the-board battle without a confirmed result: no score to show.
         "score_pending": points is None,
         "result": result,
+        "end_offer": end_offer_state(battle, side),
         "board_template": game.board_template,
         "moves": moves,
         # Said before the first move only: by then the player has seen the rule at work.

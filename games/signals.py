@@ -22,4 +22,7 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 turn_changed = Signal()
+#: Sent after commit of an offer to end a battle, with ``battle_id``, ``side`` (who
+#: offered) and ``bot_side``: the computer answers an offer made to it (``games.bots``).
+end_offered = Signal()
 casual_battle_finished = Signal()

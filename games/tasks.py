@@ -61,6 +61,18 @@ def bot_move(battle_id: int, version: int) -> bool:
     return bots.submit(battle, notation, version=version, now=timezone.now())
 
 
+@shared_task(
+    name=bots.ANSWER_TASK,
+    acks_late=True,
+    soft_time_limit=bots.SOFT_LIMIT_S,
+    time_limit=bots.HARD_LIMIT_S,
+    ignore_result=True,
+)
+def bot_answer_end(battle_id: int, version: int) -> str:
+    """The computer answers an offer to end the battle made to it, if it still stands."""
+    return bots.answer_end(battle_id, version, read_clock=timezone.now)
+
+
 @shared_task(name="bots.resend", ignore_result=True)
 def bot_resend() -> int:
     return bots.resend_stalled(now=timezone.now())

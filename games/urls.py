@@ -24,6 +24,7 @@ urlpatterns = [
     path("<int:battle_id>/no-show/", views.no_show, name="no_show"),
     path("<int:battle_id>/end/<str:action>/", views.end_offer, name="end"),
     path("<int:battle_id>/resume/", views.ask_resume, name="resume"),
+    path("<int:battle_id>/resign/", views.resign_battle, name="resign"),
     path("match/<int:match_id>/", views.match_battles, name="match"),
     path("hall/<slug:slug>/", views_hall.hall_battles, name="hall_battles"),
     path("hall/<slug:slug>/events/", views_hall.hall_events, name="hall_events"),

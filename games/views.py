@@ -24,7 +24,15 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.battles import joining
 from games.battles.errors import BattleError
-from games.battles.play import accept_end, board_square, decline_end, offer_end, submit_move
+from games.battles.play import (
+    accept_end,
+    board_square,
+    decline_end,
+    may_resign,
+    offer_end,
+    resign,
+    submit_move,
+)
 from games.battles.play import touch as touch_piece
 from games.battles.settle import settle
 from games.battles.starting import create_battles
@@ -196,6 +204,30 @@ def end_offer(request: HtmxHttpRequest, battle_id: int, action: str):
         return HttpResponse(status=404)
     return _act(
         request, battle_id, side, lambda: operation(battle_id, side=side, now=timezone.now())
+    )
+
+
+@require_POST
+@refuses_unreadable
+def resign_battle(request: HtmxHttpRequest, battle_id: int):
+    """A player resigns a casual battle. Destructive: without ``confirm`` it asks first,
+    saying the score it ends with and who wins (400: nothing was done); the answer posts
+    ``confirm`` with the version the question was asked at."""
+    battle, side = permissions.access_battle_for_player(request.user, battle_id)
+    if settle(battle_id, via=ClockEvent.Via.READ, now=timezone.now()).is_finished:
+        battle, side = permissions.access_battle_for_player(request.user, battle_id)
+    if "confirm" not in request.POST and may_resign(battle):
+        question = {
+            "outcome": presenters.resign_outcome(battle, side),
+            "version": battle.clock_version,
+        }
+        return board(request, battle, side, confirm_resign=question, status=400)
+    version = int_or(request.POST.get("version"))
+    return _act(
+        request,
+        battle_id,
+        side,
+        lambda: resign(battle_id, side=side, version=version, now=timezone.now()),
     )
 
 

@@ -44,16 +44,19 @@ def board(
     *,
     error: StrOrPromise = "",
     status: int = 200,
+    confirm_resign: dict | None = None,
     **kw,
 ):
     """The board fragment for htmx. Without htmx: a redirect to the battle page after
-    success, the page itself for a refusal (with its status) or a choice to make."""
-    if not request.htmx and not error and not kw.get("choice"):
+    success, the page itself for a refusal (with its status), a choice to make or a
+    question to answer (``confirm_resign``)."""
+    if not request.htmx and not error and not kw.get("choice") and confirm_resign is None:
         return redirect("games:battle", battle_id=battle.pk)
     now = timezone.now()
     context = presenters.presenter_for(battle)(battle, side, now=now, **kw) | {
         "error": error,
         "presence": joining.presence_view(battle, side, now=now),
+        "confirm_resign": confirm_resign,
     }
     template = "games/battle.html#board-panel" if request.htmx else "games/battle.html"
     return render(request, template, context, status=status)

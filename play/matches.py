@@ -7,7 +7,9 @@ Terminology and invariants:
   board (``board_seed``), and waits for both players as a tournament's battle 2 does
   (``games.battles.finishing.tell_next``, ``games.presence``).
 - The match's *result* is A's differential over both battles, scored as a tournament
-  match's (``tournaments.for_games.match_differential``). It and ``ended_at`` are written
+  match's, by the one rule of ``tournaments.for_games.match_decision``: the summed
+  points, but a player who lost a battle on time or resigned it (and whose opponent did
+  not) loses the match, by at least 1. It and ``ended_at`` are written
   once, by one conditional ``UPDATE ... WHERE status = 'playing'``, in the transaction
   that ends battle 2; a rated match then tells the ratings (``rating_hook``) after commit.
 - Battle 1 cancelled because a player never came (a no-show) cancels the match: no
@@ -44,10 +46,10 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext
 
-from games.battles.finishing import tell_next
+from games.battles.finishing import battle_loss, decide_match, tell_next
 from games.battles.starting import create_casual_battle
 from games.models.battle import DAY_MS, DEFAULT_MOVE_LIMIT, NEVER_STARTED, Battle
-from tournaments.for_games import match_differential
+from tournaments.for_games import LOST_ON_TIME, RESIGNED, match_decision, match_differential
 
 from . import rating_hook
 from .models import CasualMatch
@@ -181,10 +183,12 @@ def end_match(match: CasualMatch, *, now: datetime) -> bool:
         return False
     if match.no_show_by_id is not None:
         differential = _no_show_differential(match, b1)
-    elif b2.finished_reason == NEVER_STARTED:
-        differential = match_differential(b1.result_numbers, (0, 0), game=match.game)
+    elif b2.finished_reason == NEVER_STARTED:  # battle 1 alone, by the one rule
+        differential = match_decision(
+            b1.result_numbers, (0, 0), game=match.game, losses=(battle_loss(b1), None)
+        ).differential
     else:
-        differential = match_differential(b1.result_numbers, b2.result_numbers, game=match.game)
+        differential = decide_match(b1, b2).differential
     rated, reason = match.rated, match.unrated_reason
     if rated and b1.ply == 0 and b2.ply == 0:
         rated, reason = False, CasualMatch.UnratedReason.UNPLAYED
@@ -225,6 +229,49 @@ def of_battle(battle: Battle) -> CasualMatch | None:
         .filter(_either(battle.pk))
         .first()
     )
+
+
+def result_line(match: CasualMatch) -> str:
+    """How an ended match was decided, in words: "ann wins the match on total score
+    62–58", "bob wins the match: ann lost battle 2 on time (total score 62–28)", "a draw on
+    total score 60–60"; by the same rule that wrote its result (``decide_match``)."""
+    if match.status != CasualMatch.Status.ENDED or match.battle_2_id is None:
+        return ""
+    if match.no_show_by_id is not None:
+        return gettext("%(user)s wins the match: %(absent)s did not join battle 2 in time.") % {
+            "user": match.winner.get_username() if match.winner else "",
+            "absent": match.no_show_by.get_username() if match.no_show_by else "",
+        }
+    battles = {
+        b.pk: b for b in Battle.objects.filter(pk__in=[match.battle_1_id, match.battle_2_id])
+    }
+    decision = decide_match(battles[match.battle_1_id], battles[match.battle_2_id])
+    users = {"a": match.user_a.get_username(), "b": match.user_b.get_username()}
+    a_total, b_total = decision.totals
+    if decision.outcome == "draw":
+        return gettext("A draw on total score %(a)d–%(b)d.") % {"a": a_total, "b": b_total}
+    winner, loser = decision.outcome, decision.loser or ""
+    totals = {"a": a_total, "b": b_total}
+    values = {
+        "user": users[winner],
+        "loser": users[loser],
+        "n": decision.battle or 0,
+        "mine": totals[winner],
+        "theirs": totals[loser],
+    }
+    if decision.by == LOST_ON_TIME:
+        text = gettext(
+            "%(user)s wins the match: %(loser)s lost battle %(n)d on time "
+            "(total score %(mine)d–%(theirs)d)."
+        )
+    elif decision.by == RESIGNED:
+        text = gettext(
+            "%(user)s wins the match: %(loser)s resigned battle %(n)d "
+            "(total score %(mine)d–%(theirs)d)."
+        )
+    else:
+        text = gettext("%(user)s wins the match on total score %(mine)d–%(theirs)d.")
+    return text % values
 
 
 def numbers_of(battle_ids: list[int]) -> dict[int, tuple[int, bool, str]]:

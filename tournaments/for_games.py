@@ -57,6 +57,14 @@ from tournaments.rounds.hall import current_round, hall_fingerprint
 from tournaments.rounds.locks import RoundError
 from tournaments.rounds.play import begin_play
 from tournaments.signals import attendance_changed, round_published
+from tournaments.standings.decision import (
+    LOST_ON_TIME,
+    RESIGNED,
+    Loss,
+    MatchDecision,
+    battle_winner,
+    decide,
+)
 from tournaments.standings.scoring import score
 from tournaments.web.forms_results import KeyedResultForm
 from tournaments.web.result_notices import match_names
@@ -106,6 +114,12 @@ __all__ = [
     "enter_referee_result",
     "hall_fingerprint",
     "match_differential",
+    "match_decision",
+    "LOST_ON_TIME",
+    "RESIGNED",
+    "Loss",
+    "MatchDecision",
+    "battle_winner",
     "player_entry_in_match",
     "record_engine_result",
     "referee_result_form",
@@ -182,6 +196,19 @@ def match_differential(battle_1: tuple[int, int], battle_2: tuple[int, int], *, 
     42
     """
     return score(MatchResult.from_battles(battle_1, battle_2, game=game)).differential
+
+
+def match_decision(
+    battle_1: tuple[int, int],
+    battle_2: tuple[int, int],
+    *,
+    game: str,
+    losses: tuple[Loss | None, Loss | None] = (None, None),
+) -> MatchDecision:
+    """Who won a two-battle match and how (``standings.decision``: the summed points, but
+    a player who lost a battle on time or by resigning loses the match), from each
+    battle's result numbers and how each was lost, if it was."""
+    return decide(MatchResult.from_battles(battle_1, battle_2, game=game), losses)
 
 
 def referee_result_form(match: Match, data: object = None) -> KeyedResultForm:

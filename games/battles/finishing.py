@@ -14,11 +14,19 @@ from datetime import datetime
 from django.db import transaction
 
 from games import clock
-from games.interface import other_side
+from games.interface import side_keys
 from games.live import publish
 from games.models.battle import Battle
 from games.signals import casual_battle_finished
-from tournaments.for_games import record_engine_result
+from tournaments.for_games import (
+    LOST_ON_TIME,
+    RESIGNED,
+    Loss,
+    MatchDecision,
+    battle_winner,
+    match_decision,
+    record_engine_result,
+)
 
 from . import joining
 
@@ -32,25 +40,63 @@ def check_end(battle: Battle, state: clock.ClockState, position) -> clock.ClockS
     return state
 
 
-def _final_scores(battle: Battle) -> dict:
-    """The finished battle's scores and winner by side key (online battles only).
+#: How a battle can be lost whatever its score: the clock's reason -> the rule's word.
+LOSSES = {clock.REASON_TIME: LOST_ON_TIME, clock.REASON_RESIGNED: RESIGNED}
 
-    Lost on time: the side that was to move loses, whatever the scores say.
-    """
+
+def loss_of(game, *, finished_reason: str, side_to_move: str) -> Loss | None:
+    """How a finished battle was lost other than by its score (on time, resigned: the side
+    to move, as the clock leaves it, is the loser), else ``None``."""
+    how = LOSSES.get(finished_reason)
+    if how is None or side_to_move not in side_keys(game):
+        return None
+    return Loss(side_keys(game).index(side_to_move), how)
+
+
+def winner_of(game, scores: dict, loss: Loss | None) -> str:
+    """The winning side key by the one rule (``tournaments.for_games.battle_winner``),
+    "" for a draw."""
+    keys = side_keys(game)
+    seat = battle_winner((scores.get(keys[0], 0), scores.get(keys[1], 0)), loss)
+    return "" if seat is None else keys[seat]
+
+
+def _final_scores(battle: Battle) -> dict:
+    """The finished battle's scores and winner by side key (online battles only): lost on
+    time or resigned, the other side wins whatever the scores say."""
     game = battle.rules
     position = game.deserialise(battle.board) if battle.board else game.initial_state()
     scores = game.scores(position)
-    if battle.finished_reason == clock.REASON_TIME:
-        winner = other_side(game, battle.side_to_move)
-    else:
-        first, second = (scores[info.key] for info in game.sides)
-        winner = "" if first == second else game.sides[0 if first > second else 1].key
-    return {"scores": scores, "winner": winner}
+    loss = loss_of(game, finished_reason=battle.finished_reason, side_to_move=battle.side_to_move)
+    return {"scores": scores, "winner": winner_of(game, scores, loss)}
+
+
+def battle_loss(battle: Battle) -> Loss | None:
+    """The stored battle's loss on time or by resignation (an online battle's only)."""
+    if battle.mode != Battle.Mode.ONLINE or not battle.is_finished:
+        return None
+    return loss_of(
+        battle.rules, finished_reason=battle.finished_reason, side_to_move=battle.side_to_move
+    )
+
+
+def decide_match(b1: Battle, b2: Battle) -> MatchDecision:
+    """Who won the two battles' match and how, by the one rule."""
+    return match_decision(
+        b1.result_numbers,
+        b2.result_numbers,
+        game=b1.game,
+        losses=(battle_loss(b1), battle_loss(b2)),
+    )
 
 
 def finished(battle: Battle, *, now: datetime) -> None:
     """Store the scores; battle 1 of an online match starts battle 2; both done
-    records the match result. A casual battle tells ``play`` it ended."""
+    records the match result. A casual battle tells ``play`` it ended. An offer to end
+    it that still stands ends with it."""
+    if battle.end_offered_by:
+        Battle.objects.filter(pk=battle.pk).update(end_offered_by="")
+        battle.end_offered_by = ""  # what is published on commit (``store.write``)
     if battle.mode != Battle.Mode.ONLINE:
         return
     result = _final_scores(battle)

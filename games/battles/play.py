@@ -1,7 +1,19 @@
-"""Play: a player's moves and touches, and ending a battle by agreement (offers).
+"""Play: a player's moves and touches, ending a battle by agreement (offers), and
+resigning.
 
 Each action settles the battle first, then refuses anything out of turn or stale
 (``_checked``), then writes with the compare-and-set of ``store.write``.
+
+An offer to end the battle (``end_offered_by``) stands until the opponent accepts or
+declines it, its player withdraws it (``games.agreements``) or the battle ends
+(``finishing.finished`` clears it): a move does not take it back.
+
+Resigning (a casual battle's, against a person or the computer; a tournament has no
+setting for it, so its battles are ended by agreement or a referee): the battle ends at
+once with the board and its score as they stand, and the resigning side loses it (the
+one rule, ``tournaments.for_games.battle_winner``; in a casual match it loses the match
+too, ``match_decision``). The rules of Thud have no resignation (reference §8); this is
+the site's, scored like a loss on time.
 """
 
 from __future__ import annotations
@@ -11,7 +23,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from games import clock
+from games import clock, signals
 from games.interface import InvalidMove
 from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
@@ -21,6 +33,7 @@ from .errors import BattleError, InvalidInput, NotAllowed, StaleVersion
 from .settle import settle
 
 REASON_AGREEMENT = "agreement"
+REASON_RESIGNED = clock.REASON_RESIGNED
 
 
 def _checked(battle_id: int, *, side: str | None, version: int, now: datetime) -> Battle:
@@ -71,7 +84,6 @@ def submit_move(
             extra = {
                 "board": battle.rules.serialise(position),
                 **battle.rules.row_fields(position),
-                "end_offered_by": "",
             }
             new = finishing.check_end(battle, new, position)
         ply = battle.ply
@@ -157,6 +169,11 @@ def offer_end(battle_id: int, *, side: str, now: datetime) -> Battle:
             battle.pk, battle.clock_version, battle.clock_state, battle.end_offered_by, now=now
         )
     )
+    transaction.on_commit(
+        lambda: signals.end_offered.send(
+            sender=Battle, battle_id=battle.pk, side=side, bot_side=battle.bot_side
+        )
+    )
     return battle
 
 
@@ -182,5 +199,47 @@ def accept_end(battle_id: int, *, side: str, now: datetime) -> Battle:
         if not store.write(battle, clock.finish(battle.clock_state, REASON_AGREEMENT), now=now):
             raise StaleVersion(_("The battle changed meanwhile; try again."))
         store.event(battle, ClockEvent.Kind.END_AGREED, now=now, via=ClockEvent.Via.PLAYER)
+        finishing.finished(battle, now=now)
+    return battle
+
+
+def may_resign(battle: Battle) -> bool:
+    """Whether a player of ``battle`` may resign it: an online casual battle (against a
+    person or the computer) that runs or is paused."""
+    return (
+        battle.is_casual
+        and battle.mode == Battle.Mode.ONLINE
+        and battle.status in (Battle.Status.RUNNING, Battle.Status.PAUSED)
+    )
+
+
+def resign(battle_id: int, *, side: str, version: int, now: datetime) -> Battle:
+    """``side`` resigns the battle as it stood at ``version`` (the score its player was
+    shown): it ends now, the other side wins. A second tap of the same resignation returns
+    the battle as it is (applied once); any other state refuses with a message."""
+    settle(battle_id, via=ClockEvent.Via.READ, now=now)
+    with transaction.atomic():
+        battle = store.load(battle_id)
+        if battle.is_finished:
+            if battle.finished_reason == REASON_RESIGNED and battle.side_to_move == side:
+                return battle
+            raise NotAllowed(_("This battle is over."))
+        if not battle.is_casual:
+            raise NotAllowed(
+                _("A tournament battle cannot be resigned: offer to end it, or ask a referee.")
+            )
+        if not may_resign(battle):
+            raise NotAllowed(_("This battle cannot be resigned now."))
+        if version != battle.clock_version:
+            raise StaleVersion(
+                _(
+                    "The battle changed meanwhile (a move or the clock); "
+                    "look at the board and resign again if you still want to."
+                )
+            )
+        state = clock.resign(battle.clock_state, side)
+        if not store.write(battle, state, now=now, end_offered_by=""):
+            raise StaleVersion(_("The battle changed meanwhile; try again."))
+        store.event(battle, ClockEvent.Kind.RESIGNED, now=now, via=ClockEvent.Via.PLAYER)
         finishing.finished(battle, now=now)
     return battle

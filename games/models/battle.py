@@ -49,6 +49,7 @@ REASONS = {
     "agreement": _("ended by agreement"),
     "no_legal_move": _("the side to move has no legal move"),
     clock.REASON_TIME: _("lost on time"),
+    clock.REASON_RESIGNED: _("resigned"),
     clock.REASON_UNFINISHED: _("not finished when the tournament was archived"),
     clock.REASON_UNREADABLE: _("this battle's record cannot be read"),
     NO_SHOW: _("cancelled: a player did not join in time; nobody won or lost"),

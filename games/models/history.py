@@ -66,6 +66,8 @@ class ClockEvent(models.Model):
         LOST_ON_TIME = clock.GAME_LOST_ON_TIME, _("Lost on time")
         JOINED = "joined", _("Player joined")
         NO_SHOW = "no_show", _("No-show claimed")
+        RESIGNED = clock.REASON_RESIGNED, _("Resigned")
+        END_DECLINED = "end_declined", _("Offer to end declined")
 
     class Via(models.TextChoices):
         TIMER = "timer", _("Clock timer")

@@ -6,6 +6,7 @@ asks play, which it may not import: a battle knows nothing of its match)."""
 from __future__ import annotations
 
 from django import template
+from django.utils.translation import gettext
 
 from games.models.battle import Battle
 from play import matches
@@ -22,6 +23,15 @@ def match_label(battle: Battle, numbers: dict | None) -> str:
     return matches.label(number, rated=rated, reason=reason)
 
 
+@register.simple_tag
+def resign_match_note(battle: Battle) -> str:
+    """Said before a player resigns a battle of a casual match: it loses the match too
+    (``tournaments.for_games.match_decision``); "" for a single battle."""
+    if matches.of_battle(battle) is None:
+        return ""
+    return gettext("In a match, resigning a battle loses the match too, whatever the total score.")
+
+
 @register.inclusion_tag("play/_match_box.html", takes_context=True)
 def casual_match_box(context, battle: Battle) -> dict:
     match = matches.of_battle(battle)  # its users and no-show player read with it
@@ -34,5 +44,6 @@ def casual_match_box(context, battle: Battle) -> dict:
         "rated_per_period": matches.RATED_PER_PERIOD,
         "period_days": matches.RATING_PERIOD.days,
         "number": number,
+        "line": matches.result_line(match),
         "request": context.get("request"),
     }

@@ -49,6 +49,13 @@ def test_battle_list_names_players_sides_status_and_result(client):
         "status": "finished",
         "result": {"dwarfs": b.first_count, "trolls": b.second_count},
         "termination": "agreement",
+        "winner": (
+            "draw"
+            if b.first_count == b.second_count * 4
+            else "dwarfs"
+            if b.first_count > b.second_count * 4
+            else "trolls"
+        ),
         "url": "",
         "record_url": "",
     }

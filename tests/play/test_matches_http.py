@@ -91,7 +91,8 @@ def test_the_finished_battle_2_page_shows_the_match_result(client):
     play_to_end(m.battle_2_id, now=t0, dwarves_lost=1)
     client.force_login(m.user_b)
     page = client.get(reverse("games:battle", args=[m.battle_2_id])).text
-    assert "Match result: alice wins the match (differential 1 for alice)." in page
+    # Alice keeps 32 dwarfs and 8 trolls (64), Bob 8 trolls and 31 dwarfs (63).
+    assert "Match result: alice wins the match on total score 64–63." in page
     fragment = client.get(
         reverse("games:battle", args=[m.battle_2_id]), HTTP_HX_REQUEST="true"
     ).text
