@@ -17,6 +17,7 @@ from games.interface import (
     MoveScores,
     Outcome,
     SideInfo,
+    Thresholds,
     TournamentScale,
     gettext_noop,
 )
@@ -38,6 +39,13 @@ from .position import Position
 MAX_POINTS = sum(range(SIZE * SIZE))
 
 
+#: An analysed move's loss (hundredths of a point) from which it is an inaccuracy, a
+#: mistake, a blunder: a square is worth 0 to 99 points, a move ~50 on average
+#: (measured by ``bench/analysis.py``: level 5 against itself averages under 3 blunders
+#: a side).
+ANALYSIS_THRESHOLDS = Thresholds(inaccuracy=1000, mistake=2000, blunder=4000)
+
+
 class CavalliGame:
     """Battaglia di Cavalli for the battle workflow.
 
@@ -51,6 +59,7 @@ class CavalliGame:
     """
 
     key = "cavalli"
+    analysis_thresholds = ANALYSIS_THRESHOLDS
     name = gettext_noop("Battaglia di Cavalli")
     sides = (
         SideInfo(Side.WHITE.value, gettext_noop("White")),

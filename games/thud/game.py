@@ -16,6 +16,7 @@ from games.interface import (
     MoveScores,
     Outcome,
     SideInfo,
+    Thresholds,
     TournamentScale,
     gettext_noop,
 )
@@ -41,6 +42,13 @@ from .position import Position
 from .squares import canonical_square, format_square, parse_square
 
 
+#: An analysed move's loss (hundredths of a point) from which it is an inaccuracy, a
+#: mistake, a blunder. A dwarf is one point, a troll four, and the search's positional
+#: terms move a score by a point or two without any piece changing hands (measured by
+#: ``bench/analysis.py``: level 5 against itself averages under 3 blunders a side).
+ANALYSIS_THRESHOLDS = Thresholds(inaccuracy=150, mistake=250, blunder=400)
+
+
 class ThudGame:
     """Thud (classic rules) for the battle workflow.
 
@@ -54,6 +62,7 @@ class ThudGame:
     """
 
     key = "thud"
+    analysis_thresholds = ANALYSIS_THRESHOLDS
     name = gettext_noop("Thud")
     sides = (
         SideInfo(Side.DWARF.value, gettext_noop("Dwarfs")),
