@@ -44,6 +44,7 @@ MAX_PLIES = 60
 #: Random plies played before the bots take over (varies the openings between battles).
 OPENING_PLIES = 2
 GAMES = ("thud", "cavalli")
+PLURAL = {BLUNDER: "blunders", MISTAKE: "mistakes", INACCURACY: "inaccuracies"}
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,8 @@ def main() -> None:
     )
     parser.add_argument("--pairings", default="5v5,1v1,3v3,1v5")
     parser.add_argument("--game", choices=[*GAMES, "both"], default="both")
+    # The site gives level 5 1500 ms a move (games.bots.LEVEL_BUDGET_MS); less here keeps
+    # the run short and makes the bots weaker, so the counts err on the high side.
     parser.add_argument("--move-ms", type=float, default=300, help="time per bot move")
     parser.add_argument(
         "--analyse-ms", type=float, default=0, help="time per position (0: the site's budget)"
@@ -177,8 +180,7 @@ def main() -> None:
                 for side in (0, 1):
                     per = [r["sides"][side] for r in results]
                     losses = [loss for p in per for loss in p["losses"]]
-                    counts = {j: statistics.fmean(p[j] for p in per) for j in (BLUNDER, MISTAKE)}
-                    counts[INACCURACY] = statistics.fmean(p[INACCURACY] for p in per)
+                    counts = {j: statistics.fmean(p[j] for p in per) for j in PLURAL}
                     mean_loss = statistics.fmean(losses) if losses else 0.0
                     label = f"L{levels[side]}"
                     row = (
@@ -201,7 +203,7 @@ def main() -> None:
                         )
                     prefix = f"{key}_{name}_side{side + 1}"
                     for judgement, value in counts.items():
-                        figures[f"{prefix}_{judgement}s"] = round(value, 2)
+                        figures[f"{prefix}_{PLURAL[judgement]}"] = round(value, 2)
                     figures[f"{prefix}_loss_per_move"] = round(mean_loss, 3)
                 figures[f"{key}_{name}_plies"] = round(plies, 1)
                 figures[f"{key}_{name}_analyse_ms"] = round(

@@ -40,10 +40,12 @@ MAX_POINTS = sum(range(SIZE * SIZE))
 
 
 #: An analysed move's loss (hundredths of a point) from which it is an inaccuracy, a
-#: mistake, a blunder: a square is worth 0 to 99 points, a move ~50 on average
-#: (measured by ``bench/analysis.py``: level 5 against itself averages under 3 blunders
-#: a side).
-ANALYSIS_THRESHOLDS = Thresholds(inaccuracy=1000, mistake=2000, blunder=4000)
+#: mistake, a blunder: a square scores 0 to 99 points, so 15, 30 and 60 points (a
+#: blunder gives away more than an average square). The search of a board of numbers
+#: often differs by a few points between depths: a smaller loss says nothing
+#: (``bench/analysis.py`` measures the counts: level 5 against itself averages under 3
+#: blunders a side).
+ANALYSIS_THRESHOLDS = Thresholds(inaccuracy=1500, mistake=3000, blunder=6000)
 
 
 class CavalliGame:

@@ -41,12 +41,12 @@ from .notation import format_move, parse_move
 from .position import Position
 from .squares import canonical_square, format_square, parse_square
 
-
 #: An analysed move's loss (hundredths of a point) from which it is an inaccuracy, a
-#: mistake, a blunder. A dwarf is one point, a troll four, and the search's positional
-#: terms move a score by a point or two without any piece changing hands (measured by
-#: ``bench/analysis.py``: level 5 against itself averages under 3 blunders a side).
-ANALYSIS_THRESHOLDS = Thresholds(inaccuracy=150, mistake=250, blunder=400)
+#: mistake, a blunder: a dwarf given away (one point), two, a troll's worth (four). The
+#: search's positional terms alone move a score by up to a point or so, so a smaller
+#: loss says nothing (``bench/analysis.py`` measures the counts: level 5 against
+#: itself averages under 3 blunders a side).
+ANALYSIS_THRESHOLDS = Thresholds(inaccuracy=100, mistake=200, blunder=400)
 
 
 class ThudGame:
