@@ -154,9 +154,11 @@ def test_no_axe_violation_and_screenshots(browser, live_server, analysed, langua
         assert page.evaluate("document.documentElement.lang") == language
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         found += scan(page, "visitor", language, path)
-        page.screenshot(
-            path=str(SHOTS / f"analysis-{language}-{viewport['width']}.png"), full_page=True
-        )
+        name = f"analysis-{language}-{viewport['width']}"
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+        for part in ("#move-list", ".analysis-sides", "figure.eval-chart-box"):
+            page.evaluate(f"document.querySelector({part!r}).scrollIntoView()")
+            page.screenshot(path=str(SHOTS / f"{name}-{part.split('.')[-1].lstrip('#')}.png"))
         page.goto(page.url.split("?")[0] + "?ply=2&best=1")
         found += scan(page, "visitor", language, path + "?best=1")
         context.close()
