@@ -83,6 +83,12 @@ def test_on_a_phone_the_page_fits_and_the_move_list_is_whole(browser, live_serve
         " return l.scrollHeight <= l.clientHeight + 1 && l.scrollWidth <= l.clientWidth + 1; })()"
     )
     assert moves.locator("li").count() == PLIES
+    # Each ply (with its note) has the list's whole width, not one column of two.
+    narrowest = page.evaluate(
+        "Math.min(...[...document.querySelectorAll('#move-list li')]"
+        ".map(li => li.getBoundingClientRect().width))"
+    )
+    assert narrowest >= 0.95 * box["width"]
     notes = moves.locator(".analysis-mistake")
     assert notes.count() >= 1
     for i in range(notes.count()):
