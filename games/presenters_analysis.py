@@ -236,10 +236,9 @@ def analysis_context(
         "analysis_judged": 0,
         "analysis_sides": [],
     }
-    done = stored is not None and stored.status == BattleAnalysis.Status.DONE
-    if best and not done:
-        context["better_missing"] = True
-    if not done:
+    if stored is None or stored.status != BattleAnalysis.Status.DONE:
+        if best:
+            context["better_missing"] = True
         return context
     rows = rows_of(stored)
     annotate_plies(plies, rows)
