@@ -86,6 +86,9 @@ def test_a_cavalli_battle_has_a_replay_at_every_ply(client):
     # Its own words: the sides are White and Black, never a Thud side.
     assert "Dwarfs" not in html and "Trolls" not in html
     assert client.get(reverse("games:diagram", args=[battle.pk]) + "?ply=3").status_code == 200
+    # The page's link to the game record works for this game too.
+    record = reverse("games:record", args=[battle.pk])
+    assert record in html and client.get(record).status_code == 200
 
 
 @pytest.fixture
