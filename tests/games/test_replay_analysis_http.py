@@ -164,3 +164,16 @@ def test_the_worst_moves_come_first_with_their_links(client, analysed_thud):
         r'<a href="\?ply=2&amp;best=1#replay">show it on the board</a>',
         trolls,
     )
+
+
+@pytest.mark.parametrize("game", ["thud", "cavalli"])
+def test_the_replays_buttons_draw_their_icons_as_inline_svg(client, game):
+    battle = played_battle() if game == "thud" else cavalli_battle()[0]
+    html = client.get(url(battle, "?ply=1")).content.decode()
+    nav = re.search(r'<nav class="replay-nav".*?</nav>', html, re.S).group()
+    assert not re.search("[\u23ee\u23ed\u25c0\u25b6]", nav)  # no font glyphs
+    links = re.findall(r"<a [^>]*>(.*?)</a>", nav, re.S)
+    assert len(links) == 4
+    for inner in links:
+        assert re.search(r'<svg class="icon"[^>]*aria-hidden="true"', inner)
+        assert re.sub(r"<svg.*?</svg>", "", inner, flags=re.S).strip()  # the word stays
