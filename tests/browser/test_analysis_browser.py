@@ -169,3 +169,30 @@ def test_no_axe_violation_and_screenshots(browser, live_server, analysed, langua
         found += scan(page, "visitor", language, path + "?best=1")
         context.close()
     assert not found, describe(found)
+
+
+def test_a_cavalli_battles_replay_and_analysis_fit_and_pass_axe(browser, live_server):
+    from tests.games.test_replay_analysis_http import cavalli_battle
+
+    battle, _states = cavalli_battle()
+    user = get_user_model().objects.create_user("asker", password="pw-asker-1234")
+    analysis_runs.request_analysis(battle, user, now=timezone.now())
+    analysis_runs.run_analysis(
+        battle.pk, now=timezone.now(), clock=Tick(), read_now=timezone.now, ms=MS
+    )
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    found: list[Violation] = []
+    path = reverse("games:replay", args=[battle.pk])
+    for viewport in (PHONE, LAPTOP):
+        context, page = open_replay(browser, live_server, battle, viewport)
+        assert page.locator(".cavalli-board").count() == 1
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        found += scan(page, "visitor", "en", path)
+        page.screenshot(
+            path=str(SHOTS / f"analysis-cavalli-{viewport['width']}.png"), full_page=True
+        )
+        page.locator('a.eval-point[href="?ply=5#replay"] .eval-hit').click()
+        page.wait_for_url(re.compile(r"\?ply=5#replay$"))
+        assert page.locator("#move-list a[aria-current=step]").get_attribute("href") == "?ply=5"
+        context.close()
+    assert not found, describe(found)
