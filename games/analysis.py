@@ -16,7 +16,9 @@ A row per move played (:class:`PlyRow`):
 * ``best``: the best move found before it, where it scores more than the move played;
 * ``reply``: the opponent's best reply after the move (the best move of the next search);
 * ``loss``: points the move cost from the mover's view (best minus played, never below
-  zero); ``mistake`` when it reaches the game's threshold (:data:`MISTAKE_AT`).
+  zero); ``judgement`` what the game's thresholds make of it
+  (:attr:`games.interface.BotGame.analysis_thresholds`: ``"blunder"``, ``"mistake"``,
+  ``"inaccuracy"`` or ``""``).
 
 A search that did not finish its first depth within the budget judges nothing (its
 position has no value: the row says what it can from the other search). A played move the
@@ -31,12 +33,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .interface import WIN, BotGame, Game, MoveScores
+from .interface import BLUNDER, MISTAKE, WIN, BotGame, Game, MoveScores, Thresholds
 
-#: The loss (hundredths of a point) from which a move is a mistake, by game: in Thud one
-#: point, its smallest piece; in Battaglia di Cavalli, whose squares score up to 99, ten.
-MISTAKE_AT = {"thud": 100, "cavalli": 1000}
-MISTAKE_AT_DEFAULT = 100
+#: The search budget of one position, and the most a whole battle's analysis may take.
+MS_PER_POSITION = 800
+MS_PER_BATTLE = 75_000
+MS_PER_POSITION_MIN = 100
+
+
+def budget_ms(positions: int) -> int:
+    """Milliseconds per position: :data:`MS_PER_POSITION`, less for a long battle.
+
+    >>> budget_ms(61), budget_ms(200), budget_ms(10_000)
+    (800, 375, 100)
+    """
+    return max(MS_PER_POSITION_MIN, min(MS_PER_POSITION, MS_PER_BATTLE // max(positions, 1)))
 
 
 @dataclass(frozen=True)
@@ -48,13 +59,22 @@ class PlyRow:
     best: str  # "" when the move played is the best found
     reply: str  # "" when the battle ended with the move
     loss: float  # points, >= 0
-    mistake: bool
+    judgement: str  # "blunder", "mistake", "inaccuracy" or ""
+
+    @property
+    def mistake(self) -> bool:
+        """A mistake or worse (what the graph marks)."""
+        return self.judgement in (MISTAKE, BLUNDER)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PlyRow:
+        """A stored row; one stored before moves were judged in three classes (it has
+        ``mistake``, a flag) keeps its flag as a mistake."""
+        if "judgement" not in data:
+            data = data | {"judgement": MISTAKE if data.get("mistake") else ""}
         return cls(**{name: data[name] for name in cls.__dataclass_fields__})
 
 
@@ -132,7 +152,15 @@ def _search_all(
     return found
 
 
-def _row(rules: Game, k: int, move: str, mover: str, before: _Searched, after: _Searched) -> PlyRow:
+def _row(
+    rules: Game,
+    thresholds: Thresholds,
+    k: int,
+    move: str,
+    mover: str,
+    before: _Searched,
+    after: _Searched,
+) -> PlyRow:
     """The row of ply ``k + 1``, ``move`` by ``mover``, from the searches before and after."""
     # After the move the opponent is to move: its score, negated, is the mover's.
     after_for_mover = None if after.value is None else -after.value
@@ -146,7 +174,6 @@ def _row(rules: Game, k: int, move: str, mover: str, before: _Searched, after: _
             best = best_move if best_move != move and loss > 0 else ""
     shown = after_for_mover if after_for_mover is not None else played
     view = 1 if mover == rules.sides[0].key else -1
-    threshold = MISTAKE_AT.get(rules.key, MISTAKE_AT_DEFAULT)
     return PlyRow(
         ply=k + 1,
         side=mover,
@@ -155,7 +182,7 @@ def _row(rules: Game, k: int, move: str, mover: str, before: _Searched, after: _
         best=best,
         reply=after.scores.best[0] if after.scores is not None else "",
         loss=as_points(loss),
-        mistake=loss >= threshold,
+        judgement=thresholds.judge(loss),
     )
 
 
@@ -176,6 +203,7 @@ def analyse_battle(
     if len(states) != len(moves) + 1:
         raise ValueError("states must hold the position after every ply, the start included")
     played = [k for k, move in enumerate(moves) if move is not None]
+    thresholds = rules.analysis_thresholds
     found = _search_all(
         rules,
         rules,
@@ -187,7 +215,7 @@ def analyse_battle(
         progress=progress,
     )
     return [
-        _row(rules, k, move, rules.side_to_move(states[k]), found[k], found[k + 1])
+        _row(rules, thresholds, k, move, rules.side_to_move(states[k]), found[k], found[k + 1])
         for k in played
         if (move := moves[k]) is not None
     ]

@@ -3,9 +3,11 @@
 Pure apart from the chart helpers it takes through ``tournaments.for_games``: points in,
 an SVG string out, every text escaped here. The y axis is the evaluation from the first
 side's view (above the zero line the first side is ahead), the x axis the plies; each
-move is a point, a mistake a larger hollow one with its own colour (a second cue besides
-colour: its shape), the replay's current ply a vertical line. The same numbers are the
-page's table, the text alternative (``charts.Figure``).
+move is a point, a mistake a larger hollow one with its own colour, a blunder a hollow
+diamond (a second cue besides colour: the shape), the replay's current ply a vertical
+line. Each point is a link to the replay at its ply, named by its label (keyboard and
+screen reader reach it like any link). The drawing is as wide as its box. The same
+numbers are the page's table, the text alternative (``charts.Figure``).
 """
 
 from __future__ import annotations
@@ -19,22 +21,21 @@ from tournaments.for_games import (
     CHART_LIGHT,
     series_class,
     series_colour,
-    svg_open,
     text_width,
 )
 
 HEIGHT = 180  # the plot's height in units
-WIDTH_MAX = 640
-PLOT_MIN = 280
-STEP_MAX = 24
+#: The drawing's width in units: the page scales it to the width of its box (100 %).
+WIDTH = 640
 
 
 @dataclass(frozen=True)
 class EvalPoint:
     ply: int
     value: float  # points, the first side's view
-    label: str  # the point's tooltip, e.g. "12. T G7-F6: −1.5"
-    mistake: bool = False
+    label: str  # the point's accessible name and tooltip, e.g. "Move 12. T G7-F6: −1.5"
+    judgement: str = ""  # "blunder", "mistake", "inaccuracy" or ""
+    href: str = ""  # where the point leads (the replay at its ply); "": not a link
 
 
 def scale_top(values: Sequence[float]) -> int:
@@ -45,6 +46,41 @@ def scale_top(values: Sequence[float]) -> int:
     """
     peak = max((abs(v) for v in values), default=0.0)
     return next(t for t in (2, 5, 10, 20, 40, 60, 100, 200, 500, 1000, 10**6) if peak <= t)
+
+
+def _open(width: float, height: float, labelled_by: str, title: str) -> str:
+    """The ``<svg>``: a group (its points are links, which an image would hide), as
+    wide as its box (``width="100%"``), its height following from the view box."""
+    w, h = round(width), round(height)
+    return (
+        f'<svg class="chart eval-chart" viewBox="0 0 {w} {h}" width="100%" '
+        f'preserveAspectRatio="xMidYMid meet" role="group" aria-labelledby="{escape(labelled_by)}" '
+        f'font-family="sans-serif" font-size="{CHART_FONT_SIZE}" fill="{CHART_LIGHT.text}" '
+        f'xmlns="http://www.w3.org/2000/svg">'
+        f'<rect class="chart-bg" width="{w}" height="{h}" fill="{CHART_LIGHT.background}"/>'
+    )
+
+
+def _mark(p: EvalPoint, cx: float, cy: float, small: bool) -> str:
+    """A point's mark: a blunder a hollow diamond, a mistake a hollow circle (shapes
+    besides the colour), any other move a small dot."""
+    if p.judgement == "blunder":
+        r = 7
+        path = f"M{cx:g} {cy - r:g}L{cx + r:g} {cy:g}L{cx:g} {cy + r:g}L{cx - r:g} {cy:g}Z"
+        return (
+            f'<path class="chart-mark chart-hollow eval-blunder {series_class(1)}" d="{path}" '
+            f'fill="{CHART_LIGHT.background}" stroke="{series_colour(1)}" stroke-width="2.5"/>'
+        )
+    if p.judgement == "mistake":
+        return (
+            f'<circle class="chart-mark chart-hollow eval-mistake {series_class(1)}" '
+            f'cx="{cx:g}" cy="{cy:g}" r="5.5" fill="{CHART_LIGHT.background}" '
+            f'stroke="{series_colour(1)}" stroke-width="2.5"/>'
+        )
+    return (
+        f'<circle class="chart-mark {series_class(0)}" cx="{cx:g}" cy="{cy:g}" '
+        f'r="{2.5 if small else 3.5}" fill="{series_colour(0)}"/>'
+    )
 
 
 def eval_chart(
@@ -58,11 +94,14 @@ def eval_chart(
     labelled_by: str,
 ) -> str:
     """The evaluation line over plies 0 to ``last_ply``; ``above`` and ``below`` name
-    the halves (who is ahead there).
+    the halves (who is ahead there). A point with an ``href`` is a link (its column of
+    the plot is the target, so a finger finds it), named by its ``label``; the point of
+    ``current_ply`` says so (``aria-current``).
 
-    >>> svg = eval_chart([EvalPoint(1, 1.0, "1. d A1-A2: +1")], last_ply=1, current_ply=1,
-    ...                  above="Ann ahead", below="Bob ahead", title="t", labelled_by="c")
-    >>> "<polyline" in svg and ">Ann ahead</text>" in svg and "+1</title>" in svg
+    >>> svg = eval_chart([EvalPoint(1, 1.0, "Move 1. d A1-A2: +1", href="?ply=1")],
+    ...                  last_ply=1, current_ply=1, above="Ann ahead", below="Bob ahead",
+    ...                  title="t", labelled_by="c")
+    >>> "<polyline" in svg and ">Ann ahead</text>" in svg and 'aria-label="Move 1. d A1-A2: +1"' in svg
     True
     """
     top_value = scale_top([p.value for p in points])
@@ -71,8 +110,8 @@ def eval_chart(
     # The halves' names sit outside the plot: above its top, below the plies' numbers.
     top, bottom = 16 + CHART_FONT_SIZE, 24 + 2 * CHART_FONT_SIZE
     plies = max(last_ply, 1)
-    step = min(STEP_MAX, max(PLOT_MIN / plies, 0.0), (WIDTH_MAX - left - 24) / plies)
-    width = left + 12 + step * plies + 12
+    step = (WIDTH - left - 36) / plies
+    width = WIDTH
 
     def x(ply: float) -> float:
         return round(left + 12 + step * ply, 1)
@@ -80,7 +119,10 @@ def eval_chart(
     def y(value: float) -> float:
         return round(top + HEIGHT * (top_value - value) / (2 * top_value), 1)
 
-    parts = [svg_open("eval-chart", width, top + HEIGHT + bottom, labelled_by, title)]
+    parts = [
+        _open(width, top + HEIGHT + bottom, labelled_by, title),
+        f"<title>{escape(title)}</title>",
+    ]
     for t in ticks:
         style = ' stroke-width="2"' if t == 0 else ' stroke-dasharray="3 3"'
         parts.append(
@@ -105,27 +147,24 @@ def eval_chart(
             f'stroke="{series_colour(7)}" stroke-width="1.5" stroke-dasharray="6 3"/>'
         )
     if points:
-        colour, css = series_colour(0), series_class(0)
         line = " ".join(f"{x(p.ply):g},{y(p.value):g}" for p in points)
         parts.append(
-            f'<polyline class="chart-line {css}" points="{line}" fill="none" '
-            f'stroke="{colour}" stroke-width="2"/>'
+            f'<polyline class="chart-line {series_class(0)}" points="{line}" fill="none" '
+            f'stroke="{series_colour(0)}" stroke-width="2"/>'
         )
         for p in points:
-            if p.mistake:
-                bad = series_class(1)
-                parts.append(
-                    f'<circle class="chart-mark chart-hollow eval-mistake {bad}" cx="{x(p.ply):g}" '
-                    f'cy="{y(p.value):g}" r="5.5" fill="{CHART_LIGHT.background}" '
-                    f'stroke="{series_colour(1)}" stroke-width="2.5">'
-                    f"<title>{escape(p.label)}</title></circle>"
-                )
-            else:
-                parts.append(
-                    f'<circle class="chart-mark {css}" cx="{x(p.ply):g}" cy="{y(p.value):g}" '
-                    f'r="{2.5 if step < 8 else 3.5}" fill="{colour}">'
-                    f"<title>{escape(p.label)}</title></circle>"
-                )
+            mark = _mark(p, x(p.ply), y(p.value), small=step < 8)
+            label = escape(p.label)
+            if not p.href:
+                parts.append(f"<g>{mark}<title>{label}</title></g>")
+                continue
+            current = ' aria-current="step"' if p.ply == current_ply else ""
+            parts.append(
+                f'<a class="eval-point" href="{escape(p.href)}" aria-label="{label}"{current}>'
+                f'<rect class="eval-hit" x="{x(p.ply) - step / 2:g}" y="{top}" '
+                f'width="{step:g}" height="{HEIGHT}" fill="transparent"/>'
+                f"{mark}<title>{label}</title></a>"
+            )
     parts.append("</svg>")
     return "".join(parts)
 

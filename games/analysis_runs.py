@@ -41,14 +41,11 @@ from games.models.analysis import BattleAnalysis
 from games.models.battle import Battle
 
 from . import analysis, archive
+from .analysis import budget_ms
 from .interface import BotGame
 
 log = logging.getLogger(__name__)
 
-#: The search budget of one position, and the most a whole battle's analysis may take.
-MS_PER_POSITION = 800
-MS_PER_BATTLE = 75_000
-MS_PER_POSITION_MIN = 100
 #: Analyses one user may ask for per hour (each is a minute of a worker).
 PER_HOUR = 10
 #: How long a queued analysis waits before asking again sends its message again: long
@@ -69,15 +66,6 @@ class Asked(enum.Enum):
 def positions_of(battle: Battle) -> int:
     """How many positions the analysis searches (every one after a move, and before)."""
     return battle.ply + 1
-
-
-def budget_ms(positions: int) -> int:
-    """Milliseconds per position: :data:`MS_PER_POSITION`, less for a long battle.
-
-    >>> budget_ms(61), budget_ms(200), budget_ms(10_000)
-    (800, 375, 100)
-    """
-    return max(MS_PER_POSITION_MIN, min(MS_PER_POSITION, MS_PER_BATTLE // max(positions, 1)))
 
 
 def time_limits(positions: int) -> tuple[int, int]:

@@ -162,6 +162,41 @@ class MoveScores:
         return dict(self.scores).get(notation)
 
 
+#: How a move is judged by what it cost (:class:`Thresholds`), worst first.
+BLUNDER, MISTAKE, INACCURACY = "blunder", "mistake", "inaccuracy"
+JUDGEMENTS = (BLUNDER, MISTAKE, INACCURACY)
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """The losses (hundredths of a point, from the mover's view) from which an analysed
+    move is an inaccuracy, a mistake and a blunder; each game declares its own
+    (:attr:`BotGame.analysis_thresholds`), measured by ``bench/analysis.py``.
+
+    >>> t = Thresholds(inaccuracy=100, mistake=200, blunder=400)
+    >>> t.judge(99), t.judge(100), t.judge(399), t.judge(400)
+    ('', 'inaccuracy', 'mistake', 'blunder')
+    """
+
+    inaccuracy: int
+    mistake: int
+    blunder: int
+
+    def __post_init__(self) -> None:
+        if not 0 < self.inaccuracy <= self.mistake <= self.blunder:
+            raise ValueError("thresholds must be positive and rise")
+
+    def judge(self, loss: int) -> str:
+        """``"blunder"``, ``"mistake"``, ``"inaccuracy"`` or ``""`` for ``loss``."""
+        if loss >= self.blunder:
+            return BLUNDER
+        if loss >= self.mistake:
+            return MISTAKE
+        if loss >= self.inaccuracy:
+            return INACCURACY
+        return ""
+
+
 #: Above any difference in material: a search's score for a finished battle is
 #: ``±(WIN + margin)``.
 WIN = 100_000
@@ -185,7 +220,10 @@ class BotGame(Protocol):
     """A game the computer plays (``games.bots``, on the ``bots`` queue). Pure: time is the
     ``clock`` passed in (seconds, e.g. ``time.monotonic``); ``plies_left`` is the number of
     plies before the move limit ends the battle (``None``: no limit). Deterministic for a
-    seed whenever the search is bounded by depth rather than by the clock."""
+    seed whenever the search is bounded by depth rather than by the clock.
+    ``analysis_thresholds`` judges the analysed moves (:class:`Thresholds`)."""
+
+    analysis_thresholds: Thresholds
 
     def bot_move(
         self,

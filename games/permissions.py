@@ -17,6 +17,7 @@ administrator (superuser) may resume or decide it from the referee's clock page.
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import TYPE_CHECKING
 
 from django.contrib.auth.models import AnonymousUser
@@ -25,7 +26,7 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 
 from games.battles.errors import UnreadableRecord
-from games.interface import Game, MovetextGame
+from games.interface import Game
 from games.models.battle import Battle
 from tournaments.for_games import (
     access_match_for_battle_start,
@@ -185,8 +186,8 @@ def access_battle_record(user: AnyUser, battle_id: int) -> Battle:
 
 def access_battle_replay(user: AnyUser, battle_id: int) -> Battle:
     """A battle anyone who may watch it may replay and have analysed: a tournament's or a
-    casual one (a game against the computer too), in a game whose moves make a record
-    (a ``MovetextGame``). The record file itself stays a tournament's
+    casual one (a game against the computer too), in a game with a replay page
+    (:func:`has_replay`). The record file itself stays a tournament's
     (:func:`access_battle_record`)."""
     battle = access_battle_public(user, battle_id)
     if not has_replay(battle.rules):
@@ -195,5 +196,7 @@ def access_battle_replay(user: AnyUser, battle_id: int) -> Battle:
 
 
 def has_replay(game: Game) -> bool:
-    """Whether battles of ``game`` have a replay page (its moves make a record)."""
-    return isinstance(game, MovetextGame)
+    """Whether battles of ``game`` have a replay page: its presenter's module draws one
+    (``replay_context``, found by ``games.presenters``)."""
+    module = import_module(game.presenter.rpartition(".")[0])
+    return callable(getattr(module, "replay_context", None))

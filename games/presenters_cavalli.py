@@ -2,11 +2,14 @@
 
 A 10×10 board of numbers, rank 10 on top; the two knights; struck-out (unusable)
 squares. A player to move clicks a target square; landing on a double with another
-double left to strike out is a second step, like Thud's capture choice.
+double left to strike out is a second step, like Thud's capture choice. The replay
+pages (``replay_context``, ``replay_diagram_context``) are found here by
+``games.presenters``, as Thud's are in its presenter's module.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from django.utils.translation import gettext as _
@@ -14,6 +17,7 @@ from django.utils.translation import gettext as _
 from games.models.battle import Battle
 
 from .cavalli import FILES, Board, Position, cells
+from .interface import InvalidMove
 from .presenters import battle_context, state_of
 
 KNIGHT_LABELS = {"white": "♘", "black": "♞"}
@@ -92,6 +96,7 @@ def board_context(
         "choice_button": _("Move and strike out"),
         "notation_help": _("The square to land on, for example D1; then the double to strike out."),
         "capture_squares": sorted({sq for m in choice or () for sq in m.captures}),
+        "has_record_moves": any(m.notation for m in common["moves"]),
     }
 
 
@@ -103,3 +108,75 @@ RULES_SEED = 2002
 def rules_context() -> dict:
     """The Cavalli rules page: a seeded starting board drawn."""
     return {"board": board_view(Position.initial(Board.from_seed(RULES_SEED)))}
+
+
+def replay_context(battle: Battle, moves: Sequence[str | None], ply: int) -> dict:
+    """The replay page at ``ply`` (0 = the opening board, ``len(moves)`` = the last
+    position), like Thud's (``games.presenters_thud.replay_context``): the moves replayed
+    through the game from the battle's board; a move the game refuses stops the replay
+    there, with ``broken_at`` naming its move number."""
+    game = battle.rules
+    positions = [game.initial_state({"board_seed": battle.board_seed})]
+    landed: list[tuple[str, tuple[str, ...]]] = [("", ())]
+    broken_at = None
+    for i, move in enumerate(moves):
+        try:
+            if move is None:
+                state, info = game.pass_turn(positions[-1]), None
+            else:
+                state, info = game.apply(positions[-1], move)
+        except InvalidMove:
+            broken_at = i // 2 + 1
+            break
+        positions.append(state)
+        landed.append((info.notation.split()[0], info.captures) if info else ("", ()))
+    moves = moves[: len(positions) - 1]
+    last = len(moves)
+    ply = max(0, min(ply, last))
+    position = positions[ply]
+    scores = game.scores(position)
+    return {
+        "battle": battle,
+        "board": board_view(position, last=landed[ply][0]),
+        "ply": ply,
+        "last_ply": last,
+        "prev_ply": max(ply - 1, 0),
+        "next_ply": min(ply + 1, last),
+        "plies": [
+            {
+                "ply": i + 1,
+                "number": i // 2 + 1,
+                "second": i % 2 == 1,
+                "text": text,
+                "current": i + 1 == ply,
+            }
+            for i, text in enumerate(moves)
+        ],
+        "forfeit": ply > 0 and moves[ply - 1] is None,
+        "captures": list(landed[ply][1]),
+        "points": tuple(scores[info.key] for info in game.sides),
+        "side_to_move": game.side_to_move(position),
+        "broken_at": broken_at,
+    }
+
+
+def replay_diagram_context(
+    battle: Battle, moves: Sequence[str | None], ply: int, *, now: datetime
+) -> dict:
+    """The printable diagram of the position after ``ply`` plies of the record."""
+    replay = replay_context(battle, moves, ply)
+    keys = [info.key for info in battle.rules.sides]
+    points = dict(zip(keys, replay["points"], strict=True))
+    seats = [
+        seat | {"points": points[seat["key"]], "to_move": seat["key"] == replay["side_to_move"]}
+        for seat in board_context(battle, None, now=now)["seats"]
+    ]
+    return {
+        "battle": battle,
+        "board": replay["board"],
+        "board_template": battle.rules.board_template,
+        "seats": seats,
+        "plies": replay["ply"],
+        "replay_ply": replay["ply"],
+        "replay_running": replay["ply"] < replay["last_ply"],
+    }

@@ -61,12 +61,15 @@ def tournament_records(request: HtmxHttpRequest, slug: str):
 
 @require_GET
 def replay(request: HtmxHttpRequest, battle_id: int):
-    """The battle move by move; ``?ply=N`` shows the position after N plies."""
+    """The battle move by move; ``?ply=N`` shows the position after N plies, and with
+    ``&best=1`` the better move the analysis found for ply N in its place."""
     battle = _battle_with_moves(request, battle_id)
     moves = archive.moves_of(battle)
     ply = presenters.ply_in(request.GET.get("ply", str(len(moves))), moves)
     if ply is None:
         return HttpResponseBadRequest(presenters.bad_ply_message(moves))
+    if request.GET.get("best", "0") not in ("0", "1"):
+        return HttpResponseBadRequest(_("best must be 0 or 1."))
     context = presenters.replay_context(battle, moves, ply)
     context["players"] = presenters.player_names(battle)
     context |= presenters_analysis.analysis_context(
@@ -75,6 +78,8 @@ def replay(request: HtmxHttpRequest, battle_id: int):
         plies=context["plies"],
         ply=context["ply"],
         last_ply=context["last_ply"],
+        moves=moves,
+        best=request.GET.get("best") == "1",
     )
     return render(request, "games/replay.html", context)
 

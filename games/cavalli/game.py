@@ -17,6 +17,7 @@ from games.interface import (
     MoveScores,
     Outcome,
     SideInfo,
+    Thresholds,
     TournamentScale,
     gettext_noop,
 )
@@ -38,6 +39,15 @@ from .position import Position
 MAX_POINTS = sum(range(SIZE * SIZE))
 
 
+#: An analysed move's loss (hundredths of a point) from which it is an inaccuracy, a
+#: mistake, a blunder: a square scores 0 to 99 points, so 15, 30 and 60 points (a
+#: blunder gives away more than an average square). The search of a board of numbers
+#: often differs by a few points between depths: a smaller loss says nothing
+#: (``bench/analysis.py`` measures the counts: level 5 against itself averages under 3
+#: blunders a side).
+ANALYSIS_THRESHOLDS = Thresholds(inaccuracy=1500, mistake=3000, blunder=6000)
+
+
 class CavalliGame:
     """Battaglia di Cavalli for the battle workflow.
 
@@ -51,6 +61,7 @@ class CavalliGame:
     """
 
     key = "cavalli"
+    analysis_thresholds = ANALYSIS_THRESHOLDS
     name = gettext_noop("Battaglia di Cavalli")
     sides = (
         SideInfo(Side.WHITE.value, gettext_noop("White")),

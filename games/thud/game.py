@@ -16,6 +16,7 @@ from games.interface import (
     MoveScores,
     Outcome,
     SideInfo,
+    Thresholds,
     TournamentScale,
     gettext_noop,
 )
@@ -40,6 +41,13 @@ from .notation import format_move, parse_move
 from .position import Position
 from .squares import canonical_square, format_square, parse_square
 
+#: An analysed move's loss (hundredths of a point) from which it is an inaccuracy, a
+#: mistake, a blunder: a dwarf given away (one point), two, a troll's worth (four). The
+#: search's positional terms alone move a score by up to a point or so, so a smaller
+#: loss says nothing (``bench/analysis.py`` measures the counts: level 5 against
+#: itself averages under 3 blunders a side).
+ANALYSIS_THRESHOLDS = Thresholds(inaccuracy=100, mistake=200, blunder=400)
+
 
 class ThudGame:
     """Thud (classic rules) for the battle workflow.
@@ -54,6 +62,7 @@ class ThudGame:
     """
 
     key = "thud"
+    analysis_thresholds = ANALYSIS_THRESHOLDS
     name = gettext_noop("Thud")
     sides = (
         SideInfo(Side.DWARF.value, gettext_noop("Dwarfs")),

@@ -184,24 +184,32 @@ def analysed(viewer):
 def test_the_result_is_a_graph_a_table_and_the_mistakes(client, analysed):
     html = replay(client, analysed, ply=2)
     svg = re.search(r'<svg class="chart eval-chart".*?</svg>', html, re.S)
+    # A group, not an image: its points are links (an image would hide them).
     assert (
         svg
-        and 'role="img"' in svg.group()
+        and 'role="group"' in svg.group()
+        and 'width="100%"' in svg.group()
         and 'aria-labelledby="eval-chart-caption"' in svg.group()
     )
     assert "<title>Evaluation after every move" in svg.group()
-    assert svg.group().count("<circle") == 3  # one point per move
-    assert svg.group().count("eval-mistake") >= 1  # the hanging troll, its own shape
-    assert "eval-current" in svg.group()  # the replay's ply
+    points = re.findall(r'<a class="eval-point" href="([^"]*)" aria-label="([^"]*)"', svg.group())
+    assert [href for href, _ in points] == [f"?ply={n}#replay" for n in (1, 2, 3)]
+    assert points[1][1].startswith("Move 1... T G7-F6: ") and points[1][1].endswith(", blunder")
+    assert svg.group().count("eval-blunder") == 1  # the hanging troll, its own shape
+    assert 'href="?ply=2#replay" aria-label="Move 1... T G7-F6' in svg.group()
+    assert 'aria-current="step"' in svg.group()  # the replay's ply
+    assert "eval-current" in svg.group()
     assert ">Dwarfs ahead</text>" in svg.group() and ">Trolls ahead</text>" in svg.group()
     table = re.search(r"<table>.*?</table>", html, re.S).group()
-    for head in ("Ply", "Move", "Evaluation", "Best move", "Loss"):
+    for head in ("Ply", "Move", "Evaluation", "Best move", "Loss", "Judgement"):
         assert f'<th scope="col">{head}</th>' in table
     assert '<th scope="row">2</th><td>1... T G7-F6</td>' in table
     assert "T G7-G4 xF5" in table  # the best move where it differs
-    # The move list flags the mistake: the move, the reply that punishes it, the cost.
-    assert re.search(r"T G7-F6 lets d F5-F6 xF6: \u22124\b", html)
-    assert "best: T G7-G4 xF5" in html
+    # The move list flags the blunder: the move, the reply that punishes it, the cost,
+    # and the better move with the link that shows it on the board.
+    assert re.search(r"<strong>Blunder:</strong> T G7-F6 lets d F5-F6 xF6: \u22124\b", html)
+    assert "better: T G7-G4 xF5" in html
+    assert 'href="?ply=2&amp;best=1#replay"' in html
     assert 'action="' + reverse("games:analyse", args=[analysed.pk]) not in html
 
 

@@ -80,7 +80,11 @@ def test_the_run_stores_every_move_and_the_blunder(user):
     assert row.ms_per_position == MS and row.error == ""
     assert [p["move"] for p in row.plies] == ["d F1-F5", "T G7-F6", "d F5-F6 xF6"]
     blunder = row.plies[1]
-    assert blunder["mistake"] and blunder["reply"] == "d F5-F6 xF6" and blunder["loss"] >= 4
+    assert (
+        blunder["judgement"] == "blunder"
+        and blunder["reply"] == "d F5-F6 xF6"
+        and blunder["loss"] >= 4
+    )
     # Done is done: the task again, or a new request, changes nothing.
     assert run(battle.pk) == "skipped"
     _, asked = analysis_runs.request_analysis(battle, user, now=timezone.now())

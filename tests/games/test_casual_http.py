@@ -115,19 +115,17 @@ def test_page_queries_do_not_grow_with_the_moves(client, game):
     assert counts[0] == counts[1]
 
 
-def test_a_casual_game_has_no_tournament_record_replay_or_api_entry(client):
+def test_a_casual_game_has_no_tournament_record_or_api_entry_but_a_replay(client):
     # Records and the battles API carry a tournament's tags: a casual game is not there,
-    # and its page does not link to them.
+    # and its page does not link to them. Its replay is there, in either game (issue 42:
+    # Cavalli's replay), linked once a move has been played.
     b = cavalli()
     page = client.get(f"/battles/{b.pk}/").content.decode()
     assert f"/battles/{b.pk}/record.txt" not in page and f"/battles/{b.pk}/replay/" not in page
-    for url in (
-        f"/battles/{b.pk}/record.txt",
-        f"/battles/{b.pk}/replay/",
-        f"/battles/{b.pk}/diagram/?ply=0",
-        f"/api/battles/{b.pk}",
-    ):
+    for url in (f"/battles/{b.pk}/record.txt", f"/api/battles/{b.pk}"):
         assert client.get(url).status_code == 404, url
+    for url in (f"/battles/{b.pk}/replay/", f"/battles/{b.pk}/diagram/?ply=0"):
+        assert client.get(url).status_code == 200, url
     assert client.get(f"/battles/{b.pk}/diagram/").status_code == 200
 
 

@@ -16,7 +16,6 @@ from games.battles import play
 from games.battles.starting import create_battles, start_battle
 from games.models.analysis import BattleAnalysis
 from games.models.battle import Battle
-from games.models.history import Move
 from games.thud import Position
 from games.thud.records import replay
 from play import computer
@@ -173,30 +172,3 @@ def test_a_finished_battle_against_the_computer_has_a_replay_to_analyse_but_no_r
     client.post(reverse("games:analyse", args=[battle.pk]))
     assert BattleAnalysis.objects.get(battle=battle).status == BattleAnalysis.Status.QUEUED
     assert client.get(reverse("games:analysis", args=[battle.pk])).status_code == 200
-
-
-def test_a_game_without_records_has_no_replay(client):
-    """Cavalli keeps no game record: its battles link no replay, and asking for one is a
-    404 (not an error of the server)."""
-    match = make_match(variant="quickfire24", game="cavalli")[0]
-    b1, _ = create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
-    battle = start_battle(b1.pk, now=timezone.now())
-    rules = battle.rules
-    play.submit_move(
-        battle.pk,
-        side=battle.side_to_move,
-        version=battle.clock_version,
-        notation=rules.legal_moves(rules.deserialise(battle.board))[0],
-        now=timezone.now(),
-    )
-    assert Move.objects.filter(battle=battle).exclude(notation="").exists()
-    assert (
-        replay_url(battle)
-        not in client.get(reverse("games:match", args=[match.pk])).content.decode()
-    )
-    assert (
-        replay_url(battle)
-        not in client.get(reverse("games:battle", args=[battle.pk])).content.decode()
-    )
-    assert client.get(replay_url(battle)).status_code == 404
-    assert client.get(f"{reverse('games:diagram', args=[battle.pk])}?ply=1").status_code == 404
