@@ -1,10 +1,10 @@
 """The forms of /play/: a challenge or seek, playing the computer, the notifications.
 
-A side is asked for by the game's own names (``Game.sides``: Dwarfs or Trolls, White or
-Black), not by who moves first: the first side moves first, so choosing it is choosing
-to move first (``Challenge.first``, ``computer.YOU_FIRST``). One form offers every game,
-so each side's label names it in each game ("Dwarfs (Thud) · White (Battaglia di
-Cavalli)"); with JavaScript (static/js/play_start.js) only the chosen game's name shows.
+A side is asked for by the game's own names (``Game.sides``), not by who moves first:
+the first side moves first, so choosing it is choosing to move first
+(``Challenge.first``, ``computer.YOU_FIRST``). One form offers every game, so each
+side's label names it in each game ("<side> (<game>) · <side> (<other game>)"); with
+JavaScript (static/js/play_start.js) only the chosen game's name shows.
 """
 
 from __future__ import annotations
@@ -177,7 +177,7 @@ class ComputerForm(forms.Form):
 
     def __init__(self, *args, **kwargs) -> None:
         # Beside the challenge form on one page: ids of its own, or the labels of one
-        # form's "Thud" and "Battaglia di Cavalli" would check the other's buttons.
+        # form's game buttons would check the other's.
         kwargs.setdefault("auto_id", "computer_%s")
         super().__init__(*args, **kwargs)
         offered = computer.games_offered()

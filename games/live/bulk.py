@@ -58,6 +58,7 @@ def write(transitions: list[Transition], *, via: str, now: datetime) -> list[Set
     clock_events: list[ClockEvent] = []
     moves: list[Move] = []
     done: list[Settled] = []
+    offers_ended: list[int] = []
     for t in transitions:
         battle = t.battle
         ply, side, version = battle.ply, battle.side_to_move, battle.clock_version
@@ -88,8 +89,13 @@ def write(transitions: list[Transition], *, via: str, now: datetime) -> list[Set
                     clock_version_before=version,
                 )
             )
+        if t.state.status == clock.FINISHED and battle.end_offered_by:
+            battle.end_offered_by = ""  # an offer ends with its battle (``finishing.finished``)
+            offers_ended.append(battle.pk)
         done.append(Settled(battle.pk, version + 1, t.state, battle.end_offered_by))
     _update(changed, now)
+    if offers_ended:
+        Battle.objects.filter(pk__in=offers_ended).update(end_offered_by="")
     ClockEvent.objects.bulk_create(clock_events)
     Move.objects.bulk_create(moves)
     transaction.on_commit(lambda: _announce(done, now=now))

@@ -1,8 +1,8 @@
 // The forms of /play/ (play/forms.py), two small helps; without this script both forms work
 // as they are.
 // 1. Sides by the chosen game: each side's label names the side in every game
-//    ("Dwarfs (Thud) · White (Battaglia di Cavalli)"); here only the checked game's name
-//    shows ("Dwarfs"), and it follows the game when another is checked.
+//    ("<side> (<game>) · <side> (<other game>)"); here only the checked game's side
+//    name shows, and it follows the game when another is checked.
 // 2. The opponent's username: a <datalist> of players' names (play:users, JSON), asked for
 //    after a pause in typing; the browser's own list, so arrows, Enter and Escape work.
 //    A refused or failed look-up leaves the list as it was: the field is a text field.

@@ -242,4 +242,7 @@ def test_the_decision_has_its_own_form_away_from_pause_and_its_reason_is_require
     decide_form = page[page.index('id="decide-form"') :]
     assert "/pause/" in pause_form and 'id="decide"' not in pause_form
     assert "/pause/" not in decide_form.split("</form>")[0]
-    assert '<input id="decide-reason" name="reason" maxlength="200" required>' in decide_form
+    assert (
+        '<input id="decide-reason" name="reason" maxlength="200" required data-keep-typed>'
+        in decide_form
+    )
