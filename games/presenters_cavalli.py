@@ -113,9 +113,7 @@ def board_context(
     board = board_view(
         position, targets=targets, last=last, options=options, chosen=pending["choice_to"]
     )
-    numbers = [
-        sq["number"] for row in board["rows"] for sq in row["squares"] if sq["option"]
-    ]
+    numbers = [sq["number"] for row in board["rows"] for sq in row["squares"] if sq["option"]]
     return (
         common
         | pending

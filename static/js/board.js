@@ -158,7 +158,8 @@
     hadFocus = !!inBoard || active === document.body || hadFocus;
     var sq = active && active.dataset && active.dataset.square;
     // After a move the piece is on its destination: follow it there.
-    if (sq) remembered = sq;  // after a move, its destination: the piece is there now
+    // A choice's option keeps the destination the Enter that confirmed it remembered.
+    if (sq && !active.classList.contains("option-input")) remembered = sq;
     known = listed();
   });
 

@@ -175,6 +175,8 @@ def test_a_troll_captures_by_keyboard_from_the_skip_link(browser, live_server):
     assert page.evaluate("document.activeElement.checked") is True
     page.keyboard.press("Enter")  # confirm the choice as it stands
     page.locator("#move-list").get_by_text("T F6-F5 xG4").wait_for(timeout=WAIT_MS)
+    # The focus follows the troll to its destination.
+    page.wait_for_function(f"({FOCUSED})() === 'F5'", timeout=WAIT_MS)
     assert list(Move.objects.values_list("notation", flat=True)) == ["T F6-F5 xG4"]
 
 
