@@ -121,7 +121,7 @@ def test_a_troll_captures_by_tapping_the_marked_dwarfs_on_a_phone(browser, live_
     assert in_viewport(page, "#confirm-capture")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert not Move.objects.exists()
-    page.screenshot(path=str(SHOTS / "thud-choice-390-en.png"))
+    page.screenshot(path=str(SHOTS / "thud-choice-390-en-scrolled.png"))
 
     # A reload keeps the pending move (its address says it) and posts nothing.
     assert "to=F5" in page.url
