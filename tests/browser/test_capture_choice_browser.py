@@ -36,6 +36,7 @@ pytestmark = [
 
 SHOTS = Path("/tmp/shots-h42board")
 PHONE = {"width": 390, "height": 844}
+SMALL_PHONE = {"width": 360, "height": 640}
 LAPTOP = {"width": 1366, "height": 768}
 WAIT_MS = 20_000
 
@@ -105,11 +106,15 @@ def choose_f5(page) -> None:
     page.wait_for_selector("#capture-form", timeout=WAIT_MS)
 
 
-def test_a_troll_captures_by_tapping_the_marked_dwarfs_on_a_phone(browser, live_server):
+@pytest.mark.parametrize("phone", [PHONE, SMALL_PHONE], ids=["390x844", "360x640"])
+def test_a_troll_captures_by_tapping_the_marked_dwarfs_on_a_phone(browser, live_server, phone):
     SHOTS.mkdir(exist_ok=True)
     battle = troll_to_move()
-    page = open_page(browser, live_server.url, battle.second_user, battle, PHONE)
-    # Scrolled so the board's lower rows are in view, as a player reaching down to F5.
+    page = open_page(browser, live_server.url, battle.second_user, battle, phone)
+    # Scrolled down (to the score under the board, say), the clocks and the bar's place
+    # above the board out of view: the bar comes into view all the same (it sticks).
+    page.evaluate("scrollTo(0, document.documentElement.scrollHeight)")  # to the bottom
+    page.wait_for_function("scrollY >= 250", timeout=WAIT_MS)
     page.locator('[data-square="F5"]').scroll_into_view_if_needed()
     choose_f5(page)
     options = page.locator(".thud-board input.option-input")
@@ -119,9 +124,16 @@ def test_a_troll_captures_by_tapping_the_marked_dwarfs_on_a_phone(browser, live_
     assert e4.is_checked() and g4.is_checked()
     assert "chosen" in page.locator('[data-square="F5"]').get_attribute("class")
     assert in_viewport(page, "#confirm-capture")
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= phone["width"]
     assert not Move.objects.exists()
-    page.screenshot(path=str(SHOTS / "thud-choice-390-en-scrolled.png"))
+    if phone == SMALL_PHONE:  # (at 844 px the page is too short to scroll the board away)
+        # Scrolled on down the board (its top rows off the screen): the bar stays in view.
+        page.evaluate(
+            "scrollBy(0, document.querySelector('.thud-board').getBoundingClientRect().top + 120)"
+        )
+        assert page.locator(".thud-board").bounding_box()["y"] < -100
+    assert in_viewport(page, "#confirm-capture")
+    page.screenshot(path=str(SHOTS / f"thud-choice-{phone['width']}-en-scrolled.png"))
 
     # A reload keeps the pending move (its address says it) and posts nothing.
     assert "to=F5" in page.url
