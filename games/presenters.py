@@ -3,8 +3,11 @@
 ``battle_context`` is what every game's page shares (players, scores, side names,
 the result, the clock); each game draws its board with its own presenter, named by
 ``Game.presenter`` (``games.presenters_thud``, ``games.presenters_cavalli``) and
-reached through :func:`presenter_for`. This module names no game's pieces
-(``tests/games/test_game_neutral.py``).
+reached through :func:`presenter_for`. A choice the player is making (which pieces
+to capture, which square to strike out) is derived again on every read from the battle
+and the page's address (:func:`pending_choice`, :func:`choice_url`), so a reload or a live
+refresh shows it as it was; :func:`choice_context` is what the boards draw of it.
+This module names no game's pieces (``tests/games/test_game_neutral.py``).
 """
 
 from __future__ import annotations

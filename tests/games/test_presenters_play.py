@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from django.utils import translation
+
 from games.presenters_play import (
     captures_by_side,
     clock_faces,
@@ -61,8 +63,6 @@ def test_an_untimed_battle_is_labelled_untimed_not_quickfire():
 
 
 def test_the_fast_clock_label_names_no_game_in_italian():
-    from django.utils import translation
-
     with translation.override("it"):
         label = timing_label(timing="quickfire", timing_display="Thud lampo", timed=True)
     assert label and "Thud" not in label
