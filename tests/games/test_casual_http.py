@@ -197,3 +197,21 @@ def test_a_cavalli_page_in_italian_says_no_thud_and_no_captures(client):
     heading = html.split("<h1>")[1].split("</h1>")[0]
     assert "Battaglia di Cavalli" in heading and "Thud" not in heading
     assert "cattur" not in re.sub(r"<[^>]+>", " ", html).lower()
+
+
+@pytest.mark.parametrize("game", ["thud", "cavalli"])
+def test_an_untimed_casual_battle_is_subtitled_untimed_with_no_clock_words(client, game):
+    b = create_casual_battle(
+        game=game,
+        first=UserFactory(),
+        second=UserFactory(),
+        timing="quickfire",
+        timed=False,
+        board_seed=7,
+        now=timezone.now(),
+    )
+    client.force_login(b.first_user)
+    html = client.get(reverse("games:battle", args=[b.pk])).content.decode()
+    subtitle = html.split("<h1>")[1].split("</h1>")[0].split("<small")[1]
+    assert "untimed" in subtitle and "Quickfire" not in subtitle
+    assert "Sound at 5 s" not in html and "s to think" not in html
