@@ -80,6 +80,10 @@ class Game(Protocol):
     #: The sides' stable names in files and API keys (ASCII, lower case, never
     #: translated), in turn order: a game record's player tags are these capitalised.
     words: tuple[str, str]
+    #: Whether a move may take the opponent's pieces (Thud's captures). A game whose
+    #: moves take no pieces (Cavalli strikes out squares: its ``MoveInfo.captures`` are
+    #: those squares) shows no capture counts and says no "captured".
+    captures_pieces: bool
     #: Template (under ``templates/``) that draws a board, and the dotted path of the
     #: function ``(battle, side, **kw) -> dict`` that builds its context. A game with
     #: game records also has ``replay_context`` and ``replay_diagram_context`` in that

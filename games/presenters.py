@@ -3,8 +3,11 @@
 ``battle_context`` is what every game's page shares (players, scores, side names,
 the result, the clock); each game draws its board with its own presenter, named by
 ``Game.presenter`` (``games.presenters_thud``, ``games.presenters_cavalli``) and
-reached through :func:`presenter_for`. This module names no game's pieces
-(``tests/games/test_game_neutral.py``).
+reached through :func:`presenter_for`. A choice the player is making (which pieces
+to capture, which square to strike out) is derived again on every read from the battle
+and the page's address (:func:`pending_choice`, :func:`choice_url`), so a reload or a live
+refresh shows it as it was; :func:`choice_context` is what the boards draw of it.
+This module names no game's pieces (``tests/games/test_game_neutral.py``).
 """
 
 from __future__ import annotations
@@ -12,7 +15,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import datetime
+from urllib.parse import urlencode
 
+from django.urls import reverse
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -23,7 +28,7 @@ from games.models.battle import Battle
 from games.models.history import ClockEvent
 
 from . import clock, presenters_play
-from .interface import Game
+from .interface import Game, InvalidMove, MoveInfo
 
 
 def presenter_for(battle: Battle):
@@ -62,6 +67,50 @@ def state_of(battle: Battle):
     if battle.board:
         return game.deserialise(battle.board)
     return game.initial_state({"board_seed": battle.board_seed})
+
+
+def pending_choice(battle: Battle, side: str | None, *, src: str, dst: str) -> list[MoveInfo]:
+    """The moves a click from ``src`` to ``dst`` may mean, when the player of ``side``
+    must still choose between several (which pieces to capture, which square to strike
+    out); else ``[]``. Derived from the battle as it stands and the two squares (the
+    page's ``?sq=…&to=…``), so a reload or a live refresh shows the same choice, and a
+    choice the battle has moved past is simply not shown again."""
+    if (
+        not dst
+        or side is None
+        or battle.side_to_move != side
+        or battle.status != Battle.Status.RUNNING
+        or battle.mode != Battle.Mode.ONLINE
+    ):
+        return []
+    try:
+        candidates = battle.rules.candidates(state_of(battle), src, dst)
+    except (InvalidMove, ValueError):
+        return []
+    return candidates if len(candidates) > 1 else []
+
+
+def choice_url(battle: Battle, *, selected: str = "", to: str = "") -> str:
+    """The battle page's address with the player's pending selection and choice in it
+    (what :func:`pending_choice` reads back): the page a reload shows."""
+    query = urlencode({k: v for k, v in (("sq", selected), ("to", to)) if v})
+    url = reverse("games:battle", args=[battle.pk])
+    return f"{url}?{query}" if query else url
+
+
+def choice_context(
+    battle: Battle, choice: Sequence[MoveInfo] | None, *, selected: str, to: str
+) -> dict:
+    """What every game's board panel says of a pending choice: the squares to choose
+    from, the destination, and the address that keeps them (the panel's live refresh
+    asks for it, so the choice stays while the clock ticks)."""
+    options = sorted({sq for m in choice or () for sq in m.captures})
+    return {
+        "choice": list(choice or ()),
+        "choice_to": to if choice else "",
+        "capture_squares": options,
+        "panel_url": choice_url(battle, selected=selected, to=to if choice else ""),
+    }
 
 
 def player_names(battle: Battle) -> tuple[str, str]:
@@ -186,14 +235,19 @@ def battle_context(battle: Battle, side: str | None, state, *, now: datetime) ->
         m.number = m.ply // 2 + 1  # type: ignore[attr-defined]  # for the template only
     clock_part = clock_context(battle, now=now)
     captured = presenters_play.captures_by_side(moves, [str(seat["key"]) for seat in seats])
-    for seat in seats:
-        seat["captures"] = presenters_play.captures_text(captured[str(seat["key"])])
+    for seat in seats:  # a game that takes no pieces counts none (Game.captures_pieces)
+        count = captured[str(seat["key"])]
+        seat["captures"] = presenters_play.captures_text(count) if game.captures_pieces else ""
     live = battle.status in (Battle.Status.PENDING, Battle.Status.RUNNING, Battle.Status.PAUSED)
     return {
         "battle": battle,
         "side": side,
         "my_turn": my_turn,
         "game_name": _(game.name),
+        "captures_pieces": game.captures_pieces,
+        "timing_label": presenters_play.timing_label(
+            timing=battle.timing, timing_display=battle.get_timing_display(), timed=battle.timed
+        ),
         "seats": seats,
         # An over-the-board battle without a confirmed result: no score to show.
         "score_pending": points is None,
@@ -218,6 +272,7 @@ def battle_context(battle: Battle, side: str | None, state, *, now: datetime) ->
             touched=battle.touched_square if battle.status == Battle.Status.RUNNING else "",
             mine=side is not None and side == battle.side_to_move,
             move_ms=battle.move_ms,
+            timed=battle.timed,
         ),
         "clock_faces": presenters_play.clock_faces(
             seats, viewer=side, snap=clock_part["snap"], think_ms=battle.think_ms

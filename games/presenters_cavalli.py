@@ -2,9 +2,10 @@
 
 A 10×10 board of numbers, rank 10 on top; the two knights; struck-out (unusable)
 squares. A player to move clicks a target square; landing on a double with another
-double left to strike out is a second step, like Thud's capture choice. The replay
-pages (``replay_context``, ``replay_diagram_context``) are found here by
-``games.presenters``, as Thud's are in its presenter's module.
+double left to strike out is a second step, like Thud's capture choice, on the board
+itself: the doubles are chosen by the numbers on them. The replay pages
+(``replay_context``, ``replay_diagram_context``) are found here by ``games.presenters``,
+as Thud's are in its presenter's module.
 """
 
 from __future__ import annotations
@@ -18,14 +19,22 @@ from games.models.battle import Battle
 
 from .cavalli import FILES, Board, Position, cells
 from .interface import InvalidMove
-from .presenters import battle_context, state_of
+from .presenters import battle_context, choice_context, state_of
 
 KNIGHT_LABELS = {"white": "♘", "black": "♞"}
 
 
 def board_view(
-    position: Position, *, targets: frozenset[str] = frozenset(), last: str = ""
+    position: Position,
+    *,
+    targets: frozenset[str] = frozenset(),
+    last: str = "",
+    options: frozenset[str] = frozenset(),
+    chosen: str = "",
 ) -> dict:
+    """Rows of squares, rank 10 first. ``options``: the doubles the pending move may
+    strike out (radio buttons of the confirm form, named by their numbers); ``chosen``:
+    the pending move's landing square."""
     rows = []
     for row in cells(position):
         squares = []
@@ -40,7 +49,16 @@ def board_view(
                 classes.append("target")
             if cell.name == last:
                 classes.append("last-to")
-            if knight:
+            if cell.name in options:
+                classes.append("option")
+            if cell.name == chosen:
+                classes.append("chosen")
+            if cell.name == chosen:
+                label = _("%(square)s, the chosen destination (%(number)s)") % {
+                    "square": cell.name,
+                    "number": cell.label,
+                }
+            elif knight:
                 label = _("%(side)s knight on %(square)s (%(number)s)") % {
                     "side": _("White") if knight == "white" else _("Black"),
                     "square": cell.name,
@@ -61,6 +79,10 @@ def board_view(
                     "number": cell.label,
                     "knight": KNIGHT_LABELS.get(knight, ""),
                     "target": cell.name in targets,
+                    "option": cell.name in options,
+                    "option_label": _("Strike out %(number)s") % {"number": cell.label},
+                    # One double must be chosen: the first offered is, until changed.
+                    "checked": bool(options) and cell.name == min(options),
                     "classes": " ".join(classes),
                     "label": label,
                 }
@@ -79,25 +101,43 @@ def board_context(
     choice_from: str = "",
     choice_to: str = "",
 ) -> dict:
+    """The battle page's board panel. A pending choice (landing on ``choice_to`` with
+    several doubles left) is a step on the board: each double a radio button of the
+    confirm form, named and listed by the number on it."""
     position = state_of(battle)
     common = battle_context(battle, side, position, now=now)
     targets: frozenset[str] = frozenset()
     if common["my_turn"]:
         targets = frozenset(m.split()[0] for m in battle.rules.legal_moves(position))
     last = next((m.notation.split()[0] for m in reversed(common["moves"]) if m.notation), "")
-    return common | {
-        "board": board_view(position, targets=targets, last=last),
-        "selected": "",
-        "choice": choice,
-        "choice_from": choice_from,
-        "choice_to": choice_to,
-        "choice_prompt": _("Choose the double to strike out:"),
-        "choice_input": "radio",
-        "choice_button": _("Move and strike out"),
-        "notation_help": _("The square to land on, for example D1; then the double to strike out."),
-        "capture_squares": sorted({sq for m in choice or () for sq in m.captures}),
-        "has_record_moves": any(m.notation for m in common["moves"]),
-    }
+    pending = choice_context(
+        battle, choice if common["my_turn"] else None, selected="", to=choice_to
+    )
+    options = frozenset(pending["capture_squares"])
+    board = board_view(
+        position, targets=targets, last=last, options=options, chosen=pending["choice_to"]
+    )
+    numbers = [sq["number"] for row in board["rows"] for sq in row["squares"] if sq["option"]]
+    return (
+        common
+        | pending
+        | {
+            "board": board,
+            "selected": "",
+            "choice_from": "",
+            "choice_prompt": _(
+                "Landing on %(square)s: choose the double to strike out (%(numbers)s), "
+                "then confirm."
+            )
+            % {"square": pending["choice_to"], "numbers": ", ".join(sorted(numbers))},
+            "choice_input": "radio",
+            "choice_button": _("Move and strike out"),
+            "notation_help": _(
+                "The square to land on, for example D1; then the double to strike out."
+            ),
+            "has_record_moves": any(m.notation for m in common["moves"]),
+        }
+    )
 
 
 #: The board drawn on the rules page (any seed is a legal start; this one is fixed so the

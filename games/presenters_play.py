@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from games.interface import InvalidMove
 
@@ -45,10 +45,28 @@ def rule_line(*, timing: str, timed: bool, think_ms: int, move_ms: int, commit_r
     )
 
 
-def touch_line(*, touched: str, mine: bool, move_ms: int) -> str:
-    """After a touch: which piece is bound, and for how long (the player's own words)."""
+def timing_label(*, timing: str, timing_display: str, timed: bool) -> str:
+    """The battle's timing as its page names it beside the game: no clock words for an
+    untimed battle, and one word for a fast clock in any game (the model's choice label
+    is a Thud tournament variant's name in some languages).
+
+    >>> timing_label(timing="quickfire", timing_display="Quickfire", timed=False)
+    'untimed'
+    """
+    if not timed:
+        return _("untimed")
+    if timing == "quickfire":
+        return pgettext("battle clock", "Quickfire")
+    return timing_display
+
+
+def touch_line(*, touched: str, mine: bool, move_ms: int, timed: bool = True) -> str:
+    """After a touch: which piece is bound, and for how long (the player's own words);
+    an untimed battle says no time."""
     if not touched:
         return ""
+    if mine and not timed:
+        return _("You touched %(square)s: you must move it.") % {"square": touched}
     if mine:
         return _("You touched %(square)s: move it within %(move)s s.") % {
             "square": touched,

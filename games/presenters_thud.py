@@ -26,7 +26,7 @@ from games.models.battle import Battle
 from games.models.history import Move as StoredMove
 
 from . import thud
-from .presenters import battle_context
+from .presenters import battle_context, choice_context
 from .thud.board import SIZE, STONE, on_board
 from .thud.notation import parse_move_text
 from .thud.records import replay_prefix
@@ -69,6 +69,13 @@ def _square_label(piece: str, name: str) -> str:
     return _("empty square %(square)s") % {"square": name}
 
 
+def _option_label(piece: str, name: str) -> str:
+    """A capture choice's control on the board: what pressing it takes."""
+    if piece == "troll":
+        return _("Capture troll at %(square)s") % {"square": name}
+    return _("Capture dwarf at %(square)s") % {"square": name}
+
+
 def board_view(
     position: thud.Position,
     *,
@@ -76,6 +83,8 @@ def board_view(
     selectable: Collection[thud.Square] = (),
     targets: Collection[thud.Square] = (),
     selected: thud.Square | None = None,
+    options: Collection[thud.Square] = (),
+    chosen: thud.Square | None = None,
 ) -> dict:
     """Rows of squares for ``_board.html``, row 0 (rank 1) first, files ``A``..``P``.
 
@@ -83,8 +92,10 @@ def board_view(
     (``"dwarf"``, ``"troll"``, ``"thudstone"`` or ``""``: the id of its symbol in
     ``_pieces.svg.html``), ``label`` (its accessible name),
     ``classes`` (CSS classes), and the flags ``selectable``, ``target``, ``selected``,
-    ``last_from``, ``last_to`` and ``captured``. ``selectable`` and ``targets`` say which
-    squares become buttons; the caller decides who may act.
+    ``last_from``, ``last_to``, ``captured``, ``option`` (a piece the pending move may
+    capture: a checkbox on the board, ``option_label`` its name) and ``chosen`` (the
+    pending move's destination). ``selectable`` and ``targets`` say which squares become
+    buttons; the caller decides who may act.
     """
     captured = set(last_move.captures) if last_move else set()
     rows = []
@@ -105,20 +116,29 @@ def board_view(
                 "last_from": last_move is not None and sq == last_move.from_sq,
                 "last_to": last_move is not None and sq == last_move.to_sq,
                 "captured": sq in captured,
+                "option": sq in options,
+                "chosen": sq == chosen,
             }
             classes = ["sq", "dark" if (r + c) % 2 else "light"]
             if piece:
                 classes.append(f"has-{piece}")
             classes += [flag.replace("_", "-") for flag, on in flags.items() if on]
+            if flags["chosen"]:
+                label = _("%(square)s, the chosen destination") % {"square": name}
+            elif flags["target"]:
+                label = _("%(square)s, legal move") % {
+                    "square": _square_label(piece, name) if piece else name
+                }
+            else:
+                label = _square_label(piece, name)
             squares.append(
                 {
                     "on": True,
                     "name": name,
                     "piece": piece,
-                    "label": _("%(square)s, legal move")
-                    % {"square": _square_label(piece, name) if piece else name}
-                    if flags["target"]
-                    else _square_label(piece, name),
+                    "label": label,
+                    "option_label": _option_label(piece, name) if flags["option"] else "",
+                    "checked": flags["option"],  # every capture offered, until dropped
                     "classes": " ".join(classes),
                     **flags,
                 }
@@ -131,6 +151,13 @@ def board_view(
     }
 
 
+def _square_or_none(text: str) -> thud.Square | None:
+    try:
+        return thud.parse_square(text) if text else None
+    except ValueError:
+        return None
+
+
 def board_context(
     battle: Battle,
     side: str | None,
@@ -141,24 +168,26 @@ def board_context(
     choice_from: str = "",
     choice_to: str = "",
 ) -> dict:
-    """The battle page's board panel for a viewer commanding ``side`` (None: spectator)."""
+    """The battle page's board panel for a viewer commanding ``side`` (None: spectator).
+
+    A pending capture choice (``choice``: the moves from ``choice_from`` to
+    ``choice_to`` that differ in what they capture) is a step on the board: the
+    destination marked, each piece it may capture a checkbox of the confirm form."""
     position = position_of(battle)
     common = battle_context(battle, side, position, now=now)
     my_turn = common["my_turn"]
-    selected = battle.touched_square or selected
-    selected_sq = None
+    selected = battle.touched_square or choice_from or selected
+    selected_sq = _square_or_none(selected)
+    if selected_sq is None:
+        selected = ""
     targets: set = set()
-    if selected:
-        try:
-            selected_sq = thud.parse_square(selected)
-        except ValueError:
-            selected = ""
     if my_turn and selected_sq is not None:
         targets = set(position.targets_from(selected_sq, battle.capture_policy))
     selectable: frozenset = frozenset()
     if my_turn and not battle.touched_square:  # a touched piece is bound: no other choice
         selectable = position.dwarfs if side == thud.Side.DWARF else position.trolls
-    capture_squares = sorted({sq for m in choice or () for sq in m.captures})
+    pending = choice_context(battle, choice if my_turn else None, selected=selected, to=choice_to)
+    options = {sq for sq in map(_square_or_none, pending["capture_squares"]) if sq}
     moves = common["moves"]
     board = board_view(
         position,
@@ -166,22 +195,30 @@ def board_context(
         selectable=selectable,
         targets=targets,
         selected=selected_sq,
+        options=options,
+        chosen=_square_or_none(pending["choice_to"]),
     )
-    return common | {
-        "board": board,
-        "selected": selected,
-        "choice": choice,
-        "choice_from": choice_from,
-        "choice_to": choice_to,
-        "choice_prompt": _("Choose the dwarfs to capture:"),
-        "choice_input": "checkbox",
-        "choice_button": _("Move and capture"),
-        "notation_help": _(
-            "For example d F1-F2, or just F1 F2; a troll's captures after it: T G7-F7 xF6."
-        ),
-        "capture_squares": capture_squares,
-        "has_record_moves": any(m.notation for m in moves),
-    }
+    squares = ", ".join(pending["capture_squares"])
+    return (
+        common
+        | pending
+        | {
+            "board": board,
+            "selected": selected,
+            "choice_from": selected if pending["choice"] else "",
+            "choice_prompt": _(
+                "Moving to %(square)s: every marked piece (%(squares)s) is captured unless "
+                "you unmark it; then confirm."
+            )
+            % {"square": pending["choice_to"], "squares": squares},
+            "choice_input": "checkbox",
+            "choice_button": _("Move and capture"),
+            "notation_help": _(
+                "For example d F1-F2, or just F1 F2; a troll's captures after it: T G7-F7 xF6."
+            ),
+            "has_record_moves": any(m.notation for m in moves),
+        }
+    )
 
 
 def replay_context(battle: Battle, moves: Sequence[str | None], ply: int) -> dict:

@@ -75,8 +75,12 @@ def battle_page(request: HtmxHttpRequest, battle_id: int):
         return render(request, "games/battle_unreadable.html", {"battle": battle})
     side = permissions.battle_side_of(request.user, battle)
     now = timezone.now()
+    # A capture choice the player is making (?sq=…&to=…, see presenters.choice_url) is
+    # shown again after a reload or a live refresh while the battle still offers it.
+    src, dst = request.GET.get("sq", ""), request.GET.get("to", "")
+    choice = presenters.pending_choice(battle, side, src=src, dst=dst)
     context = presenters.presenter_for(battle)(
-        battle, side, now=now, selected=request.GET.get("sq", "")
+        battle, side, now=now, selected=src, choice=choice, choice_from=src, choice_to=dst
     )
     context["presence"] = joining.presence_view(battle, side, now=now)
     if battle.status in (Battle.Status.PAUSED, Battle.Status.NEEDS_REFEREE):

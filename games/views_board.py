@@ -48,10 +48,20 @@ def board(
     **kw,
 ):
     """The board fragment for htmx. Without htmx: a redirect to the battle page after
-    success, the page itself for a refusal (with its status), a choice to make or a
-    question to answer (``confirm_resign``)."""
-    if not request.htmx and not error and not kw.get("choice") and confirm_resign is None:
-        return redirect("games:battle", battle_id=battle.pk)
+    success or to the choice to make (its address keeps it: a reload shows it again and
+    posts nothing), the page itself for a refusal (with its status) or a question to
+    answer (``confirm_resign``).
+
+    The fragment tells htmx the page's address (``HX-Replace-Url``): the choice's while
+    one is pending, the plain battle page's once it is made or dropped."""
+    choice = kw.get("choice")
+    url = presenters.choice_url(
+        battle,
+        selected=kw.get("choice_from", "") if choice else kw.get("selected", ""),
+        to=kw.get("choice_to", "") if choice else "",
+    )
+    if not request.htmx and not error and confirm_resign is None:
+        return redirect(url)
     now = timezone.now()
     context = presenters.presenter_for(battle)(battle, side, now=now, **kw) | {
         "error": error,
@@ -59,7 +69,10 @@ def board(
         "confirm_resign": confirm_resign,
     }
     template = "games/battle.html#board-panel" if request.htmx else "games/battle.html"
-    return render(request, template, context, status=status)
+    response = render(request, template, context, status=status)
+    if request.htmx and not error and confirm_resign is None:
+        response["HX-Replace-Url"] = url
+    return response
 
 
 def refused(request: HtmxHttpRequest, battle_id: int, side, exc: BattleError):

@@ -68,6 +68,7 @@ class CavalliGame:
         SideInfo(Side.BLACK.value, gettext_noop("Black")),
     )
     words = ("white", "black")
+    captures_pieces = False
     board_template = "games/cavalli/board.html"
     stylesheet = "css/games/cavalli.css"
     page_assets = ""

@@ -69,6 +69,7 @@ class ThudGame:
         SideInfo(Side.TROLL.value, gettext_noop("Trolls")),
     )
     words = ("dwarfs", "trolls")
+    captures_pieces = True
     board_template = "games/thud/board.html"
     stylesheet = "css/games/thud.css"
     page_assets = "games/thud/_pieces.svg.html"

@@ -2,7 +2,13 @@
 // a grid of rows, see templates/games/*/board.html).
 // - One Tab stop: a roving tabindex; arrow keys move between the board's squares (off-board
 //   cells are skipped), Home/End to the row's ends; Enter/Space press a square's button.
-// - Escape cancels a selection where the rules allow (the board form's data-cancel-url).
+// - Escape cancels a selection where the rules allow (the board form's data-cancel-url),
+//   and a pending choice (#cancel-choice).
+// - A pending choice (which pieces to capture, which double to strike out) is a step on
+//   the board: its options are inputs of #capture-form on the marked squares. The arrow
+//   keys reach them like any square, Space marks or unmarks one (a radio: picks it), Enter
+//   confirms the choice (a radio: the one under the focus).
+// - "Skip to the board" (the page's first link) puts the focus on the board's square.
 // - htmx replaces #board-panel after every touch, move or live event: the focus goes
 //   back to the same square (after a move: its destination) instead of the page's top.
 // - The opponent's moves, and what they captured, are read out by #announcer (a polite
@@ -50,6 +56,8 @@
     if (remembered && b.querySelector("[data-square='" + remembered + "']")) {
       first = b.querySelector("[data-square='" + remembered + "']");
     }
+    // A choice to make: the focus goes to its first option (the next key is about it).
+    first = b.querySelector(".option-input:checked") || b.querySelector(".option-input") || first;
     rove(b, first, hadFocus);
     hadFocus = false;
   }
@@ -76,13 +84,27 @@
     } else if (ev.key === "Home" || ev.key === "End") {
       var row = b.querySelectorAll("[data-square][data-r='" + el.dataset.r + "']");
       next = ev.key === "Home" ? row[0] : row[row.length - 1];
+    } else if (ev.key === "Enter" && el.classList.contains("option-input") && el.form) {
+      ev.preventDefault();
+      if (el.type === "radio") el.checked = true;
+      remembered = (el.form.elements.to || {}).value || remembered; hadFocus = true;
+      el.form.requestSubmit();
+      return;
+    } else if (ev.key === " " && el.tagName === "INPUT") {
+      return;  // the browser marks or unmarks it
     } else if ((ev.key === "Enter" || ev.key === " ") && el.tagName !== "BUTTON") {
       ev.preventDefault();
       say(interpolate(gettext("%(square)s: nothing to do here"), { square: el.dataset.square }, true));
       return;
     } else if (ev.key === "Escape") {
       var form = document.getElementById("board-form");
-      if (form && form.dataset.cancelUrl && window.htmx) {
+      var drop = document.getElementById("cancel-choice");
+      if (drop && window.htmx) {
+        ev.preventDefault();
+        remembered = el.dataset.square; hadFocus = true;
+        window.history.replaceState(null, "", drop.href);
+        window.htmx.ajax("GET", drop.href, { target: "#board-panel", swap: "outerHTML" });
+      } else if (form && form.dataset.cancelUrl && window.htmx) {
         ev.preventDefault();
         remembered = el.dataset.square; hadFocus = true;
         window.htmx.ajax("GET", form.dataset.cancelUrl, { target: "#board-panel", swap: "outerHTML" });
@@ -110,6 +132,7 @@
     if (document.documentElement.dataset.noTapHelp) return;  // bench/mistap.py: "before"
     var b = ev.target.closest && ev.target.closest("[data-board]");
     if (!b || ev.target.closest("button") || ev.target.closest(".selected")) return;
+    if (ev.target.closest(".option")) return;  // a capture option: its own input
     if (!ev.clientX && !ev.clientY) return;  // a keyboard "click": no point to start from
     var best = null, bestD = Infinity, size = 0;
     Array.prototype.forEach.call(b.querySelectorAll("button.target"), function (t) {
@@ -135,7 +158,8 @@
     hadFocus = !!inBoard || active === document.body || hadFocus;
     var sq = active && active.dataset && active.dataset.square;
     // After a move the piece is on its destination: follow it there.
-    if (sq) remembered = sq;  // after a move, its destination: the piece is there now
+    // A choice's option keeps the destination the Enter that confirmed it remembered.
+    if (sq && !active.classList.contains("option-input")) remembered = sq;
     known = listed();
   });
 
@@ -188,6 +212,17 @@
     var field = button && button.form ? button.form.elements.visibility : null;
     if (field) field.value = document.visibilityState;
   }, true);
+
+  // The skip link lands on the board's square of the roving tabindex (or the choice's).
+  document.addEventListener("click", function (ev) {
+    var link = ev.target.closest && ev.target.closest("#skip-to-board");
+    var b = board();
+    if (!link || !b) return;
+    var cell = b.querySelector("[data-square][tabindex='0']") || cells(b)[0];
+    if (!cell) return;
+    ev.preventDefault();
+    cell.focus();
+  });
 
   function ready() { start(board()); syncTypedVersion(); }
   document.addEventListener("DOMContentLoaded", ready);

@@ -16,6 +16,7 @@ from games.battles.play import touch
 from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
 from tests.browser.axe import EMPTY_STREAM, Violation, describe, scan
+from tests.browser.test_capture_choice_browser import cavalli_battle, troll_to_move
 from tests.factories import make_match
 
 pytestmark = [
@@ -62,4 +63,34 @@ def test_no_axe_violation_on_the_battle_page(browser, live_server, log_in, game,
             name = f"battle-axe-{game}-{who}-{scheme}-{viewport['width']}x{viewport['height']}"
             page.screenshot(path=str(OUT / f"{name}.png"))
         context.close()
+    assert not found, describe(found)
+
+
+@pytest.mark.parametrize("game", ["thud", "cavalli"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_axe_violation_on_a_pending_choice_on_the_board(
+    browser, live_server, log_in, game, scheme
+):
+    """The choice step (issue 42): its options are inputs on the board's squares, its
+    confirm bar above the board."""
+    battle = troll_to_move() if game == "thud" else cavalli_battle()
+    user = battle.second_user if game == "thud" else battle.first_user
+    query = "?sq=F6&to=F5" if game == "thud" else "?to=A1"
+    context = browser.new_context(color_scheme=scheme, viewport=VIEWPORTS[0])
+    context.add_init_script(AXE_SCRIPT)
+    context.route("**/events/", lambda route: route.fulfill(**EMPTY_STREAM))
+    log_in(context, user.username)
+    page = context.new_page()
+    path = reverse("games:battle", args=[battle.pk]) + query
+    page.goto(live_server.url + path)
+    page.wait_for_selector("#capture-form")
+    found: list[Violation] = []
+    for viewport in VIEWPORTS:
+        page.set_viewport_size(viewport)
+        page.wait_for_timeout(150)
+        found += scan(page, "chooser", scheme, path)
+        name = f"battle-axe-choice-{game}-{scheme}-{viewport['width']}x{viewport['height']}"
+        OUT.mkdir(exist_ok=True)
+        page.screenshot(path=str(OUT / f"{name}.png"))
+    context.close()
     assert not found, describe(found)

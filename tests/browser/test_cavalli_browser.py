@@ -156,9 +156,10 @@ def test_two_players_play_a_correspondence_cavalli_game_to_the_end(browser, serv
         expect(mover.locator("#board-panel")).to_contain_text("Your turn", timeout=10_000)
         mover.locator(f"button.target[data-square={format_square(move.to)}]").click()
         if real_choice(positions[ply], move):
-            choice = mover.locator("form.captures")
+            choice = mover.locator("#capture-form")
             expect(choice).to_be_visible()
-            choice.locator(f"input[value={format_square(move.choice)}]").check()
+            # The doubles are radio buttons on the board's squares (issue 42).
+            mover.locator(f".cavalli-board input[value={format_square(move.choice)}]").check()
             no_horizontal_scroll(mover)
             mover.screenshot(path=str(OUT / "cavalli-double-choice.png"), full_page=True)
             choice.locator("#confirm-capture").click()

@@ -12,7 +12,7 @@ jump offers one) a landing on a double with the double to strike out chosen in t
 Each ply: Tab to the board if the focus is elsewhere (one Tab stop: a roving tabindex),
 arrow keys to a square announced as a legal move, Enter or Space (a Cavalli player has
 one piece: landing is the whole move, there is nothing to select first). For the double:
-Tab to the choice, an arrow key to the double that is not pre-checked, Tab, Enter. After
+arrow keys from the pre-checked double to the other one, named by its number, Enter. After
 every move ``document.activeElement`` is on the board, on both players' pages.
 """
 
@@ -74,26 +74,24 @@ def keyboard_line(start: Position, plies: int, rng: random.Random) -> list[Move]
 
 
 def choose_double_by_keyboard(page, position: Position, move: Move) -> None:
-    """The landing asked which double to strike out: Tab to the choice (the pre-checked
-    radio), an arrow key to the next one, Tab to the button, Enter."""
-    dst, wanted = format_square(move.to), format_square(move.choice)
+    """The landing asked which double to strike out, on the board itself (issue 42): the
+    focus is on the pre-checked double, named by its number; arrow keys to the wanted
+    one (a radio named "Strike out NN"), Enter picks it and confirms."""
+    wanted = format_square(move.choice)
     page.wait_for_function(
-        """sq => document.querySelector('form.captures')
-             && document.activeElement && document.activeElement.dataset.square === sq""",
-        arg=dst,
+        """() => document.querySelector('#capture-form') && document.activeElement
+             && document.activeElement.classList.contains('option-input')""",
         timeout=10_000,
     )
     names = radio_order(position, move)
     assert names.index(wanted) == 1
-    page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.value") == names[0]
-    page.keyboard.press("ArrowDown")
-    assert page.evaluate("document.activeElement.checked && document.activeElement.value") == (
-        wanted
+    walk_to(page, wanted)
+    number = f"{position.number_at(move.choice):02d}"
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == (
+        f"Strike out {number}"
     )
     page.screenshot(path=str(OUT / "battle-keyboard-cavalli-double-choice.png"))
-    page.keyboard.press("Tab")
-    assert page.evaluate("document.activeElement.id") == "confirm-capture"
     page.keyboard.press("Enter")
 
 

@@ -149,6 +149,70 @@ def test_troll_chooses_which_dwarfs_to_capture(client, online):
     assert Position.from_diagram(b.board).piece_at((3, 4)) == "d"
 
 
+def troll_beside_two_dwarfs(battle: Battle) -> Battle:
+    Battle.objects.filter(pk=battle.pk).update(
+        board=diagram({(5, 5): "T", (3, 4): "d", (3, 6): "d", (0, 5): "d"}, "troll"),
+        side_to_move="troll",
+        first_count=3,
+        second_count=1,
+    )
+    return Battle.objects.get(pk=battle.pk)
+
+
+def test_the_capture_choice_is_on_the_board_and_kept_in_the_pages_address(client, online):
+    b = troll_beside_two_dwarfs(online)
+    login(client, b, "troll")
+    page = reverse("games:battle", args=[b.pk])
+    r = post_move(client, b, "F6", "F5")
+    # htmx: the page's address becomes the choice's, so a reload shows it again.
+    assert r["HX-Replace-Url"] == f"{page}?sq=F6&to=F5"
+    html = r.content.decode()
+    for square in ("E4", "G4"):  # checkboxes on the board's squares, named for a reader
+        assert f'aria-label="Capture dwarf at {square}"' in html
+    assert 'aria-label="F5, the chosen destination"' in html
+    assert html.index('id="capture-form"') < html.index('id="board-form"')  # above the board
+    # The reload: a GET of that address shows the same choice and moves nothing.
+    again = client.get(f"{page}?sq=F6&to=F5").content.decode()
+    assert 'aria-label="Capture dwarf at E4"' in again and 'id="confirm-capture"' in again
+    assert not Move.objects.exists()
+    # Without JavaScript the move's POST redirects there (a reload posts nothing).
+    plain = post_move(client, b, "F6", "F5", hx=False)
+    assert plain.status_code == 302 and plain.url == f"{page}?sq=F6&to=F5"
+    # Confirmed: the address is the plain page again, and the old one shows no choice.
+    done = post_move(client, b, "F6", "F5", confirm="1", captures=["E4", "G4"])
+    assert done["HX-Replace-Url"] == page
+    assert list(Move.objects.values_list("notation", flat=True)) == ["T F6-F5 xE4 xG4"]
+    stale = client.get(f"{page}?sq=F6&to=F5").content.decode()
+    assert 'id="capture-form"' not in stale
+    # A second press of the confirm button (a double tap) is applied once.
+    twice = post_move(client, b, "F6", "F5", confirm="1", captures=["E4", "G4"])
+    assert twice.status_code in (200, 409) and Move.objects.count() == 1
+
+
+def test_a_spectator_or_the_opponent_sees_no_pending_choice(client, online):
+    b = troll_beside_two_dwarfs(online)
+    url = reverse("games:battle", args=[b.pk]) + "?sq=F6&to=F5"
+    assert 'id="capture-form"' not in client.get(url).content.decode()
+    login(client, b, "dwarf")
+    assert 'id="capture-form"' not in client.get(url).content.decode()
+
+
+def test_an_untimed_battle_says_no_clock_words(client, online):
+    assert not online.timed  # quickfire24: untimed
+    login(client, online, "dwarf")
+    html = client.get(reverse("games:battle", args=[online.pk])).content.decode()
+    assert "Sound at 5 s" not in html
+    r = client.post(
+        reverse("games:touch", args=[online.pk]),
+        {"square": "F1", "version": online.clock_version},
+        **HX,
+    )
+    html = r.content.decode()
+    if Battle.objects.get(pk=online.pk).touched_square:  # the touch rule: the line says so
+        assert "You touched F1: you must move it." in html
+    assert "within" not in html
+
+
 def test_capture_choice_outside_the_policy_is_refused(client, online):
     Battle.objects.filter(pk=online.pk).update(
         board=diagram({(5, 5): "T", (3, 4): "d", (3, 6): "d", (0, 5): "d"}, "troll"),

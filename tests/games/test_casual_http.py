@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -10,6 +13,7 @@ from django.utils import timezone
 
 from games.battles.play import accept_end, offer_end, submit_move
 from games.battles.starting import create_casual_battle
+from games.cavalli import parse_square
 from games.models.battle import Battle
 from tests.factories import UserFactory
 
@@ -58,7 +62,8 @@ def test_landing_on_a_double_asks_which_double_to_strike_out(client):
     url = reverse("games:move", args=[b.pk])
     r = client.post(url, {"version": b.clock_version, "to": "A1"}, **HX)
     html = r.content.decode()
-    assert 'type="radio" name="captures" value="C1"' in html
+    assert 'type="radio" class="option-input" name="captures" value="C1"' in html
+    assert 'aria-label="Strike out 33"' not in html  # A1, the landing square, is no option
     assert Battle.objects.get(pk=b.pk).ply == 0
     data = {"version": b.clock_version, "to": "A1", "confirm": "1", "captures": "C1"}
     client.post(url, data, **HX)
@@ -160,3 +165,52 @@ def test_a_finished_battle_says_who_won_or_that_it_was_a_draw(client):
     assert 'id="battle-result"' not in running
     # A quickfire battle counts its moves to the limit (30 per side unless chosen).
     assert "Move 1 of 30 (White)" in running.split('id="clock-panel"')[1]
+
+
+def test_the_strike_out_choice_names_the_doubles_by_their_numbers_and_says_no_captures(client):
+    b = cavalli()  # seed 7: A1 holds 33, a double
+    client.force_login(b.first_user)
+    # The pending choice is in the page's address: a reload shows it again.
+    html = client.get(reverse("games:battle", args=[b.pk]) + "?to=A1").content.decode()
+    state = b.rules.initial_state({"board_seed": 7})
+    options = {m.captures[0] for m in b.rules.candidates(state, "", "A1")}
+    assert len(options) > 1
+    prompt = html.split('id="choice-prompt">')[1].split("</p>")[0]
+    for square in options:
+        number = f"{state.number_at(parse_square(square)):02d}"
+        assert f'value="{square}"' in html
+        assert f'aria-label="Strike out {number}"' in html and number in prompt
+        assert square not in prompt  # the prompt lists numbers, not square names
+    # Cavalli takes no pieces: no capture counts on its page; no Thud in its subtitle.
+    text = re.sub(r"<[^>]+>", " ", html)
+    assert 'id="material"' not in html and "capture" not in text.lower()
+    assert "Thud" not in html.split("<h1>")[1].split("</h1>")[0]
+    assert Battle.objects.get(pk=b.pk).ply == 0
+
+
+def test_a_cavalli_page_in_italian_says_no_thud_and_no_captures(client):
+    b = cavalli()
+    client.force_login(b.first_user)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "it"
+    html = client.get(reverse("games:battle", args=[b.pk])).content.decode()
+    heading = html.split("<h1>")[1].split("</h1>")[0]
+    assert "Battaglia di Cavalli" in heading and "Thud" not in heading
+    assert "cattur" not in re.sub(r"<[^>]+>", " ", html).lower()
+
+
+@pytest.mark.parametrize("game", ["thud", "cavalli"])
+def test_an_untimed_casual_battle_is_subtitled_untimed_with_no_clock_words(client, game):
+    b = create_casual_battle(
+        game=game,
+        first=UserFactory(),
+        second=UserFactory(),
+        timing="quickfire",
+        timed=False,
+        board_seed=7,
+        now=timezone.now(),
+    )
+    client.force_login(b.first_user)
+    html = client.get(reverse("games:battle", args=[b.pk])).content.decode()
+    subtitle = html.split("<h1>")[1].split("</h1>")[0].split("<small")[1]
+    assert "untimed" in subtitle and "Quickfire" not in subtitle
+    assert "Sound at 5 s" not in html and "s to think" not in html

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from games.presenters_play import captures_by_side, clock_faces, rule_line, touch_line
+from django.utils import translation
+
+from games.presenters_play import (
+    captures_by_side,
+    clock_faces,
+    rule_line,
+    timing_label,
+    touch_line,
+)
 
 SEATS = [
     {"key": "a", "name": "Firsts", "player": "alice"},
@@ -38,6 +46,26 @@ def test_a_touch_names_the_square_and_the_time_to_move_it():
     )
     assert touch_line(touched="F1", mine=False, move_ms=5_000) == "Your opponent touched F1."
     assert touch_line(touched="", mine=True, move_ms=5_000) == ""
+
+
+def test_an_untimed_touch_names_the_square_and_no_time():
+    line = touch_line(touched="D5", mine=True, move_ms=5_000, timed=False)
+    assert line == "You touched D5: you must move it."
+    assert " s" not in line.replace("must", "")
+
+
+def test_an_untimed_battle_is_labelled_untimed_not_quickfire():
+    assert timing_label(timing="quickfire", timing_display="Quickfire", timed=False) == "untimed"
+    assert timing_label(timing="quickfire", timing_display="Thud lampo", timed=True) == (
+        "Quickfire"
+    )
+    assert timing_label(timing="correspondence", timing_display="Corr.", timed=True) == "Corr."
+
+
+def test_the_fast_clock_label_names_no_game_in_italian():
+    with translation.override("it"):
+        label = timing_label(timing="quickfire", timing_display="Thud lampo", timed=True)
+    assert label and "Thud" not in label
 
 
 def test_a_player_sees_the_opponents_clock_above_their_own():
