@@ -82,7 +82,7 @@ def test_a_player_plays_the_computer_by_clicks_and_has_the_battle_analysed(
     page.get_by_role("button", name="Menu").click()
     page.get_by_role("link", name="Play", exact=True).click()
     form = page.locator("#play-computer")
-    form.get_by_role("radio", name="Thud").check()
+    form.get_by_role("radio", name="Thud", exact=True).check()
     form.get_by_role("radio", name="2", exact=True).check()
     form.get_by_role("radio", name="Dwarfs", exact=True).check()  # the side by its name
     form.get_by_role("radio", name="Quickfire: 15 s", exact=False).check()

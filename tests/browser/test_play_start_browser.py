@@ -68,7 +68,7 @@ def test_sides_follow_the_chosen_game_and_names_are_suggested(
 
     assert sides(challenge) == ["Dwarfs", "Trolls", "Random"]
     assert sides(robot) == ["Dwarfs", "Trolls", "Toss a coin"]
-    challenge.get_by_role("radio", name="Battaglia di Cavalli").check()
+    challenge.get_by_role("radio", name="Battaglia di Cavalli", exact=True).check()
     assert sides(challenge) == ["White", "Black", "Random"]
     assert sides(robot) == ["Dwarfs", "Trolls", "Toss a coin"]  # each form its own game
     assert challenge.get_by_role("radio", name="Quickfire", exact=True).is_checked()
