@@ -24,7 +24,7 @@ help:
 	@echo "make run    - set up, migrate, load the demo, start Redis/Celery/web (http://127.0.0.1:8000)"
 	@echo "make test   - set up, start PostgreSQL/Redis, install chromium, run the whole suite"
 	@echo "make bench  - run the benchmarks under bench/"
-	@echo "make check  - the guard-rails CI runs: ruff check, ruff format --check, django-upgrade, mypy"
+	@echo "make check  - the guard-rails CI runs: ruff check, ruff format --check, django-upgrade, mypy, lint-imports"
 	@echo "make messages - refresh locale/{it,nb}/*.po from the marked strings (then translate)"
 
 $(UV):
@@ -83,6 +83,7 @@ check: setup
 	$(VENV)/bin/ruff format --check .
 	git ls-files -z '*.py' | xargs -0 $(VENV)/bin/django-upgrade --target-version 5.2 --check
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-logo
 
 lint: check
 
@@ -90,4 +91,4 @@ bench: setup redis postgres
 	@for b in bench/*.py; do echo "== $$b"; DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(REDIS_URL) $(PY) $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) $(TOOLS) staticfiles db.sqlite3* test-output
+	rm -rf $(VENV) $(TOOLS) staticfiles db.sqlite3* test-output .import_linter_cache

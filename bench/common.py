@@ -40,7 +40,7 @@ def start_gunicorn(port: int, *, workers: int, **env: str) -> subprocess.Popen:
     proc = subprocess.Popen(
         [
             str(ROOT / ".venv" / "bin" / "gunicorn"),
-            "thud_site.wsgi:application",
+            "front.wsgi:application",
             "--workers",
             str(workers),
             "--bind",

@@ -336,7 +336,7 @@ async def battle_events(request: HtmxHttpRequest, battle_id: int):
         # is buffered whole and holds a sync worker: refuse at once, saying who serves it.
         message = _(
             "Live updates are served by the events process (uvicorn "
-            "thud_site.asgi:application, the Procfile's “events”), not by this web "
+            "front.asgi:application, the Procfile's “events”), not by this web "
             "server: route /battles/<id>/events/ to it."
         )
         return HttpResponse(message, status=503, content_type="text/plain; charset=utf-8")

@@ -30,7 +30,7 @@ nice -n 10 .venv/bin/celery -A thud_site worker -Q analysis -n analysis@%h -c 1 
   --loglevel=INFO >.run/analysis.log 2>&1 & pids+=($!)
 nice -n 5 .venv/bin/celery -A thud_site worker -Q default -n default@%h -c 1 --loglevel=INFO >.run/worker.log 2>&1 & pids+=($!)
 .venv/bin/celery -A thud_site beat --loglevel=INFO --schedule .run/celerybeat-schedule >.run/beat.log 2>&1 & pids+=($!)
-nice -n 5 .venv/bin/uvicorn thud_site.asgi:application --host "$HOST" --port "$PORT" --log-level warning & pids+=($!)
+nice -n 5 .venv/bin/uvicorn front.asgi:application --host "$HOST" --port "$PORT" --log-level warning & pids+=($!)
 
 cat <<MSG
 

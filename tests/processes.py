@@ -206,7 +206,7 @@ def uvicorn_proc(
     argv = [
         *(["nice", "-n", str(nice)] if nice else []),
         str(VENV_BIN / "uvicorn"),
-        "thud_site.asgi:application",
+        "front.asgi:application",
         "--host",
         "127.0.0.1",
         "--port",
@@ -226,7 +226,7 @@ def gunicorn_proc(
     argv = [
         *(["nice", "-n", str(nice)] if nice else []),
         str(VENV_BIN / "gunicorn"),
-        "thud_site.wsgi:application",
+        "front.wsgi:application",
         "--workers",
         str(workers),
         "--bind",

@@ -117,7 +117,7 @@ MIDDLEWARE = [
     "tournaments.web.time_zones.TournamentTimeZoneMiddleware",
 ]
 
-ROOT_URLCONF = "thud_site.urls"
+ROOT_URLCONF = "front.urls"
 
 TEMPLATES = [
     {
@@ -130,8 +130,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
-                "thud_site.context_processors.navigation",
-                "thud_site.context_processors.app_shell",
+                "front.context_processors.navigation",
+                "front.context_processors.app_shell",
             ],
         },
     },
@@ -139,8 +139,8 @@ TEMPLATES = [
 
 FORM_RENDERER = "thud_site.forms.SiteFormRenderer"
 
-WSGI_APPLICATION = "thud_site.wsgi.application"
-ASGI_APPLICATION = "thud_site.asgi.application"
+WSGI_APPLICATION = "front.wsgi.application"
+ASGI_APPLICATION = "front.asgi.application"
 
 # SQLite is the embedded default. WAL plus IMMEDIATE transactions avoid the
 # deferred-transaction lock-upgrade deadlock that bypasses the busy timeout

@@ -3,7 +3,7 @@
 Terminology and invariants (DESIGN.md §5, README "When something is down"):
 - A *heartbeat* is a ``WebHeartbeat`` row that one web process (a gunicorn worker,
   or the uvicorn of ``make run``) writes every ``HEARTBEAT_S`` while it reaches both
-  the database and Redis (``thud_site.heartbeat``). The site was *seen up* at the
+  the database and Redis (``front.heartbeat``). The site was *seen up* at the
   newest heartbeat (``site_seen_at``); ``None`` means no web process ever wrote one
   (a test client, a command), and nothing is then judged an outage.
 - Every tick of the clock (the timers' passes and the beat sweep) calls ``check``:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SCANNED = ["accounts", "games", "play", "thud_site", "tournaments", "templates", "static"]
+SCANNED = ["accounts", "front", "games", "play", "thud_site", "tournaments", "templates", "static"]
 SUFFIXES = {".py", ".html", ".js", ".css", ".txt"}
 GAMES = ["thud", "cavalli"]
 OWNED = [

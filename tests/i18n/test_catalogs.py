@@ -128,6 +128,7 @@ def test_compiled_catalog_is_exactly_the_po_compiled_now(language, domain, tmp_p
 
 SOURCES = (
     "accounts",
+    "front",
     "games",
     "outbox",
     "play",

@@ -15,6 +15,7 @@ import redis
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from front import heartbeat
 from games import clock
 from games.battles.referee import pause
 from games.battles.settle import settle
@@ -25,7 +26,6 @@ from games.models.heartbeat import WebHeartbeat
 from games.models.history import ClockEvent, Move
 from tests.factories import make_match
 from tests.processes import free_port
-from thud_site import heartbeat
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,7 @@
 ``/`` shows, for a logged-in user, a section per role they hold (organiser, referee,
 player), then everyone's list of live, upcoming and finished tournaments. The
 overviews come from ``tournaments.reports.dashboards``; the battles waiting for a referee come
-from ``games`` here, in the project package, so that ``tournaments`` never imports
+from ``games`` here, in the roof (``front``), so that ``tournaments`` never imports
 ``games``. First of all, a logged-in user sees every battle waiting for them (casual,
 against the computer, in a tournament: to join or for their move, ``battles_for``), each
 with its *Join* link: the page to come back to when a notice was missed.
@@ -20,10 +20,9 @@ from games import registry
 from games.models.battle import Battle
 from games.presenters import player_names
 from play import queries
+from thud_site.http import HtmxHttpRequest
 from tournaments.permissions.roles import can_create_tournament
 from tournaments.reports import dashboards
-
-from .http import HtmxHttpRequest
 
 WAITING = (Battle.Status.NEEDS_REFEREE, Battle.Status.PAUSED)
 

@@ -11,8 +11,8 @@ from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from front.context_processors import navigation
 from tests.factories import EntryFactory, TournamentFactory, UserFactory
-from thud_site.context_processors import navigation
 from tournaments.models.people import Player, PlayerClaim
 
 pytestmark = pytest.mark.django_db
@@ -89,9 +89,9 @@ def test_a_logged_in_session_survives_a_cache_flush(client):
 
 
 def test_the_navigation_statement_agrees_with_the_querysets_it_stands_for():
+    from front.context_processors import _facts
     from games.battles.starting import create_casual_battle
     from play.queries import your_move_count
-    from thud_site.context_processors import _facts
     from tournaments.permissions.listings import tournaments_organised_by
 
     owner, helper, root, player_user, stranger = (UserFactory() for _ in range(5))

@@ -214,11 +214,11 @@ def test_player_in_two_running_tournaments_sees_both_matches(client):
 def test_home_lists_every_battle_waiting_for_you_with_join_in_one_query(
     client, django_assert_num_queries
 ):
+    from front.home import battles_for
     from games.battles import joining
     from games.battles.starting import create_casual_battle
     from play import computer
     from tests.factories import make_match
-    from thud_site.home import battles_for
 
     now = timezone.now()
     (match,) = make_match()

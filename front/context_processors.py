@@ -16,11 +16,10 @@ from django.utils.functional import SimpleLazyObject
 
 from games import registry
 from games.models.battle import Battle
+from thud_site.offline import SAVED_PAGES, queue_owner
 from tournaments.models.people import Player
 from tournaments.models.tournament import Tournament
 from tournaments.reports import dashboards
-
-from .offline import SAVED_PAGES, queue_owner
 
 
 @cache

@@ -8,9 +8,9 @@
 - online battles and clocks:          games/urls.py
 - game records and battles in the API: games/views_records.py, games/views_api.py
 - the language switcher (``i18n/``): accounts/views.py
-- the rules of each game (``rules/``: the default game, ``rules/<game>/``): thud_site/views.py
+- the rules of each game (``rules/``: the default game, ``rules/<game>/``): front/views.py
 - casual play (``play/``):            play/urls.py
-- a player's own page (``p/<token>/``, ``t/<slug>/me/``): thud_site/views_player_page.py
+- a player's own page (``p/<token>/``, ``t/<slug>/me/``): front/views_player_page.py
 - the JavaScript catalog (``jsi18n/``): Django's JavaScriptCatalog
 - the app shell (``sw.js``, ``manifest.webmanifest``, at the root for the worker's scope):
   thud_site/views_app.py
@@ -24,10 +24,9 @@ from django.views.i18n import JavaScriptCatalog
 
 from accounts.forms import RateLimitedAdminAuthenticationForm
 from accounts.views import set_language
+from front import home, views, views_player_page
 from games import views_api, views_records
-from thud_site import views
-
-from . import home, views_app, views_player_page
+from thud_site import views_app
 
 # The admin's login guards the most powerful accounts: it shares the site login's limiter.
 admin.site.login_form = RateLimitedAdminAuthenticationForm

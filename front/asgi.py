@@ -2,14 +2,14 @@ from __future__ import annotations
 
 import os
 
-from django.core.wsgi import get_wsgi_application
+from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "thud_site.settings")
-application = get_wsgi_application()
+application = get_asgi_application()
 
 # Every process that serves pages proves the site reachable (games/live/outages.py).
 from django.utils import timezone  # noqa: E402
 
-from thud_site import heartbeat  # noqa: E402  (needs the settings loaded above)
+from front import heartbeat  # noqa: E402  (needs the settings loaded above)
 
 heartbeat.start(read_clock=timezone.now)

@@ -1,7 +1,7 @@
 """A player's own page: by their personal link (``/p/<token>/``, no login) or from their
 account (``/t/<slug>/me/``).
 
-It lives in the project package, like the home page, because it shows the battles of the
+It lives in the roof (``front``), like the home page, because it shows the battles of the
 player's match (``games``) beside their tournament facts (``tournaments``), and
 ``tournaments`` never imports ``games``. The page follows the tournament's live state as
 the hall screen does (its stream, ``games.views_hall.hall_events``): ``static/js/player_page.js``
@@ -22,12 +22,11 @@ from django.views.decorators.http import require_GET
 
 from games.models.battle import Battle
 from games.presenters_hall import hall_line
+from thud_site.http import AuthedRequest, HtmxHttpRequest
 from tournaments.models.tournament import Entry
 from tournaments.organising.personal_links import personal_path
 from tournaments.permissions.tournament_gates import access_entry_by_token, access_own_entry
 from tournaments.rounds.player_page import load_player_page
-
-from .http import AuthedRequest, HtmxHttpRequest
 
 #: Battles being played (their states refresh the page), nobody waited for.
 LIVE = (Battle.Status.RUNNING, Battle.Status.PAUSED, Battle.Status.NEEDS_REFEREE)
