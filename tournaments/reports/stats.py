@@ -32,9 +32,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
+from tournaments.models.wording import words
 from tournaments.reports.side_counts import HUNDREDTH, count_by_side, percentage
-from tournaments.results.scales import api_key, scale_of, words
-from tournaments.results.value import MatchResult
+from tournaments.rules.result import MatchResult
+from tournaments.rules.scales import api_key, scale_of
 
 FIRST, SECOND, DRAWN = "first", "second", "drawn"
 #: ``battle_winner`` as the side index of ``count_by_side``.
