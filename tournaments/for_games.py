@@ -5,7 +5,9 @@
 ``play/ruff.toml``). Everything a battle needs from its tournament is named here: the role
 gates, beginning play, handing over an engine-verified result, a referee's result entry,
 the counting of results by side (and which battles count for the site), the refs of the tournament archive's sections and its
-schema loader, and the site's SVG chart helpers (a battle's analysis graph). (The games offer their result scales through their
+schema loader, the site's SVG chart helpers (a battle's analysis graph), and the
+registration of the apps' contributions (``tournaments.contributions``: archive sections,
+matches without play, rated casual matches). (The games offer their result scales on their
 ``AppConfig``, ``GamesConfig.game_scales``, without importing this app.)
 """
 
@@ -28,6 +30,7 @@ from tournaments.archive.sections import (
     parse_time,
     time_of,
 )
+from tournaments.contributions import register as register_contributions
 from tournaments.events.signals import attendance_changed, round_published
 from tournaments.models.results import ResultVersion, SubmissionKey
 from tournaments.models.rounds import Match, Round
@@ -75,6 +78,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 __all__ = [
+    # The one place games and play register their contributions (tournaments.contributions).
+    "register_contributions",
     # The chart helpers, for a battle's analysis graph (games.analysis_chart).
     "CHART_FONT_SIZE",
     "CHART_LIGHT",
