@@ -72,7 +72,7 @@ class SideStats:
 
     @property
     def words(self) -> dict[str, str]:
-        """The texts naming the game's sides, translated (``scales.words``)."""
+        """The texts naming the game's sides, translated (``models.wording.words``)."""
         return words(scale_of(self.game))
 
     @property
