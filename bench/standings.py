@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "thud_site.settings")
 django.setup()
 
-from tournaments.results.value import MatchResult  # noqa: E402
+from tournaments.rules.result import MatchResult  # noqa: E402
 from tournaments.standings.table import EntrantRecord, MatchRecord, compute_standings  # noqa: E402
 
 PLAYERS = 1000

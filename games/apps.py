@@ -9,31 +9,32 @@ from . import registry
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Games")
-    #: Each game's result scale, offered to ``tournaments.results.scales`` (which never imports
-    #: games) as its ``GameScale`` protocol: what a match result's numbers mean.
+    #: Each game's result scale, offered to ``tournaments`` (which never imports games) as
+    #: its ``GameScale`` protocol: what a match result's numbers mean. Read before any model
+    #: is defined, so declared here rather than registered in ``ready``.
     game_scales = tuple(
         scale
         for scale in (getattr(game, "tournament_scale", None) for game in registry.all_games())
         if scale is not None
     )
 
-    #: The tournament archive's sections this app writes and reads (set in ``ready``: a
-    #: section needs the models), offered to ``tournaments.archive.sections``.
-    archive_sections: tuple = ()
-
-    #: Which of some matches were decided without play (``games.unplayed``; set in
-    #: ``ready``), offered to ``tournaments.rating.sources``: such matches are not rated.
-    matches_without_play = None
-
     def ready(self) -> None:
-        from tournaments.for_games import attendance_changed, round_published
+        from tournaments.for_games import (
+            attendance_changed,
+            register_contributions,
+            round_published,
+        )
 
         from . import archive_battles, bots, signals, unplayed
         from .battles import joining
         from .live import publish
 
-        self.archive_sections = (archive_battles.SECTION,)
-        self.matches_without_play = unplayed.matches_without_play
+        # The archive's battles section (it needs the models) and which matches were
+        # decided without play (not rated), for tournaments.
+        register_contributions(
+            archive_sections=(archive_battles.SECTION,),
+            matches_without_play=unplayed.matches_without_play,
+        )
 
         round_published.connect(
             joining.on_round_published, dispatch_uid="games.joining.round_published"

@@ -18,6 +18,7 @@ class PlayConfig(AppConfig):
 
     def ready(self) -> None:
         from games.signals import casual_battle_finished, turn_changed
+        from tournaments.for_games import register_contributions
 
         from . import matches, notify
 
@@ -25,6 +26,8 @@ class PlayConfig(AppConfig):
         casual_battle_finished.connect(
             matches.on_casual_battle_finished, dispatch_uid="play.matches.battle_finished"
         )
+        # The rated casual matches, for the ratings (``tournaments.rating.sources``).
+        register_contributions(rated_periods=self.rated_periods)
 
     def rated_periods(self, game: str) -> list[tuple[int, datetime, int, int, int]]:
         """``(match_id, ended_at, user_a_id, user_b_id, differential_a)`` for every

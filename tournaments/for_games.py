@@ -5,8 +5,10 @@
 ``play/ruff.toml``). Everything a battle needs from its tournament is named here: the role
 gates, beginning play, handing over an engine-verified result, a referee's result entry,
 the counting of results by side (and which battles count for the site), the refs of the tournament archive's sections and its
-schema loader, and the site's SVG chart helpers (a battle's analysis graph). (The games offer their result scales through their
-``AppConfig``, ``tournaments.results.scales``, without importing this app.)
+schema loader, the site's SVG chart helpers (a battle's analysis graph), and the
+registration of the apps' contributions (``tournaments.contributions``: archive sections,
+matches without play, rated casual matches). (The games offer their result scales on their
+``AppConfig``, ``GamesConfig.game_scales``, without importing this app.)
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from tournaments.archive.sections import (
     parse_time,
     time_of,
 )
+from tournaments.contributions import register as register_contributions
+from tournaments.events.signals import attendance_changed, round_published
 from tournaments.models.results import ResultVersion, SubmissionKey
 from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Entry, Tournament
@@ -51,12 +55,11 @@ from tournaments.reports.side_counts import SideCounts, count_by_side
 from tournaments.results.entry import enter_result
 from tournaments.results.final import record_final_result
 from tournaments.results.once import apply_once
-from tournaments.results.value import MatchResult
 from tournaments.results.writing import ResultError, game_of
 from tournaments.rounds.hall import current_round, hall_fingerprint
 from tournaments.rounds.locks import RoundError
 from tournaments.rounds.play import begin_play
-from tournaments.signals import attendance_changed, round_published
+from tournaments.rules.result import MatchResult
 from tournaments.standings.decision import (
     LOST_ON_TIME,
     RESIGNED,
@@ -75,6 +78,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 __all__ = [
+    # The one place games and play register their contributions (tournaments.contributions).
+    "register_contributions",
     # The chart helpers, for a battle's analysis graph (games.analysis_chart).
     "CHART_FONT_SIZE",
     "CHART_LIGHT",

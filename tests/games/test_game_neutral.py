@@ -68,7 +68,7 @@ def test_the_scan_covers_the_site_and_each_games_own_files_exist():
         "games/archive.py",
         "games/records.py",
         "games/otb_moves.py",
-        "tournaments/results/value.py",
+        "tournaments/rules/result.py",
         "tournaments/reports/stats.py",
         "templates/games/replay.html",
         "templates/tournaments/player.html",

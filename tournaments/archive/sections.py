@@ -3,8 +3,8 @@
 Terminology and invariants:
 - A **section** is one named part of the archive's ``sections`` object, written and read
   by the app that owns its tables (the games app's ``battles``). This app never imports
-  them: an ``AppConfig`` lists its sections in ``archive_sections`` (set in ``ready``, as
-  a section needs the app's models), the way ``GamesConfig.game_scales`` offers scales.
+  them: the app registers its sections with ``tournaments.contributions`` (in its
+  ``AppConfig.ready``, as a section needs the app's models).
 - Inside the archive nothing is named by a database id: an entry by its **key** (1, 2, …
   in the archive), a match by ``(round number, table)``, a user by username (a name
   only: nobody here is found by it).
@@ -16,12 +16,10 @@ Terminology and invariants:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
-
-from django.apps import apps
 
 from tournaments.models.rounds import Match
 from tournaments.models.tournament import Entry, Tournament
@@ -83,17 +81,24 @@ class ArchiveSection(Protocol):
     def export(self, tournament: Tournament, refs: ExportRefs) -> Any:
         """The section's JSON value for ``tournament``."""
 
-    def check(self, data: Any, index: DocumentIndex) -> Sequence[str]:
+    def check(self, data: Any, index: DocumentIndex) -> Iterable[str]:
         """Problems of a value that passed ``schema``, each ``"where: what"`` (pure)."""
 
     def write(self, data: Any, refs: ImportRefs) -> None:
         """Write a checked value; runs inside the import's transaction."""
 
 
+#: The registered sections, by name, in the order they were registered
+#: (``tournaments.contributions.register``).
+_registered: dict[str, ArchiveSection] = {}
+
+
+def register(sections: Iterable[ArchiveSection]) -> None:
+    """Add ``sections`` (a section registered again replaces the old one)."""
+    for section in sections:
+        _registered[section.name] = section
+
+
 def registered() -> dict[str, ArchiveSection]:
-    """Every installed app's ``archive_sections``, by name, in app order."""
-    return {
-        section.name: section
-        for config in apps.get_app_configs()
-        for section in getattr(config, "archive_sections", ())
-    }
+    """Every registered section, by name, in the order they were registered."""
+    return dict(_registered)

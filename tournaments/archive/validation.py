@@ -33,8 +33,9 @@ from tournaments.archive import sections
 from tournaments.archive.choices import load_schema
 from tournaments.archive.document import FORMAT, VERSION
 from tournaments.archive.sections import DocumentIndex, MatchKey
-from tournaments.results.scales import registered as registered_games
-from tournaments.results.value import MatchResult, MatchResultError
+from tournaments.models.wording import say
+from tournaments.rules.result import MatchResult, MatchResultError
+from tournaments.rules.scales import registered as registered_games
 from tournaments.standings import tiebreaks
 
 SCHEMA_PATH = Path(__file__).with_name("tournament-archive.schema.json")
@@ -296,7 +297,7 @@ def version_problems(match: dict[str, Any], game: str) -> Iterator[str]:
         try:
             MatchResult(*version["result"], game=game)
         except MatchResultError as e:
-            yield here + str(e)
+            yield here + say(e)
     confirmed = [n for n, v in seen.items() if v["status"] == "confirmed"]
     if len(confirmed) > 1:
         yield _("more than one confirmed version (%(numbers)s).") % {

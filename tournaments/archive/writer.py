@@ -48,7 +48,7 @@ from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Entry, Tournament
 from tournaments.rating.update import after_rounds_changed
-from tournaments.results.scales import FIELDS
+from tournaments.rules.scales import FIELDS
 
 #: Addresses a tournament may not take: ``/manage/t/new/`` is the new-tournament form.
 RESERVED_SLUGS = frozenset({"new"})

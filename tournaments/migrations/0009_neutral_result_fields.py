@@ -9,7 +9,7 @@
 
 import django.core.validators
 import django.db.models.deletion
-import tournaments.results.scales
+import tournaments.models.wording
 from django.db import migrations, models
 
 
@@ -77,7 +77,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='tournament',
             name='capture_policy',
-            field=models.CharField(choices=tournaments.results.scales.capture_policy_choices, default='subset', max_length=16, verbose_name='capture policy'),
+            field=models.CharField(choices=tournaments.models.wording.capture_policy_choices, default='subset', max_length=16, verbose_name='capture policy'),
         ),
         migrations.AddConstraint(
             model_name='resultversion',

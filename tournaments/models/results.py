@@ -14,8 +14,22 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.models.rounds import Match
 from tournaments.models.tournament import DEFAULT_GAME
-from tournaments.results.scales import MAX_RESULT_NUMBER, range_check
-from tournaments.results.value import MatchResult
+from tournaments.rules.result import MatchResult
+from tournaments.rules.scales import FIELDS, MAX_RESULT_NUMBER, limit_of, registered
+
+
+def range_check(name: str) -> models.CheckConstraint:
+    """The database's own check of the four numbers: each offered game's limits for its
+    rows, ``MAX_RESULT_NUMBER`` for any other game. Built from the scales when the model is
+    defined, so a new game or a changed limit shows up in ``makemigrations``."""
+    scales = registered()
+    condition = ~models.Q(game__in=sorted(scales)) & models.Q(
+        **{f"{field}__lte": MAX_RESULT_NUMBER for field in FIELDS}
+    )
+    for key in sorted(scales, reverse=True):
+        limits = {f"{field}__lte": limit_of(scales[key], field) for field in FIELDS}
+        condition = models.Q(game=key, **limits) | condition
+    return models.CheckConstraint(condition=condition, name=name)
 
 
 class ResultVersion(models.Model):

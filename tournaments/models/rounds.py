@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.models.tournament import Entry, Tournament
 from tournaments.pairing import elimination
-from tournaments.rounds import lifecycle, timer
+from tournaments.rules import lifecycle, timer
 
 
 class RoundQuerySet(models.QuerySet["Round"]):
@@ -31,7 +31,7 @@ class RoundQuerySet(models.QuerySet["Round"]):
 
 
 class Round(models.Model):
-    """A round; its lifecycle (draft → published → finished) is ``tournaments.rounds.lifecycle``."""
+    """A round; its lifecycle (draft → published → finished) is ``tournaments.rules.lifecycle``."""
 
     class Status(models.TextChoices):
         DRAFT = lifecycle.DRAFT, _("Draft")
@@ -57,7 +57,7 @@ class Round(models.Model):
     # When the round became finished (the next round paired, or the tournament closed):
     # the time of its rating period (``tournaments.rating``).
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
-    # The round timer (``tournaments.rounds.timer``): started by the organiser, shown on
+    # The round timer (``tournaments.rules.timer``): started by the organiser, shown on
     # the hall screen; no start, no timer.
     timer_started_at = models.DateTimeField(_("round timer started at"), null=True, blank=True)
     timer_minutes = models.PositiveSmallIntegerField(
@@ -135,7 +135,7 @@ class Match(models.Model):
     )
     lock_version = models.PositiveIntegerField(default=0)
     # Set when the first battle of the match is created: from then on its pairing is
-    # frozen (tournaments.rounds.lifecycle), like a match with a result version.
+    # frozen (tournaments.rules.lifecycle), like a match with a result version.
     play_started_at = models.DateTimeField(_("play started at"), null=True, blank=True)
 
     objects = MatchQuerySet.as_manager()

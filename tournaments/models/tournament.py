@@ -16,8 +16,9 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models.people import Player
+from tournaments.models.wording import capture_policy_choices, game_choices, words
 from tournaments.pairing import elimination
-from tournaments.results.scales import capture_policy_choices, game_choices, scale_of, words
+from tournaments.rules.scales import scale_of
 from tournaments.standings import tiebreaks
 
 #: The game a new tournament plays unless its organiser picks another; the site-wide statistics

@@ -23,11 +23,11 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournaments.events.signals import attendance_changed
 from tournaments.models.entries import RoundAbsence
 from tournaments.models.rounds import Round
 from tournaments.models.tournament import Entry, Tournament
 from tournaments.rounds.locks import lock_tournament
-from tournaments.signals import attendance_changed
 
 
 class CheckInError(ValueError):

@@ -1,5 +1,5 @@
 """What the organiser puts on the hall screen: the announcement and the round timer
-(``tournaments.rounds.timer`` says what is left; this module starts and stops it)."""
+(``tournaments.rules.timer`` says what is left; this module starts and stops it)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from datetime import datetime
 from django.utils.translation import gettext as _
 
 from tournaments.models.tournament import Tournament
-from tournaments.rounds import timer
 from tournaments.rounds.hall import current_round
 from tournaments.rounds.locks import RoundError
+from tournaments.rules import timer
 
 
 def set_announcement(tournament: Tournament, text: str) -> None:

@@ -46,9 +46,9 @@ from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Entry, Tournament
 from tournaments.results.final import record_final_results
-from tournaments.results.scales import FIELDS, columns, limit_of, scale_of
-from tournaments.results.value import MatchResult
 from tournaments.results.writing import ResultError
+from tournaments.rules.result import MatchResult
+from tournaments.rules.scales import FIELDS, columns, limit_of, scale_of
 
 PLAYER_COLUMNS = ("name", "club", "country", "rating")
 

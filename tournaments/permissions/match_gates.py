@@ -27,7 +27,7 @@ from tournaments.permissions.roles import (
     role_in_tournament,
 )
 from tournaments.permissions.tournament_gates import get_tournament_or_404
-from tournaments.rounds import lifecycle
+from tournaments.rules import lifecycle
 
 if TYPE_CHECKING:
     from tournaments.permissions.roles import AnyUser

@@ -20,7 +20,7 @@ from django.db.models import Exists, OuterRef
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Tournament
-from tournaments.rounds import lifecycle
+from tournaments.rules import lifecycle
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User

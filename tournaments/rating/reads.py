@@ -19,7 +19,7 @@ from ratings.periods import display, provisional
 from tournaments.models.countries import country_name, sort_key
 from tournaments.models.people import Player
 from tournaments.models.ratings import RatingChange, SiteRating
-from tournaments.results.scales import registered
+from tournaments.rules.scales import registered
 
 
 class UnknownGame(ValueError):

@@ -8,11 +8,12 @@ Terms:
   confirmed ones between two players (of an imported tournament, two whose entries their
   account holders have claimed). A bye is not rated, nor a match whose result is an
   organiser's decision (``ResultVersion.Kind.DECISION``: decided without play), nor a
-  match an installed app says was decided without play (``AppConfig.matches_without_play``:
-  games' battles a referee ended before their first move, ``games.unplayed``).
-* A **casual period** is one rated casual match, offered by any installed app through
-  ``AppConfig.rated_periods(game)`` as ``(match id, ended_at, user a, user b, differential
-  of a)`` tuples (the way ``results.scales`` reads ``game_scales``); key ``(0, match id)``.
+  match an app says was decided without play (a ``MatchesWithoutPlay`` it registered with
+  ``tournaments.contributions``: games' battles a referee ended before their first move,
+  ``games.unplayed``).
+* A **casual period** is one rated casual match, offered by an app's ``RatedPeriods``
+  (registered with ``tournaments.contributions``: play's rated casual matches) as
+  ``(match id, ended_at, user a, user b, differential of a)`` tuples; key ``(0, match id)``.
   Each user plays as their Player: the one linked to them, else a new one in their name.
 * A period with no rated match is left out: it rates nobody.
 """
@@ -22,8 +23,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
-from django.apps import apps
 from django.contrib.auth.models import User
 
 from ratings.periods import Key, Period, RatedMatch, score_from_differential
@@ -95,23 +96,38 @@ def tournament_periods(game: str) -> list[Sourced]:
     ]
 
 
+class MatchesWithoutPlay(Protocol):
+    """Which of some matches an app says were decided without play (not rated)."""
+
+    def __call__(self, match_ids: Sequence[int], /) -> set[int]: ...
+
+
+class RatedPeriods(Protocol):
+    """An app's finished rated casual matches of ``game``, as ``CasualTuple``s ordered by
+    (ended_at, match id)."""
+
+    def __call__(self, game: str, /) -> Sequence[CasualTuple]: ...
+
+
+#: What the apps registered (``tournaments.contributions.register``), in that order.
+judges: list[MatchesWithoutPlay] = []
+offers: list[RatedPeriods] = []
+
+
 def without_play(match_ids: Sequence[int]) -> set[int]:
-    """The matches among ``match_ids`` that an installed app says were decided without play."""
+    """The matches among ``match_ids`` that a registered app says were decided without play."""
     found: set[int] = set()
-    for config in apps.get_app_configs():
-        judge = getattr(config, "matches_without_play", None)
-        if judge is not None and match_ids:
+    if match_ids:
+        for judge in judges:
             found |= judge(match_ids)
     return found
 
 
 def offered_casual(game: str) -> list[CasualTuple]:
-    """Every installed app's rated casual matches of ``game``."""
+    """Every registered app's rated casual matches of ``game``."""
     found: list[CasualTuple] = []
-    for config in apps.get_app_configs():
-        offer = getattr(config, "rated_periods", None)
-        if offer is not None:
-            found.extend(offer(game))
+    for offer in offers:
+        found.extend(offer(game))
     return found
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tournaments.results.value import MatchResult
+from tournaments.rules.result import MatchResult
 from tournaments.standings.scoring import PointsScheme, score
 from tournaments.standings.table import (
     EntrantRecord,

@@ -5,7 +5,7 @@ Terminology:
   constant number of queries (not one per tournament), and for organisers the *next
   action*: the one thing that moves the tournament on.
 - ``next_action`` is a pure function of ``TournamentFacts`` (tests need no database), in
-  the style of ``tournaments.rounds.lifecycle``: the facts are loaded by ``organiser_overview``.
+  the style of ``tournaments.rules.lifecycle``: the facts are loaded by ``organiser_overview``.
 
 Battles (``games``) are not known here: the home page adds the battles waiting for a
 referee itself, so ``tournaments`` keeps not importing ``games``.
@@ -29,7 +29,7 @@ from tournaments.permissions.listings import (
     tournaments_organised_by,
     tournaments_refereed_by,
 )
-from tournaments.rounds import lifecycle
+from tournaments.rules import lifecycle
 
 
 @dataclass(frozen=True)

@@ -17,10 +17,10 @@ from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match
 from tournaments.models.tournament import Tournament
 from tournaments.reports import csv_safe
-from tournaments.results import scales
-from tournaments.results.scales import FIELDS, scale_of
-from tournaments.results.value import MatchResult
 from tournaments.rounds.reads import STANDINGS_FIELDS, load_standings, standings_json
+from tournaments.rules import scales
+from tournaments.rules.result import MatchResult
+from tournaments.rules.scales import FIELDS, scale_of
 from tournaments.standings.scoring import score
 
 

@@ -31,8 +31,9 @@ from tournaments.reports import charts
 from tournaments.reports.crosstable import CrossMatch, CrossRow, crosstable, ranks_by_round
 from tournaments.reports.stage import Stage, report_stage
 from tournaments.reports.stats import SideStats, percentage, player_side_stats, side_stats
-from tournaments.results.value import FIELDS, MatchResult
 from tournaments.rounds.reads import points_scheme
+from tournaments.rules.result import MatchResult
+from tournaments.rules.scales import FIELDS
 from tournaments.standings.table import EntrantRecord, MatchRecord, StandingRow, compute_standings
 
 SURVIVOR_COLUMNS = tuple(f"confirmed_version__{name}" for name in FIELDS)

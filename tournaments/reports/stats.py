@@ -32,9 +32,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
+from tournaments.models.wording import words
 from tournaments.reports.side_counts import HUNDREDTH, count_by_side, percentage
-from tournaments.results.scales import api_key, scale_of, words
-from tournaments.results.value import MatchResult
+from tournaments.rules.result import MatchResult
+from tournaments.rules.scales import api_key, scale_of
 
 FIRST, SECOND, DRAWN = "first", "second", "drawn"
 #: ``battle_winner`` as the side index of ``count_by_side``.
@@ -71,7 +72,7 @@ class SideStats:
 
     @property
     def words(self) -> dict[str, str]:
-        """The texts naming the game's sides, translated (``scales.words``)."""
+        """The texts naming the game's sides, translated (``models.wording.words``)."""
         return words(scale_of(self.game))
 
     @property

@@ -1,2 +1,3 @@
-"""Match results: the result value (MatchResult), the games' scales, and the workflow that
-writes versions (entry and confirmation, corrections and decisions, final results)."""
+"""Match results: the workflow that writes versions (entry and confirmation, corrections and
+decisions, final results). The result value and the games' scales are pure rules
+(``tournaments.rules``)."""

@@ -17,7 +17,6 @@ from django.utils.translation import gettext as _
 
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match
-from tournaments.results.value import MatchResult
 from tournaments.results.writing import (
     OPEN,
     ResultError,
@@ -29,6 +28,7 @@ from tournaments.results.writing import (
     state_open,
     validate_survivors,
 )
+from tournaments.rules.result import MatchResult
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
-from tournaments.results.value import MatchResult
+from tournaments.models.wording import say
 from tournaments.results.writing import (
     OPEN,
     ResultError,
@@ -29,7 +29,8 @@ from tournaments.results.writing import (
     round_facts,
     validate_survivors,
 )
-from tournaments.rounds import lifecycle
+from tournaments.rules import lifecycle
+from tournaments.rules.result import MatchResult
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -99,7 +100,7 @@ def record_final_results(
             try:
                 lifecycle.check_results(round_facts(round_))
             except lifecycle.LifecycleError as exc:
-                raise ResultError(str(exc)) from None
+                raise ResultError(say(exc)) from None
             games[round_.pk] = round_.tournament.game
         locked: dict[int, str | None] = dict.fromkeys(ids)
         for match_id, round_id, player_b_id in (

@@ -2,7 +2,7 @@
 (round lock and compare-and-set) and the making of versions.
 
 Terminology and invariants:
-- A result is a ``MatchResult`` value (``tournaments.results.value``) on the scale of the
+- A result is a ``MatchResult`` value (``tournaments.rules.result``) on the scale of the
   tournament's game; player A has the first side (the one that moves first) in battle 1 and the
   second side in battle 2. A version stores the game it was entered for.
 - Every write creates a new ``ResultVersion``; a version's numbers are never edited.
@@ -37,9 +37,10 @@ from django.utils.translation import gettext as _
 
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
+from tournaments.models.wording import say
 from tournaments.rating.update import after_rounds_changed
-from tournaments.results.value import MatchResult, MatchResultError
-from tournaments.rounds import lifecycle
+from tournaments.rules import lifecycle
+from tournaments.rules.result import MatchResult, MatchResultError
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -71,7 +72,7 @@ def validate_survivors(survivors: Sequence[object] | MatchResult, *, game: str) 
     try:
         return MatchResult.parse(survivors, game=game)
     except MatchResultError as exc:
-        raise ResultError(str(exc)) from None
+        raise ResultError(say(exc)) from None
 
 
 def game_of(match: Match) -> str:
@@ -96,7 +97,7 @@ def claim_match(
     try:
         lifecycle.check_results(round_facts(round_))
     except lifecycle.LifecycleError as exc:
-        raise ResultError(str(exc)) from None
+        raise ResultError(say(exc)) from None
     qs = Match.objects.filter(pk=match.pk)
     if expected_lock_version is not None:
         qs = qs.filter(lock_version=expected_lock_version)

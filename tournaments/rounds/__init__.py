@@ -1,2 +1,2 @@
-"""Rounds: the lifecycle (pure) and the adapters that load and write rounds: the draw, the
-organiser's edits, the reads for the pages, play."""
+"""Rounds: the adapters that load and write rounds: the draw, the organiser's edits, the
+reads for the pages, play. Their lifecycle and timer are pure rules (``tournaments.rules``)."""

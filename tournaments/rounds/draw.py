@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from tournaments.models.entries import ForbiddenPair, RoundAbsence
 from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Entry, Tournament
+from tournaments.models.wording import say
 from tournaments.pairing import elimination
 from tournaments.pairing.attendance import Attendance, players_of_round
 from tournaments.pairing.first_round import SeedFold, seed_fold
@@ -30,9 +31,10 @@ from tournaments.pairing.records import History, Pairing, PairingUserError, Play
 from tournaments.pairing.round_robin import pair_round_robin
 from tournaments.pairing.swiss import pair_swiss
 from tournaments.rating.update import after_rounds_changed
-from tournaments.rounds import bracket, lifecycle
+from tournaments.rounds import bracket
 from tournaments.rounds.locks import RoundError, lock_tournament, round_facts
 from tournaments.rounds.reads import counted_matches, load_standings, standings_from
+from tournaments.rules import lifecycle
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -259,7 +261,7 @@ def discard_draft(round_: Round, *, now: datetime) -> None:
         try:
             lifecycle.check_editable(round_facts(round_))
         except lifecycle.LifecycleError as exc:
-            raise RoundError(str(exc)) from None
+            raise RoundError(say(exc)) from None
         round_.delete()
         # The previous round is the last one again, so it is no longer "finished" (nor rated).
         Round.objects.filter(tournament_id=round_.tournament_id, number=round_.number - 1).update(

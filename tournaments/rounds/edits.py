@@ -15,9 +15,10 @@ from django.utils.translation import gettext as _
 from tournaments.models.entries import ForbiddenPair
 from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Entry, Tournament
-from tournaments.rounds import lifecycle
+from tournaments.models.wording import say
 from tournaments.rounds.draw import active_entries
 from tournaments.rounds.locks import RoundError, round_facts
+from tournaments.rules import lifecycle
 
 
 def _draft(round_: Round) -> Round:
@@ -25,7 +26,7 @@ def _draft(round_: Round) -> Round:
     try:
         lifecycle.check_editable(round_facts(round_))
     except lifecycle.LifecycleError as exc:
-        raise RoundError(str(exc)) from None
+        raise RoundError(say(exc)) from None
     return round_
 
 

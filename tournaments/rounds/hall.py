@@ -15,9 +15,9 @@ from datetime import datetime
 
 from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Tournament
-from tournaments.rounds import timer
 from tournaments.rounds.bracket import load_bracket
 from tournaments.rounds.reads import load_standings, match_score, standings_fingerprint
+from tournaments.rules import timer
 from tournaments.standings.table import StandingRow
 
 #: Lines per slide: at 1080p a line is about 64 px high (names at 40 px).

@@ -1,5 +1,5 @@
 """What the round adapters share: ``RoundError`` and the row locks, with the lifecycle
-facts (``tournaments.rounds.lifecycle.RoundFacts``) read under them.
+facts (``tournaments.rules.lifecycle.RoundFacts``) read under them.
 
 Every write locks the tournament row first, so two organisers pressing "pair" at once
 cannot create the same round twice, and a round's facts are read with its row locked.
@@ -10,7 +10,7 @@ from __future__ import annotations
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Round
 from tournaments.models.tournament import Tournament
-from tournaments.rounds import lifecycle
+from tournaments.rules import lifecycle
 
 
 class RoundError(ValueError):

@@ -3,7 +3,7 @@ closing the tournament.
 
 A published round is live; its pairings are *frozen* once any of its matches has play (a
 battle or a result version), and unpublishing it is then refused
-(``tournaments.rounds.lifecycle``). The tournament closes when every round is published
+(``tournaments.rules.lifecycle``). The tournament closes when every round is published
 and every match finished.
 """
 
@@ -15,12 +15,13 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournaments import signals
+from tournaments.events import signals
 from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Tournament
+from tournaments.models.wording import say
 from tournaments.rating.update import after_rounds_changed
-from tournaments.rounds import lifecycle
 from tournaments.rounds.locks import RoundError, lock_tournament, round_facts
+from tournaments.rules import lifecycle
 
 
 def _transition(
@@ -36,7 +37,7 @@ def _transition(
     try:
         round_.status = step(round_facts(round_))
     except lifecycle.LifecycleError as exc:
-        raise RoundError(str(exc)) from None
+        raise RoundError(say(exc)) from None
     round_.published_at = published_at if round_.status == Round.Status.PUBLISHED else None
     round_.save(update_fields=["status", "published_at"])
     return round_
@@ -73,7 +74,7 @@ def begin_play(match: Match, *, players: tuple[int, int], now: datetime) -> Matc
     try:
         lifecycle.check_playable(lifecycle.RoundFacts(number=round_.number, status=round_.status))
     except lifecycle.LifecycleError as exc:
-        raise RoundError(str(exc)) from None
+        raise RoundError(say(exc)) from None
     match = Match.objects.select_for_update().get(pk=match.pk)
     if match.is_bye:
         raise RoundError(_("A bye has no battles."))

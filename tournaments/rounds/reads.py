@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Entry, Tournament
-from tournaments.results.value import MatchResult
+from tournaments.rules.result import MatchResult
 from tournaments.standings.scoring import PointsScheme, score
 from tournaments.standings.table import EntrantRecord, MatchRecord, StandingRow, compute_standings
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tournaments.results.value import MatchResult
+from tournaments.rules.result import MatchResult
 from tournaments.standings.scoring import MatchScore, score
 
 __all__ = ["LOST_ON_TIME", "RESIGNED", "Loss", "MatchDecision", "battle_winner", "decide"]

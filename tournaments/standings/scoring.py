@@ -5,7 +5,7 @@ Terminology
 - A **match** between players A and B is two **battles**. In battle 1 A has the first side
   and B the second; in battle 2 the sides swap.
 - **Battle points**: each side scores its number times its game's weight
-  (``GameScale.weights`` in ``tournaments.results.value``; the games declare them).
+  (``GameScale.weights`` in ``tournaments.rules.result``; the games declare them).
 - **Differential** (from A's point of view) = sum over both battles of A's points minus B's.
   Its sign decides the match **outcome**: ``"a"`` (A wins), ``"b"`` or ``"draw"``.
 - A battle is **won** by the player who scored more points in it; an equal battle is won by
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tournaments.results.value import MatchResult
+from tournaments.rules.result import MatchResult
 
 __all__ = [
     "MatchScore",

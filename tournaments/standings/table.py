@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tournaments.results.value import MatchResult
+from tournaments.rules.result import MatchResult
 from tournaments.standings.scoring import PointsScheme, score
 from tournaments.standings.tiebreaks import KEYS
 

@@ -13,10 +13,11 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models.results import ResultVersion
+from tournaments.models.wording import form_label_of, label_of, say
 from tournaments.results.once import KEY_PATTERN, new_key
-from tournaments.results.scales import form_label_of, label_of, limit_of, scale_of
-from tournaments.results.value import FIELDS as SURVIVOR_FIELDS
-from tournaments.results.value import MatchResult, MatchResultError
+from tournaments.rules.result import MatchResult, MatchResultError
+from tournaments.rules.scales import FIELDS as SURVIVOR_FIELDS
+from tournaments.rules.scales import limit_of, scale_of
 from tournaments.standings.scoring import score
 
 
@@ -67,7 +68,7 @@ class MatchResultForm(forms.Form):
             try:
                 MatchResult.parse([cleaned[name] for name in SURVIVOR_FIELDS], game=self.game)
             except MatchResultError as exc:
-                self.add_error(exc.field, str(exc))
+                self.add_error(exc.field, say(exc))
         return cleaned
 
     def survivors(self) -> MatchResult:

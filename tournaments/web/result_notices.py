@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match
-from tournaments.results.value import FIELDS
+from tournaments.rules.scales import FIELDS
 from tournaments.web.forms_results import named_label
 
 

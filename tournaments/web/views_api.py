@@ -11,7 +11,6 @@ from tournaments.models.tournament import DEFAULT_GAME, Tournament
 from tournaments.organising.checkin import entries_with_absences
 from tournaments.permissions.tournament_gates import access_player_public, access_tournament_public
 from tournaments.reports import loaders
-from tournaments.results.scales import api_key
 from tournaments.rounds.reads import (
     NoSuchRound,
     load_standings,
@@ -20,6 +19,7 @@ from tournaments.rounds.reads import (
     public_matches,
     standings_json,
 )
+from tournaments.rules.scales import api_key
 from tournaments.standings.scoring import PointsScheme
 
 

@@ -39,9 +39,9 @@ from tournaments.reports import dashboards
 from tournaments.results.corrections import correct_result, decide_result
 from tournaments.results.entry import confirm_result, enter_result
 from tournaments.results.once import apply_once, apply_once_telling, new_key
-from tournaments.results.value import MatchResult
 from tournaments.results.writing import ResultError, StaleResultError
-from tournaments.rounds import lifecycle
+from tournaments.rules import lifecycle
+from tournaments.rules.result import MatchResult
 from tournaments.web.forms_results import (
     ConfirmForm,
     CorrectionForm,
@@ -311,7 +311,7 @@ def _panel(
         and latest.status in (ResultVersion.Status.PENDING, ResultVersion.Status.DISPUTED)
     )
     changing = "change" in request.GET
-    # Nothing is entered in a draft round (tournaments.rounds.lifecycle); its referees only look.
+    # Nothing is entered in a draft round (tournaments.rules.lifecycle); its referees only look.
     writable = lifecycle.is_public(match.round.status)
     game, names = match.round.tournament.game, match_names(match)
     if (

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from tests.factories import EntryFactory, tournament_with_players
 from tests.tournaments.rounds.played import finish, play
+from tournaments.events.signals import attendance_changed
 from tournaments.models.entries import RoundAbsence
 from tournaments.models.tournament import Entry
 from tournaments.organising import checkin
@@ -15,7 +16,6 @@ from tournaments.rounds.draw import pair_next_round
 from tournaments.rounds.locks import RoundError
 from tournaments.rounds.play import publish_round
 from tournaments.rounds.reads import load_standings
-from tournaments.signals import attendance_changed
 
 pytestmark = pytest.mark.django_db
 NOW = timezone.now()

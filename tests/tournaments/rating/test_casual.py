@@ -6,13 +6,14 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.apps import apps
 
 from ratings.periods import RatedMatch
 from tests.factories import PlayerFactory, UserFactory, tournament_with_players
 from tests.tournaments.rating.helpers import LATER, T0, play_round, stored
+from tournaments.contributions import register
 from tournaments.models.people import Player
 from tournaments.models.ratings import RatingChange
+from tournaments.rating import sources
 from tournaments.rating.reads import history
 from tournaments.rating.sources import CASUAL, casual_periods, offered_casual
 from tournaments.rating.update import Applied, recompute, update_ratings
@@ -47,10 +48,10 @@ def test_no_installed_app_offers_casual_matches_yet():
 
 @pytest.fixture
 def offer(monkeypatch):
-    """An installed app offering rated casual matches, as play's AppConfig will."""
+    """Another app offering rated casual matches, registered as play registers its own."""
     offered: list = []
-    config = apps.get_app_config("accounts")
-    monkeypatch.setattr(config, "rated_periods", lambda game: list(offered), raising=False)
+    monkeypatch.setattr(sources, "offers", list(sources.offers))
+    register(rated_periods=lambda game: list(offered))
     return offered
 
 

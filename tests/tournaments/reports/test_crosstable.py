@@ -7,7 +7,7 @@ import pytest
 from tests.tournaments.event import build_event
 from tournaments.reports import loaders
 from tournaments.reports.crosstable import BYE, Cell, CrossMatch, crosstable, ranks_by_round
-from tournaments.results.value import MatchResult
+from tournaments.rules.result import MatchResult
 from tournaments.standings.table import EntrantRecord, MatchRecord, compute_standings
 
 ENTRANTS = [EntrantRecord(1, "Ann", 1), EntrantRecord(2, "Bo", 2), EntrantRecord(3, "Cy", 3)]

@@ -9,7 +9,7 @@ import pytest
 from play import stats as play_stats
 from tournaments.reports import stats as tournament_stats
 from tournaments.reports.side_counts import SideCounts, count_by_side, percentage
-from tournaments.results.value import MatchResult
+from tournaments.rules.result import MatchResult
 
 
 def test_results_add_up_by_the_side_that_won():

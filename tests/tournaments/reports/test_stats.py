@@ -16,7 +16,7 @@ from tournaments.reports.stats import (
     player_side_stats,
     side_stats,
 )
-from tournaments.results.value import MatchResult
+from tournaments.rules.result import MatchResult
 
 # The stable keys of a Thud statistics object (DESIGN.md §8, the JSON API).
 THUD_JSON_KEYS = (

@@ -1,7 +1,7 @@
 """The database's own check of the result numbers: each game's limits, from its scale.
 
 ``tournaments.models`` knows no game: the check is built from the scales the games app
-registers (``tournaments.results.value.range_check``), so these tests pin what it enforces and
+registers (``tournaments.models.results.range_check``), so these tests pin what it enforces and
 that the migrations say the same as the model.
 """
 

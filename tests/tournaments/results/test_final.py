@@ -23,7 +23,7 @@ def test_bulk_final_results_end_like_one_by_one():
     """record_final_results (CSV import) leaves what record_final_result would."""
     from tests.factories import RoundFactory
     from tournaments.results.final import record_final_results
-    from tournaments.results.value import MatchResult
+    from tournaments.rules.result import MatchResult
 
     round_ = RoundFactory()
     one, two = MatchFactory(round=round_, table=1), MatchFactory(round=round_, table=2)
@@ -64,7 +64,7 @@ def test_bulk_final_results_refuse_a_draft_round_and_write_nothing():
     from tests.factories import RoundFactory
     from tournaments.models.rounds import Round
     from tournaments.results.final import record_final_results
-    from tournaments.results.value import MatchResult
+    from tournaments.rules.result import MatchResult
 
     published = MatchFactory()
     draft = MatchFactory(round=RoundFactory(status=Round.Status.DRAFT))
@@ -83,7 +83,7 @@ def test_bulk_final_results_refuse_a_draft_round_and_write_nothing():
 def test_bulk_final_results_refuse_a_bye_or_a_vanished_match_and_write_nothing():
     from tests.factories import RoundFactory
     from tournaments.results.final import record_final_results
-    from tournaments.results.value import MatchResult
+    from tournaments.rules.result import MatchResult
 
     round_ = RoundFactory()
     played = MatchFactory(round=round_, table=1)
@@ -108,7 +108,7 @@ def test_bulk_final_results_refuse_a_bye_or_a_vanished_match_and_write_nothing()
 def test_final_results_are_dated_by_the_time_they_are_given():
     from tests.factories import RoundFactory
     from tournaments.results.final import record_final_results
-    from tournaments.results.value import MatchResult
+    from tournaments.rules.result import MatchResult
 
     at = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
     round_ = RoundFactory()

@@ -15,10 +15,10 @@ from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Tournament
 from tournaments.results.final import record_final_result
-from tournaments.results.value import MatchResult
 from tournaments.rounds.draw import pair_next_round
 from tournaments.rounds.edits import swap_players
 from tournaments.rounds.play import publish_round
+from tournaments.rules.result import MatchResult
 from tournaments.standings.scoring import score
 
 pytestmark = pytest.mark.django_db

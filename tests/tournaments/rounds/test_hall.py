@@ -1,5 +1,5 @@
 """The hall screen's slides (tournaments/rounds/hall.py) and the round timer's rule
-(tournaments/rounds/timer.py): pairings by table and by name, slides that fit, and a
+(tournaments/rules/timer.py): pairings by table and by name, slides that fit, and a
 fingerprint that changes with what the screen shows."""
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from tournaments.models.people import Player
 from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Entry
 from tournaments.organising.hall import set_announcement, start_round_timer
-from tournaments.rounds import hall, timer
+from tournaments.rounds import hall
+from tournaments.rules import timer
 
 
 def test_the_pure_parts_say_what_their_examples_say():

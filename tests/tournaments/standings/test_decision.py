@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments.results.value import MatchResult
+from tournaments.rules.result import MatchResult
 from tournaments.standings.decision import (
     BY_TOTAL,
     LOST_ON_TIME,

@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.thud import MAX_DWARFS, MAX_TROLLS
-from tournaments.results.value import MatchResult, MatchResultError
+from tournaments.rules.result import MatchResult, MatchResultError
 from tournaments.standings.scoring import MatchScore, PointsScheme, score
 
 

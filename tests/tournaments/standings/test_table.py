@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from tournaments.results.value import MatchResult
+from tournaments.rules.result import MatchResult
 from tournaments.standings.scoring import PointsScheme
 from tournaments.standings.table import (
     EntrantRecord,

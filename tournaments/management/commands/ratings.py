@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from tournaments.models.ratings import SiteRating
 from tournaments.rating.update import recompute
-from tournaments.results.scales import registered
+from tournaments.rules.scales import registered
 
 
 class Command(BaseCommand):

@@ -33,10 +33,11 @@ from tournaments.permissions.roles import (
     can_manage_co_organisers,
 )
 from tournaments.permissions.tournament_gates import access_tournament_for_organiser
-from tournaments.rounds import bracket, hall, timer
+from tournaments.rounds import bracket, hall
 from tournaments.rounds.edits import next_round_number
 from tournaments.rounds.locks import RoundError
 from tournaments.rounds.play import close_tournament
+from tournaments.rules import timer
 from tournaments.web.forms_hall import AnnouncementForm, RoundTimerForm
 from tournaments.web.forms_players import CsvUploadForm, PlayerForm
 from tournaments.web.forms_rounds import PlayoffSidesForm, TwoEntriesForm

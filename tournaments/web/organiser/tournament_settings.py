@@ -19,7 +19,7 @@ from tournaments.models.rounds import Round
 from tournaments.models.tournament import DEFAULT_TIEBREAKS, Tournament
 from tournaments.organising import settings_changes
 from tournaments.permissions.tournament_gates import access_tournament_for_organiser
-from tournaments.rounds import lifecycle
+from tournaments.rules import lifecycle
 from tournaments.web.forms_tournament import TiebreakOrderForm, TournamentSettingsForm
 from tournaments.web.organiser.responses import form_errors, respond
 from tournaments.web.views_public import TIEBREAK_LABELS

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from games import registry
 from games.thud import MAX_DWARFS, MAX_TROLLS, TROLL_POINTS
-from tournaments.results.scales import WORDING_KEYS, check_scale, game_choices, scale_of, words
-from tournaments.results.value import MatchResult, MatchResultError
+from tournaments.models.wording import game_choices, words
+from tournaments.rules.result import MatchResult, MatchResultError
+from tournaments.rules.scales import WORDING_KEYS, check_scale, scale_of
 from tournaments.standings.scoring import score
 
 survivors = st.builds(

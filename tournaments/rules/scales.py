@@ -6,25 +6,20 @@ Terminology and invariants:
   labels of the four numbers (``FIELDS`` order), the texts of ``WORDING_KEYS`` that name
   its sides on tournament pages, and the words of the stable interfaces (``names``,
   ``names_each``, ``numbers_name``; DESIGN.md §8).
-- This app knows no game and never imports ``games``. Any installed app may offer scales:
-  an ``AppConfig`` with a ``game_scales`` attribute (the games app lists its games'
-  ``TournamentScale``; ``GameScale`` is the protocol they satisfy, not a copy). They are
-  read once, the first time a scale is asked for; Django imports every app config before
-  any model, so the model choices and the database check of the result numbers see them.
-- Everything that translates or spells a scale is a function here (``label_of``,
-  ``words``, ``columns``, ``api_key``): the games declare English text and never import
-  Django's translation.
+- This app knows no game and never imports ``games``. The games app offers its games'
+  ``TournamentScale`` (``GameScale`` is the protocol they satisfy, not a copy) through
+  ``tournaments.contributions``, before any model is defined, so the model choices and the
+  database check of the result numbers see them.
+- Pure (no Django): what spells a scale is a function here (``limit_of``, ``columns``,
+  ``api_key``); what translates one is on the Django side (``tournaments.models.wording``:
+  ``label_of``, ``words``, the model choices). The games declare English text and never
+  import Django's translation.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from functools import cache
-from typing import Protocol
-
-from django.apps import apps
-from django.db import models
-from django.utils.translation import gettext as _
+from collections.abc import Iterable, Mapping
+from typing import Protocol, runtime_checkable
 
 #: No game's result number exceeds this (the database check for unregistered games).
 MAX_RESULT_NUMBER = 9999
@@ -103,15 +98,29 @@ def check_scale(scale: GameScale) -> None:
         raise ValueError(f"wording of {scale.game} lacks {sorted(missing)}")
 
 
-@cache
+@runtime_checkable
+class OffersGameScales(Protocol):
+    """An app config that offers game scales (``GamesConfig``): read before any model is
+    defined (``TournamentsConfig.import_models``; see ``tournaments.contributions``)."""
+
+    game_scales: tuple[GameScale, ...]
+
+
+#: The offered scales, by game key, in the order they were offered (``register``).
+_registered: dict[str, GameScale] = {}
+
+
+def register(scales: Iterable[GameScale]) -> None:
+    """Offer ``scales`` (``TournamentsConfig.import_models``, from the app configs that
+    offer them); a game offered again replaces its scale."""
+    for scale in scales:
+        check_scale(scale)
+        _registered[scale.game] = scale
+
+
 def registered() -> Mapping[str, GameScale]:
-    """Every installed app's ``game_scales``, by game key, in app order."""
-    found: dict[str, GameScale] = {}
-    for config in apps.get_app_configs():
-        for scale in getattr(config, "game_scales", ()):
-            check_scale(scale)
-            found[scale.game] = scale
-    return found
+    """Every offered scale, by game key, in the order they were offered."""
+    return _registered
 
 
 def scale_of(game: str) -> GameScale:
@@ -119,57 +128,9 @@ def scale_of(game: str) -> GameScale:
     return registered()[game]
 
 
-def game_choices() -> list[tuple[str, str]]:
-    """``(key, translated name)`` of every game a tournament may play (model choices)."""
-    return [(key, _(scale.name)) for key, scale in registered().items()]
-
-
-def option_choices(option: str) -> list[tuple[str, str]]:
-    """``(value, translated label)`` of a rule option's choices (model choices), from the
-    games that have the option (Thud's capture policy)."""
-    return [
-        (value, _(label))
-        for scale in registered().values()
-        for value, label in scale.options.get(option, ())
-    ]
-
-
-def capture_policy_choices() -> list[tuple[str, str]]:
-    return option_choices("capture_policy")
-
-
-def range_check(name: str) -> models.CheckConstraint:
-    """The database's own check of the four numbers: each offered game's limits for its
-    rows, ``MAX_RESULT_NUMBER`` for any other game. Built from the scales when the model is
-    defined, so a new game or a changed limit shows up in ``makemigrations``."""
-    scales = registered()
-    condition = ~models.Q(game__in=sorted(scales)) & models.Q(
-        **{f"{field}__lte": MAX_RESULT_NUMBER for field in FIELDS}
-    )
-    for key in sorted(scales, reverse=True):
-        limits = {f"{field}__lte": limit_of(scales[key], field) for field in FIELDS}
-        condition = models.Q(game=key, **limits) | condition
-    return models.CheckConstraint(condition=condition, name=name)
-
-
 def limit_of(scale: GameScale, field: str) -> int:
     """The largest number ``field`` may hold."""
     return scale.limits[FIELDS.index(field) % 2]
-
-
-def label_of(scale: GameScale, field: str) -> str:
-    """``field``'s name in error messages, translated."""
-    return str(_(scale.labels[FIELDS.index(field)]))
-
-
-def form_label_of(scale: GameScale, field: str) -> str:
-    """``field``'s label on the entry form, translated."""
-    return str(_(scale.form_labels[FIELDS.index(field)]))
-
-
-def words(scale: GameScale) -> dict[str, str]:
-    """``wording`` in the active language (templates: ``tournament.words.pairing_note``)."""
-    return {key: str(_(text)) for key, text in scale.wording.items()}
 
 
 def columns(scale: GameScale) -> tuple[str, str, str, str]:

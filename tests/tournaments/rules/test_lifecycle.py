@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments.rounds import lifecycle
-from tournaments.rounds.lifecycle import DRAFT, FINISHED, PUBLISHED, LifecycleError, RoundFacts
+from tournaments.rules import lifecycle
+from tournaments.rules.lifecycle import DRAFT, FINISHED, PUBLISHED, LifecycleError, RoundFacts
 
 
 def facts(status: str, *, play: bool = False, last: bool = True) -> RoundFacts:

@@ -6,7 +6,7 @@ Terminology and invariants:
   that moves first. A match between players A and B is two battles with sides swapped:
   A has the first side in battle 1 and the second side in battle 2.
 - What the numbers count, their limits, how they become points and the words that name
-  the sides are the game's scale (``tournaments.results.scales``).
+  the sides are the game's scale (``tournaments.rules.scales``).
 - A ``MatchResult`` that exists is valid for its game; ``MatchResult.parse`` is the one place
   raw input becomes one. In Thud the numbers are the pieces that survive each battle; in
   Battaglia di Cavalli the captures (the game's scale says).
@@ -17,6 +17,8 @@ Terminology and invariants:
   with the game's ``names``: ``scales.columns`` and ``scales.api_key``.
 
 Every form, import, page and the scoring use this type instead of repeating the limits.
+Pure: a refused value raises ``MatchResultError`` with an English message and its values
+(``tournaments.rules.messages``), which the caller translates (``models.wording.say``).
 """
 
 from __future__ import annotations
@@ -24,18 +26,19 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from django.utils.translation import gettext as _
+from tournaments.rules.messages import RuleError, _
+from tournaments.rules.scales import FIELDS, GameScale, scale_of
+from tournaments.rules.scales import limit_of as scale_limit
 
-from tournaments.results.scales import FIELDS, GameScale, label_of, scale_of, words
-from tournaments.results.scales import limit_of as scale_limit
+
+class MatchResultError(RuleError):
+    """Numbers that cannot be a result; the message names the field (``field``), by its
+    label (the value ``field``, an English text translated with the message)."""
 
 
-class MatchResultError(ValueError):
-    """Numbers that cannot be a result; the message names the field."""
-
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.field = field
+def _label(scale: GameScale, name: str) -> str:
+    """``name``'s English label in error messages (translated with the message)."""
+    return scale.labels[FIELDS.index(name)]
 
 
 @dataclass(frozen=True)
@@ -58,32 +61,29 @@ class MatchResult:
         try:
             scale = scale_of(self.game)
         except KeyError:
-            raise MatchResultError(_("Unknown game %(game)r.") % {"game": self.game}) from None
+            raise MatchResultError(_("Unknown game %(game)r."), {"game": self.game}) from None
         for name in FIELDS:
             value = getattr(self, name)
             # bool is an int subclass; a True survivor count is a caller bug.
             if isinstance(value, bool) or not isinstance(value, int):
                 raise MatchResultError(
-                    _("%(field)s must be a whole number, not %(value)r.")
-                    % {"field": label_of(scale, name), "value": value},
-                    name,
+                    _("%(field)s must be a whole number, not %(value)r."),
+                    {"field": _label(scale, name), "value": value},
+                    field=name,
+                    texts=("field",),
                 )
             limit = scale_limit(scale, name)
             if not 0 <= value <= limit:
                 raise MatchResultError(
-                    _("%(field)s must be between 0 and %(limit)d, not %(value)d.")
-                    % {"field": label_of(scale, name), "limit": limit, "value": value},
-                    name,
+                    _("%(field)s must be between 0 and %(limit)d, not %(value)d."),
+                    {"field": _label(scale, name), "limit": limit, "value": value},
+                    field=name,
+                    texts=("field",),
                 )
 
     @property
     def scale(self) -> GameScale:
         return scale_of(self.game)
-
-    @property
-    def words(self) -> dict[str, str]:
-        """The texts naming the game's sides, translated (``scales.words``)."""
-        return words(self.scale)
 
     @classmethod
     def parse(cls, values: Sequence[object] | MatchResult, *, game: str) -> MatchResult:
@@ -95,7 +95,7 @@ class MatchResult:
         if isinstance(values, MatchResult):
             if values.game != game:
                 raise MatchResultError(
-                    _("This result is for another game (%(game)s).") % {"game": values.game}
+                    _("This result is for another game (%(game)s)."), {"game": values.game}
                 )
             return values
         if len(values) != 4:
@@ -109,9 +109,10 @@ class MatchResult:
             # int() accepts "1_000" and non-ASCII digits; a result number is plain 0-9.
             if not (text.isascii() and text.isdigit()) or len(text) > 4:
                 raise MatchResultError(
-                    _("%(field)s must be a whole number, not %(value)r.")
-                    % {"field": label_of(scale_of(game), name), "value": raw},
-                    name,
+                    _("%(field)s must be a whole number, not %(value)r."),
+                    {"field": _label(scale_of(game), name), "value": raw},
+                    field=name,
+                    texts=("field",),
                 )
             numbers.append(int(text))
         return cls(*numbers, game=game)

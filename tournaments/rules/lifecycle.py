@@ -13,16 +13,17 @@ Terminology and invariants (DESIGN.md §7a):
   closed. Corrections of its results are still allowed; new play is not started.
 
 Every transition is a pure function of ``RoundFacts`` that returns the new status or
-raises ``LifecycleError`` with a message for the organiser; the ORM adapters
-(``tournaments/rounds/draw.py``, ``play.py``, ``edits.py``) load the facts under a row lock
-and write the result, the same split as ``games/clock.py`` and ``games/battles.py``.
+raises ``LifecycleError`` with a message for the organiser (English, translated by the
+adapter: ``tournaments.rules.messages``); the ORM adapters (``tournaments/rounds/draw.py``,
+``play.py``, ``edits.py``) load the facts under a row lock and write the result, the same
+split as ``games/clock.py`` and ``games/battles.py``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.utils.translation import gettext as _
+from tournaments.rules.messages import RuleError, _
 
 DRAFT = "draft"
 PUBLISHED = "published"
@@ -33,7 +34,7 @@ STATES = (DRAFT, PUBLISHED, FINISHED)
 PUBLIC = (PUBLISHED, FINISHED)
 
 
-class LifecycleError(ValueError):
+class LifecycleError(RuleError):
     """A transition the round's state does not allow; the message says why."""
 
 
@@ -76,8 +77,8 @@ def unpublish(facts: RoundFacts) -> str:
             _(
                 "Play has begun in round %(n)d (a battle was started or a result entered), so "
                 "its pairings are frozen. Correct a result instead, with a reason."
-            )
-            % {"n": facts.number}
+            ),
+            {"n": facts.number},
         )
     return DRAFT
 
@@ -85,8 +86,8 @@ def unpublish(facts: RoundFacts) -> str:
 def finish(facts: RoundFacts) -> str:
     if facts.status == DRAFT:
         raise LifecycleError(
-            _("Round %(n)d is not published yet; publish or discard it first.")
-            % {"n": facts.number}
+            _("Round %(n)d is not published yet; publish or discard it first."),
+            {"n": facts.number},
         )
     return FINISHED
 
@@ -95,8 +96,8 @@ def check_editable(facts: RoundFacts) -> None:
     """Swapping players, moving the bye or discarding: drafts only."""
     if facts.status != DRAFT:
         raise LifecycleError(
-            _("Only a draft round can be edited; round %(n)d is already published.")
-            % {"n": facts.number}
+            _("Only a draft round can be edited; round %(n)d is already published."),
+            {"n": facts.number},
         )
     if facts.has_play:  # cannot happen through the workflow; guards old or hand-made data
         raise LifecycleError(_("Play has begun in this round, so its pairings are frozen."))
