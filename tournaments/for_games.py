@@ -12,6 +12,7 @@ schema loader, and the site's SVG chart helpers (a battle's analysis graph). (Th
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -28,7 +29,7 @@ from tournaments.archive.sections import (
     parse_time,
     time_of,
 )
-from tournaments.models.results import ResultVersion, SubmissionKey
+from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Entry, Tournament
 from tournaments.permissions.match_gates import (
@@ -48,10 +49,11 @@ from tournaments.reports.charts import Figure, caption_id, svg_open, text_width
 from tournaments.reports.palette import LIGHT as CHART_LIGHT
 from tournaments.reports.palette import series_class, series_colour
 from tournaments.reports.side_counts import SideCounts, count_by_side
-from tournaments.results.entry import enter_result
+from tournaments.results.fields import ResultField, match_names, result_fields
 from tournaments.results.final import record_final_result
-from tournaments.results.once import apply_once
-from tournaments.results.value import MatchResult
+from tournaments.results.keyed import enter_keyed_result, key_error
+from tournaments.results.once import new_key
+from tournaments.results.value import MatchResult, MatchResultError
 from tournaments.results.writing import ResultError, game_of
 from tournaments.rounds.hall import current_round, hall_fingerprint
 from tournaments.rounds.locks import RoundError
@@ -66,8 +68,6 @@ from tournaments.standings.decision import (
     decide,
 )
 from tournaments.standings.scoring import score
-from tournaments.web.forms_results import KeyedResultForm
-from tournaments.web.result_notices import match_names
 
 if TYPE_CHECKING:
     from tournaments.permissions.roles import AnyUser  # noqa: F401 (for games.permissions)
@@ -122,7 +122,8 @@ __all__ = [
     "battle_winner",
     "player_entry_in_match",
     "record_engine_result",
-    "referee_result_form",
+    "referee_entry_errors",
+    "referee_result_fields",
     "round_published",
     "players_of_round",
     "update_ratings",
@@ -211,37 +212,54 @@ def match_decision(
     return decide(MatchResult.from_battles(battle_1, battle_2, game=game), losses)
 
 
-def referee_result_form(match: Match, data: object = None) -> KeyedResultForm:
-    """The result form of the match's game with its submission key, bound to ``data``
-    when given; labelled with the players' names, and filled with the numbers stored
-    last (the result page is shown again after an entry, not emptied)."""
+def referee_result_fields(match: Match) -> tuple[list[ResultField], dict[str, object]]:
+    """The result fields of the match's game (each a ``name``, a ``label`` naming the
+    player whose number it is, and a ``limit``, the least being 0), in the result's order,
+    and the form's initial values: the numbers stored last (the result page is shown
+    again after an entry, not emptied) and a fresh submission ``key``."""
     latest = match.versions.exclude(status=ResultVersion.Status.SUPERSEDED).last()
-    initial = latest.survivors.as_dict() if latest is not None else {}
-    return KeyedResultForm(data, game=game_of(match), names=match_names(match), initial=initial)
+    initial: dict[str, object] = latest.survivors.as_dict() if latest is not None else {}
+    return result_fields(game_of(match), match_names(match)), initial | {"key": new_key()}
+
+
+def referee_entry_errors(
+    match: Match, numbers: Sequence[int | None], *, key: str
+) -> list[tuple[str | None, str]]:
+    """What is wrong with a referee's entry of the match's result: ``(field, message)``
+    pairs, the field ``None`` for the form as a whole; none when it may be entered. The
+    numbers (in the order of ``referee_result_fields``) are checked as a result of the
+    match's game only when all four are given (a missing one is its field's error), the
+    submission key always."""
+    errors: list[tuple[str | None, str]] = []
+    if all(number is not None for number in numbers):
+        try:
+            MatchResult.parse(list(numbers), game=game_of(match))
+        except MatchResultError as exc:
+            errors.append((exc.field, str(exc)))
+    problem = key_error(key)
+    if problem is not None:
+        errors.append((None, problem))
+    return errors
 
 
 def enter_referee_result(
     match: Match,
     *,
-    form: KeyedResultForm,
+    key: str,
+    numbers: Sequence[int],
     by: User,
     players: tuple[int, int],
     now: datetime,
 ) -> ResultVersion:
-    """Enter a valid ``referee_result_form`` for a second person to confirm, once per
-    submission key; raises ``ResultError`` when the workflow refuses it (already
-    confirmed, the pairing changed, the key was used for something else)."""
-    return apply_once(
-        form.cleaned_data["key"],
+    """Enter the referee's numbers (free of ``referee_entry_errors``) for a second person
+    to confirm, once per submission key; raises ``ResultError`` when the workflow refuses
+    it (already confirmed, the pairing changed, the key was used for something else)."""
+    return enter_keyed_result(
+        match,
+        key=key,
+        survivors=numbers,
         by=by,
-        match=match,
-        kind=SubmissionKey.Kind.ENTRY,
-        write=lambda: enter_result(
-            match,
-            survivors=form.survivors(),
-            by=by,
-            expected_lock_version=match.lock_version,
-            players=players,
-            now=now,
-        ),
-    )
+        expected_lock_version=match.lock_version,
+        players=players,
+        now=now,
+    )[0]
