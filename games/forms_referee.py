@@ -9,6 +9,9 @@ each error beside its number.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django import forms
 
 from tournaments.for_games import Match, referee_entry_errors, referee_result_fields
@@ -31,7 +34,7 @@ class SurvivorsForm(forms.Form):
     #: The submission's idempotency key: optional, so a form from before keys still works.
     key = forms.CharField(required=False, max_length=200, widget=forms.HiddenInput)
 
-    def __init__(self, match: Match, data: object = None) -> None:
+    def __init__(self, match: Match, data: Mapping[str, Any] | None = None) -> None:
         fields, initial = referee_result_fields(match)
         super().__init__(data, initial=initial)
         self.match = match
@@ -42,8 +45,8 @@ class SurvivorsForm(forms.Form):
             field.name: _number_field(field.label, field.limit) for field in fields
         } | own
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
         errors = referee_entry_errors(
             self.match, [cleaned.get(name) for name in self.names], key=cleaned.get("key") or ""
         )

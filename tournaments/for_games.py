@@ -2,11 +2,14 @@
 
 ``tournaments`` never imports ``games``; ``games`` and ``play`` import only this module
 (enforced by ``tests/test_layout.py`` and by ruff's banned-api in ``games/ruff.toml`` and
-``play/ruff.toml``). Everything a battle needs from its tournament is named here: the role
-gates, beginning play, handing over an engine-verified result, a referee's result entry,
-the counting of results by side (and which battles count for the site), the refs of the tournament archive's sections and its
-schema loader, and the site's SVG chart helpers (a battle's analysis graph). (The games offer their result scales through their
-``AppConfig``, ``tournaments.results.scales``, without importing this app.)
+``play/ruff.toml``). Everything a battle needs from its tournament is named here, as
+functions written for games and play (no charts, no forms): the role gates, beginning
+play, handing over an engine-verified result, a referee's result entry (its fields, its
+check and the keyed entry; games' form shows them), the counting of results by side (and
+which battles count for the site), and the refs of the tournament archive's sections and
+its schema loader. (The games offer their result scales through their ``AppConfig``,
+``tournaments.results.scales``, without importing this app; the site's SVG chart
+primitives are ``thud_site.svg`` and ``thud_site.palette``, no app's.)
 """
 
 from __future__ import annotations
@@ -44,10 +47,6 @@ from tournaments.permissions.tournament_gates import (
     access_tournament_public,
 )
 from tournaments.rating.update import update_ratings
-from tournaments.reports.charts import FONT_SIZE as CHART_FONT_SIZE
-from tournaments.reports.charts import Figure, caption_id, svg_open, text_width
-from tournaments.reports.palette import LIGHT as CHART_LIGHT
-from tournaments.reports.palette import series_class, series_colour
 from tournaments.reports.side_counts import SideCounts, count_by_side
 from tournaments.results.fields import ResultField, match_names, result_fields
 from tournaments.results.final import record_final_result
@@ -75,15 +74,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 __all__ = [
-    # The chart helpers, for a battle's analysis graph (games.analysis_chart).
-    "CHART_FONT_SIZE",
-    "CHART_LIGHT",
-    "Figure",
-    "caption_id",
-    "series_class",
-    "series_colour",
-    "svg_open",
-    "text_width",
     "attendance_changed",
     "DocumentIndex",
     "ExportRefs",
@@ -218,8 +208,10 @@ def referee_result_fields(match: Match) -> tuple[list[ResultField], dict[str, ob
     and the form's initial values: the numbers stored last (the result page is shown
     again after an entry, not emptied) and a fresh submission ``key``."""
     latest = match.versions.exclude(status=ResultVersion.Status.SUPERSEDED).last()
-    initial: dict[str, object] = latest.survivors.as_dict() if latest is not None else {}
-    return result_fields(game_of(match), match_names(match)), initial | {"key": new_key()}
+    initial: dict[str, object] = {"key": new_key()}
+    if latest is not None:
+        initial.update(latest.survivors.as_dict())
+    return result_fields(game_of(match), match_names(match)), initial
 
 
 def referee_entry_errors(

@@ -36,7 +36,6 @@ from tournaments.pairing import formats
 from tournaments.pairing.elimination import TOP_CUTS
 from tournaments.standings.tiebreaks import KEYS
 
-
 # The quickfire clock as stored on the tournament (DESIGN.md §5).
 CLOCK_FIELDS = (
     "think_ms",

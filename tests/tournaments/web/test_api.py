@@ -291,7 +291,7 @@ def test_a_changed_points_scheme_shows_alike_in_pairings_and_standings(client):
     player's points over the pairings (a bye is a win) are their standings' points."""
     event = build_event()
     Tournament.objects.filter(pk=event.t.pk).update(points_win=5, points_draw=3, points_loss=1)
-    earned: dict[str, int] = {name: 0 for name in ("Ann", "Bo", "Cy")}
+    earned: dict[str, int] = dict.fromkeys(("Ann", "Bo", "Cy"), 0)
     for number in range(1, 5):
         for pairing in client.get(f"/api/tournaments/stats-cup/rounds/{number}/pairings").json():
             if pairing["player_b"] is None:
