@@ -54,7 +54,7 @@ from tournaments.models.people import Player  # noqa: E402
 from tournaments.models.results import ResultVersion  # noqa: E402
 from tournaments.models.rounds import Match, Round  # noqa: E402
 from tournaments.models.tournament import Entry, Tournament  # noqa: E402
-from tournaments.organising.imports import MAX_ROWS, parse_players, parse_results  # noqa: E402
+from tournaments.organising.csv_rows import MAX_ROWS, parse_players, parse_results  # noqa: E402
 
 
 def build_results_tournament(owner) -> Tournament:

@@ -1,7 +1,7 @@
 """URLs split by audience, so a missing permission check is easy to spot.
 
 - public pages (no login):            tournaments/web/urls_public.py
-- organiser pages (``manage/``):      tournaments/web/urls_organiser.py
+- organiser pages (``manage/``):      tournaments/web/organiser/urls.py
 - referee pages (``referee/``):       tournaments/web/urls_referee.py
 - read-only JSON API (``api/``):      tournaments/web/urls_api.py
 - accounts (``accounts/``):           accounts/urls.py
@@ -38,7 +38,7 @@ urlpatterns = [
     path("api/tournaments/<slug:slug>/battles", views_api.battles, name="api_battles"),
     path("api/battles/<int:battle_id>", views_api.battle, name="api_battle"),
     path("api/", include("tournaments.web.urls_api")),
-    path("manage/", include("tournaments.web.urls_organiser")),
+    path("manage/", include("tournaments.web.organiser.urls")),
     path("referee/", include("tournaments.web.urls_referee")),
     path("battles/", include("games.urls")),
     # Django's set_language (django.conf.urls.i18n) at its usual address, wrapped so a

@@ -1,6 +1,6 @@
 """A battle's evaluation after every move as a small server-drawn SVG (the site's charts).
 
-Pure apart from the chart helpers it takes through ``tournaments.for_games``: points in,
+Pure, with the site's chart measures and colours (``thud_site.svg``, ``thud_site.palette``): points in,
 an SVG string out, every text escaped here. The y axis is the evaluation from the first
 side's view (above the zero line the first side is ahead), the x axis the plies; each
 move is a point, a mistake a larger hollow one with its own colour, a blunder a hollow
@@ -16,13 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-from tournaments.for_games import (
-    CHART_FONT_SIZE,
-    CHART_LIGHT,
-    series_class,
-    series_colour,
-    text_width,
-)
+from thud_site.palette import LIGHT, series_class, series_colour
+from thud_site.svg import FONT_SIZE, text_width
 
 HEIGHT = 180  # the plot's height in units
 #: The drawing's width in units: the page scales it to the width of its box (100 %).
@@ -55,9 +50,9 @@ def _open(width: float, height: float, labelled_by: str, title: str) -> str:
     return (
         f'<svg class="chart eval-chart" viewBox="0 0 {w} {h}" width="100%" '
         f'preserveAspectRatio="xMidYMid meet" role="group" aria-labelledby="{escape(labelled_by)}" '
-        f'font-family="sans-serif" font-size="{CHART_FONT_SIZE}" fill="{CHART_LIGHT.text}" '
+        f'font-family="sans-serif" font-size="{FONT_SIZE}" fill="{LIGHT.text}" '
         f'xmlns="http://www.w3.org/2000/svg">'
-        f'<rect class="chart-bg" width="{w}" height="{h}" fill="{CHART_LIGHT.background}"/>'
+        f'<rect class="chart-bg" width="{w}" height="{h}" fill="{LIGHT.background}"/>'
     )
 
 
@@ -69,12 +64,12 @@ def _mark(p: EvalPoint, cx: float, cy: float, small: bool) -> str:
         path = f"M{cx:g} {cy - r:g}L{cx + r:g} {cy:g}L{cx:g} {cy + r:g}L{cx - r:g} {cy:g}Z"
         return (
             f'<path class="chart-mark chart-hollow eval-blunder {series_class(1)}" d="{path}" '
-            f'fill="{CHART_LIGHT.background}" stroke="{series_colour(1)}" stroke-width="2.5"/>'
+            f'fill="{LIGHT.background}" stroke="{series_colour(1)}" stroke-width="2.5"/>'
         )
     if p.judgement == "mistake":
         return (
             f'<circle class="chart-mark chart-hollow eval-mistake {series_class(1)}" '
-            f'cx="{cx:g}" cy="{cy:g}" r="5.5" fill="{CHART_LIGHT.background}" '
+            f'cx="{cx:g}" cy="{cy:g}" r="5.5" fill="{LIGHT.background}" '
             f'stroke="{series_colour(1)}" stroke-width="2.5"/>'
         )
     return (
@@ -108,7 +103,7 @@ def eval_chart(
     ticks = [top_value, top_value // 2, 0, -(top_value // 2), -top_value]
     left = 12 + max(text_width(signed(t)) for t in ticks)
     # The halves' names sit outside the plot: above its top, below the plies' numbers.
-    top, bottom = 16 + CHART_FONT_SIZE, 24 + 2 * CHART_FONT_SIZE
+    top, bottom = 16 + FONT_SIZE, 24 + 2 * FONT_SIZE
     plies = max(last_ply, 1)
     step = (WIDTH - left - 36) / plies
     width = WIDTH
@@ -127,7 +122,7 @@ def eval_chart(
         style = ' stroke-width="2"' if t == 0 else ' stroke-dasharray="3 3"'
         parts.append(
             f'<line class="chart-grid" x1="{left:g}" y1="{y(t):g}" x2="{width - 6:g}" '
-            f'y2="{y(t):g}" stroke="{CHART_LIGHT.grid}"{style}/>'
+            f'y2="{y(t):g}" stroke="{LIGHT.grid}"{style}/>'
             f'<text x="{left - 6:g}" y="{y(t) + 5:g}" text-anchor="end">{signed(t)}</text>'
         )
     parts.append(
@@ -137,7 +132,7 @@ def eval_chart(
     every = next(k for k in (1, 2, 5, 10, 20, 50, 100, 1000, 10**6) if k * step >= 28)
     for ply in range(0, last_ply + 1, every):
         parts.append(
-            f'<text x="{x(ply):g}" y="{top + HEIGHT + 4 + CHART_FONT_SIZE:g}" '
+            f'<text x="{x(ply):g}" y="{top + HEIGHT + 4 + FONT_SIZE:g}" '
             f'text-anchor="middle">{ply}</text>'
         )
     if 0 < current_ply <= last_ply:

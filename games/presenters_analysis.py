@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from games.models.analysis import BattleAnalysis
 from games.models.battle import Battle
-from tournaments.for_games import Figure, caption_id
+from thud_site.svg import Figure, caption_id
 
 from . import analysis_runs, presenters
 from .analysis import PlyRow

@@ -2,7 +2,7 @@
 
 Big "touched" and "moved" buttons drive the same compare-and-set clock as online
 play; pause, resume, give time and decisions are referee transitions. When both
-battles are over, the result form of the tournament's game (``referee_result_form``, the
+battles are over, the result form of the tournament's game (``forms_referee``, with the
 referee entry form's labels and limits) enters the result for normal confirmation.
 
 The page is a tournament battle's referees' and organisers'; a site administrator also
@@ -40,13 +40,10 @@ from thud_site.http import HtmxHttpRequest
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
-from tournaments.for_games import (
-    ResultError,
-    enter_referee_result,
-    referee_result_form,
-)
+from tournaments.for_games import ResultError, enter_referee_result
 
 from . import archive, otb_moves, permissions, presenters, presenters_referee
+from .forms_referee import SurvivorsForm
 from .records import movetext
 from .views import settled
 
@@ -67,7 +64,7 @@ def _page_context(
         siblings = {b.number: b for b in Battle.objects.filter(match_id=match.pk).order_by()}
     both_done = len(siblings) == 2 and all(b.is_finished for b in siblings.values())
     if both_done and result_form is None and match is not None:
-        result_form = referee_result_form(match)
+        result_form = SurvivorsForm(match)
     return {
         "battle": battle,
         "siblings": [siblings[n] for n in sorted(siblings)],
@@ -231,7 +228,7 @@ def survivors(request: HtmxHttpRequest, battle_id: int):
     """The match result of both battles, in the numbers of the tournament's game."""
     battle = permissions.access_battle_for_referee(request.user, battle_id)
     match = battle.tournament_match()
-    form = referee_result_form(match, request.POST)
+    form = SurvivorsForm(match, request.POST)
     if not form.is_valid():
         # Shown again with each error beside its number; nothing is entered.
         error = _("The result was not entered: check the numbers.")
@@ -244,7 +241,12 @@ def survivors(request: HtmxHttpRequest, battle_id: int):
         raise PermissionDenied
     try:
         enter_referee_result(
-            match, form=form, by=user, players=battle.match_players, now=timezone.now()
+            match,
+            key=form.cleaned_data["key"],
+            numbers=form.numbers(),
+            by=user,
+            players=battle.match_players,
+            now=timezone.now(),
         )
     except ResultError as exc:
         return _respond(request, battle_id, error=str(exc))

@@ -6,10 +6,7 @@ result workflow (tournaments/results/), never an edit.
 
 from __future__ import annotations
 
-from django.contrib import admin, messages
-from django.utils import timezone
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.contrib import admin
 
 from tournaments.models.entries import ForbiddenPair
 from tournaments.models.imports import ArchiveImport
@@ -17,7 +14,7 @@ from tournaments.models.people import Player, PlayerClaim
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Entry, Tournament
-from tournaments.rating.update import after_rounds_changed
+from tournaments.views_admin import mark_rated
 
 
 @admin.register(Player)
@@ -41,40 +38,12 @@ class TournamentAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["referees"]
     inlines = [EntryInline]
-    actions = ["mark_rated"]
+    actions = [mark_rated]
 
     def get_readonly_fields(self, request, obj=None):
         # A copy is never rated (``Tournament.copy_never_rated``): its box is not offered.
         shown = ["imported", "copy_of", "fingerprint"]
         return [*shown, "rated"] if obj is not None and obj.is_copy else shown
-
-    @admin.action(
-        description=gettext_lazy("Mark rated and rate its finished rounds"),
-        permissions=["change"],
-    )
-    def mark_rated(self, request, queryset) -> None:
-        """A site administrator's decision: an imported tournament is unrated until then
-        (``tournaments.archive.writer``); its players are rated at once. A copy of a
-        tournament the site already holds (``archive.copies``) is refused: it would count
-        the same rounds twice."""
-        now = timezone.now()
-        for copy in queryset.filter(copy_of__isnull=False).select_related("copy_of"):
-            self.message_user(request, copy_refused(copy), messages.ERROR)
-        originals = queryset.filter(copy_of__isnull=True)
-        for tournament in originals.filter(rated=False):
-            tournament.rated = True
-            tournament.save(update_fields=["rated"])
-            after_rounds_changed(tournament, now=now)
-        if originals.exists():
-            self.message_user(request, _("Marked rated."), messages.SUCCESS)
-
-
-def copy_refused(copy: Tournament) -> str:
-    assert copy.copy_of is not None
-    return _(
-        "“%(name)s” was not marked rated: it is a copy of “%(original)s”, already on this "
-        "site, and a copy is never rated (its rounds would count twice)."
-    ) % {"name": copy.name, "original": copy.copy_of.name}
 
 
 @admin.register(Round)

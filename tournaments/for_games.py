@@ -2,18 +2,22 @@
 
 ``tournaments`` never imports ``games``; ``games`` and ``play`` import only this module
 (enforced by ``tests/test_layout.py`` and by ruff's banned-api in ``games/ruff.toml`` and
-``play/ruff.toml``). Everything a battle needs from its tournament is named here: the role
-gates, beginning play, handing over an engine-verified result, a referee's result entry,
-the counting of results by side (and which battles count for the site), the refs of the tournament archive's sections and its
-schema loader, the site's SVG chart helpers (a battle's analysis graph), and the
-registration of the apps' contributions (``tournaments.contributions``: archive sections,
-matches without play, rated casual matches). (The games offer their result scales on their
-``AppConfig``, ``GamesConfig.game_scales``, without importing this app.)
+``play/ruff.toml``). Everything a battle needs from its tournament is named here, as
+functions written for games and play (no charts, no forms): the role gates, beginning
+play, handing over an engine-verified result, a referee's result entry (its fields, its
+check and the keyed entry; games' form shows them), the counting of results by side (and
+which battles count for the site), the refs of the tournament archive's sections and
+its schema loader, and the registration of the apps' contributions
+(``tournaments.contributions``: archive sections, matches without play, rated casual
+matches). (The games offer their result scales on their ``AppConfig``,
+``GamesConfig.game_scales``, without importing this app; the site's SVG chart primitives
+are ``thud_site.svg`` and ``thud_site.palette``, no app's.)
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -32,9 +36,10 @@ from tournaments.archive.sections import (
 )
 from tournaments.contributions import register as register_contributions
 from tournaments.events.signals import attendance_changed, round_published
-from tournaments.models.results import ResultVersion, SubmissionKey
+from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Entry, Tournament
+from tournaments.models.wording import say
 from tournaments.permissions.match_gates import (
     access_match_for_battle_start,
     access_match_id_for_referee,
@@ -47,19 +52,16 @@ from tournaments.permissions.tournament_gates import (
     access_tournament_public,
 )
 from tournaments.rating.update import update_ratings
-from tournaments.reports.charts import FONT_SIZE as CHART_FONT_SIZE
-from tournaments.reports.charts import Figure, caption_id, svg_open, text_width
-from tournaments.reports.palette import LIGHT as CHART_LIGHT
-from tournaments.reports.palette import series_class, series_colour
 from tournaments.reports.side_counts import SideCounts, count_by_side
-from tournaments.results.entry import enter_result
+from tournaments.results.fields import ResultField, match_names, result_fields
 from tournaments.results.final import record_final_result
-from tournaments.results.once import apply_once
+from tournaments.results.keyed import enter_keyed_result, key_error
+from tournaments.results.once import new_key
 from tournaments.results.writing import ResultError, game_of
 from tournaments.rounds.hall import current_round, hall_fingerprint
 from tournaments.rounds.locks import RoundError
 from tournaments.rounds.play import begin_play
-from tournaments.rules.result import MatchResult
+from tournaments.rules.result import MatchResult, MatchResultError
 from tournaments.standings.decision import (
     LOST_ON_TIME,
     RESIGNED,
@@ -69,8 +71,6 @@ from tournaments.standings.decision import (
     decide,
 )
 from tournaments.standings.scoring import score
-from tournaments.web.forms_results import KeyedResultForm
-from tournaments.web.result_notices import match_names
 
 if TYPE_CHECKING:
     from tournaments.permissions.roles import AnyUser  # noqa: F401 (for games.permissions)
@@ -80,15 +80,6 @@ log = logging.getLogger(__name__)
 __all__ = [
     # The one place games and play register their contributions (tournaments.contributions).
     "register_contributions",
-    # The chart helpers, for a battle's analysis graph (games.analysis_chart).
-    "CHART_FONT_SIZE",
-    "CHART_LIGHT",
-    "Figure",
-    "caption_id",
-    "series_class",
-    "series_colour",
-    "svg_open",
-    "text_width",
     "attendance_changed",
     "DocumentIndex",
     "ExportRefs",
@@ -127,7 +118,8 @@ __all__ = [
     "battle_winner",
     "player_entry_in_match",
     "record_engine_result",
-    "referee_result_form",
+    "referee_entry_errors",
+    "referee_result_fields",
     "round_published",
     "players_of_round",
     "update_ratings",
@@ -216,37 +208,56 @@ def match_decision(
     return decide(MatchResult.from_battles(battle_1, battle_2, game=game), losses)
 
 
-def referee_result_form(match: Match, data: object = None) -> KeyedResultForm:
-    """The result form of the match's game with its submission key, bound to ``data``
-    when given; labelled with the players' names, and filled with the numbers stored
-    last (the result page is shown again after an entry, not emptied)."""
+def referee_result_fields(match: Match) -> tuple[list[ResultField], dict[str, object]]:
+    """The result fields of the match's game (each a ``name``, a ``label`` naming the
+    player whose number it is, and a ``limit``, the least being 0), in the result's order,
+    and the form's initial values: the numbers stored last (the result page is shown
+    again after an entry, not emptied) and a fresh submission ``key``."""
     latest = match.versions.exclude(status=ResultVersion.Status.SUPERSEDED).last()
-    initial = latest.survivors.as_dict() if latest is not None else {}
-    return KeyedResultForm(data, game=game_of(match), names=match_names(match), initial=initial)
+    initial: dict[str, object] = {"key": new_key()}
+    if latest is not None:
+        initial.update(latest.survivors.as_dict())
+    return result_fields(game_of(match), match_names(match)), initial
+
+
+def referee_entry_errors(
+    match: Match, numbers: Sequence[int | None], *, key: str
+) -> list[tuple[str | None, str]]:
+    """What is wrong with a referee's entry of the match's result: ``(field, message)``
+    pairs, the field ``None`` for the form as a whole; none when it may be entered. The
+    numbers (in the order of ``referee_result_fields``) are checked as a result of the
+    match's game only when all four are given (a missing one is its field's error), the
+    submission key always."""
+    errors: list[tuple[str | None, str]] = []
+    if all(number is not None for number in numbers):
+        try:
+            MatchResult.parse(list(numbers), game=game_of(match))
+        except MatchResultError as exc:
+            errors.append((exc.field, say(exc)))
+    problem = key_error(key)
+    if problem is not None:
+        errors.append((None, problem))
+    return errors
 
 
 def enter_referee_result(
     match: Match,
     *,
-    form: KeyedResultForm,
+    key: str,
+    numbers: Sequence[int],
     by: User,
     players: tuple[int, int],
     now: datetime,
 ) -> ResultVersion:
-    """Enter a valid ``referee_result_form`` for a second person to confirm, once per
-    submission key; raises ``ResultError`` when the workflow refuses it (already
-    confirmed, the pairing changed, the key was used for something else)."""
-    return apply_once(
-        form.cleaned_data["key"],
+    """Enter the referee's numbers (free of ``referee_entry_errors``) for a second person
+    to confirm, once per submission key; raises ``ResultError`` when the workflow refuses
+    it (already confirmed, the pairing changed, the key was used for something else)."""
+    return enter_keyed_result(
+        match,
+        key=key,
+        survivors=numbers,
         by=by,
-        match=match,
-        kind=SubmissionKey.Kind.ENTRY,
-        write=lambda: enter_result(
-            match,
-            survivors=form.survivors(),
-            by=by,
-            expected_lock_version=match.lock_version,
-            players=players,
-            now=now,
-        ),
-    )
+        expected_lock_version=match.lock_version,
+        players=players,
+        now=now,
+    )[0]

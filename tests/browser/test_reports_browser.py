@@ -14,7 +14,7 @@ from axe_playwright_python.sync_playwright import Axe
 from tests.fixtures.browsers import SCREENSHOTS
 from tests.tournaments.event import grow_event
 from tests.tournaments.web.test_views_reports import NAMES, swiss
-from tournaments.reports.palette import DARK, LIGHT
+from thud_site.palette import DARK, LIGHT
 
 pytestmark = [
     pytest.mark.browser,

@@ -240,3 +240,20 @@ def test_survivors_form_labels_name_the_players(client, finished_otb):
     form = result_form_of(page)
     assert label_of(form, "battle1_first") == f"Battle 1 surviving dwarfs ({a})"
     assert label_of(form, "battle2_first") == f"Battle 2 surviving dwarfs ({b})"
+
+
+def test_a_replayed_submission_key_enters_the_result_once(client, finished_otb):
+    """The survivors form enters through the tournament's keyed entry (the match page's
+    too): a second post carrying the same key (a queued form sent again) changes nothing,
+    even with other numbers, and a malformed key is refused beside the form."""
+    b1, _b2 = finished_otb
+    key = "replayed-key-0123456789"
+    url = reverse("games:survivors", args=[b1.pk])
+    assert client.post(url, ENTERED | {"key": key}).status_code == 302
+    again = client.post(url, ENTERED | {"battle1_first": 19, "key": key})
+    assert again.status_code == 302
+    version = ResultVersion.objects.get(match=b1.match_id)
+    assert version.battle1_first == 20
+    bad = client.post(url, ENTERED | {"key": "not a key!"})
+    assert bad.status_code == 400
+    assert "submission key is not valid" in bad.content.decode()

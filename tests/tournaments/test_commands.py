@@ -15,7 +15,7 @@ from tournaments.models.ratings import RatingChange
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Round
 from tournaments.models.tournament import Entry, Tournament
-from tournaments.organising.imports import MAX_FILE_BYTES, MAX_ROWS
+from tournaments.organising.csv_rows import MAX_FILE_BYTES, MAX_ROWS
 from tournaments.results.final import record_final_result
 from tournaments.rounds.draw import pair_next_round
 from tournaments.rounds.play import publish_round

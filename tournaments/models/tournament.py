@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.models.people import Player
 from tournaments.models.wording import capture_policy_choices, game_choices, words
-from tournaments.pairing import elimination
+from tournaments.pairing import elimination, formats
 from tournaments.rules.scales import scale_of
 from tournaments.standings import tiebreaks
 
@@ -39,9 +39,9 @@ def default_time_zone() -> str:
 
 class Tournament(models.Model):
     class Format(models.TextChoices):
-        SWISS = "swiss", _("Swiss")
-        ROUND_ROBIN = "round_robin", _("Round robin")
-        SINGLE_ELIMINATION = "single_elimination", _("Single elimination")
+        SWISS = formats.SWISS, _("Swiss")
+        ROUND_ROBIN = formats.ROUND_ROBIN, _("Round robin")
+        SINGLE_ELIMINATION = formats.SINGLE_ELIMINATION, _("Single elimination")
 
     class Variant(models.TextChoices):
         CLASSIC = "classic", _("Classic (no limit, no clock)")

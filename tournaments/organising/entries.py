@@ -25,7 +25,7 @@ from tournaments.models.countries import UnknownCountryError, country_code
 from tournaments.models.entries import EntryChange
 from tournaments.models.rounds import Round
 from tournaments.models.tournament import Entry, Tournament
-from tournaments.organising.imports import RATING_MAX, RATING_MIN, text_problem
+from tournaments.organising.csv_rows import RATING_MAX, RATING_MIN, text_problem
 from tournaments.pairing.seeding import SeedRecord, order_by_rating
 from tournaments.rating.reads import site_ratings
 from tournaments.rounds.locks import lock_tournament

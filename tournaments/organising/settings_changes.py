@@ -32,11 +32,9 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
+from tournaments.pairing import formats
 from tournaments.pairing.elimination import TOP_CUTS
 from tournaments.standings.tiebreaks import KEYS
-
-ROUND_ROBIN = "round_robin"  # Tournament.Format.ROUND_ROBIN, without importing the models
-SWISS = "swiss"
 
 # The quickfire clock as stored on the tournament (DESIGN.md §5).
 CLOCK_FIELDS = (
@@ -139,7 +137,7 @@ def check_top_cut(facts: TournamentFacts, fmt: str, top_cut: int) -> None:
         return
     if top_cut not in TOP_CUTS or top_cut & (top_cut - 1):
         raise SettingsError(_("The top cut must be 2, 4 or 8 players."))
-    if fmt != SWISS:
+    if fmt != formats.SWISS:
         raise SettingsError(_("Only a Swiss tournament can end with a top cut."))
     if top_cut > facts.players:
         raise SettingsError(
@@ -218,7 +216,7 @@ def round_robin_rounds_needed(players: int) -> int:
 
 def warnings(facts: TournamentFacts) -> list[str]:
     """Settings that are allowed but probably not what the organiser wants."""
-    if facts.format != ROUND_ROBIN or facts.players < 2:
+    if facts.format != formats.ROUND_ROBIN or facts.players < 2:
         return []
     needed = round_robin_rounds_needed(facts.players)
     if facts.rounds < needed:

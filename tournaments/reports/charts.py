@@ -6,116 +6,28 @@ text is escaped here, so the caller may mark the result safe.
 Invariants:
 - Nothing is cut: the label columns are as wide as the longest label, measured with
   ``text_width`` (advance widths rounded up from DejaVu Sans and Liberation Sans, the widest
-  fonts ``sans-serif`` resolves to), and a name longer than ``MAX_LABEL_CHARS`` is shortened
+  fonts ``sans-serif`` resolves to), and a name longer than ``svg.MAX_LABEL_CHARS`` is shortened
   with "…" while its full text stays in the ``<title>`` and in the chart's data table.
-- Colours are classes (``palette.series_class``) styled by ``static/css/charts.css``; the
+- Colours are classes (``thud_site.palette.series_class``) styled by ``static/css/charts.css``; the
   light colour is also a presentation attribute, which the CSS overrides on screen and
   WeasyPrint draws in the PDFs. The chart paints its own background, so its contrast holds
   whatever the page behind it.
 - The SVG has a ``viewBox`` and its natural ``width``/``height``: CSS shrinks it to its box
   (``max-width: 100%; height: auto``), never stretches it.
 - The SVG is ``role="img"``, named by ``aria-labelledby`` (the figure's caption); the data
-  are in a table beside it (``Figure``), because a screen reader cannot read a chart.
+  are in a table beside it (``thud_site.svg.Figure``), because a screen reader cannot read a chart.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-from tournaments.reports.palette import LIGHT, series_class, series_colour
+from thud_site.palette import LIGHT, series_class, series_colour
+from thud_site.svg import shorten, svg_open, text_width
 
-FONT_SIZE = 14
 LINE_HEIGHT = 18  # the least vertical room one label needs
-MAX_LABEL_CHARS = 28
-
-# Advance widths in em, rounded up to 0.05 em over DejaVu Sans and Liberation Sans.
-_WIDTHS = {
-    0.30: "'Iijl",
-    0.35: " ,./:;\\|",
-    0.40: "()-[]ft",
-    0.45: "!r",
-    0.50: '"*J`',
-    0.55: "csz",
-    0.60: "?L_kvxy",
-    0.65: "$0123456789FTabdeghnopqu{}",
-    0.70: "ABEKPSVXYZ",
-    0.75: "CNRU",
-    0.80: "&DGHOQ",
-    0.85: "#+<=>^w~",
-    0.90: "M",
-    1.00: "%Wm",
-    1.05: "@",
-}
-_EM = {char: width for width, chars in _WIDTHS.items() for char in chars}
-
-
-def _char_width(char: str) -> float:
-    if char in _EM:
-        return _EM[char]
-    if unicodedata.east_asian_width(char) in "WF":
-        return 1.05
-    base = unicodedata.normalize("NFD", char)[:1]  # "Ü" is as wide as "U"
-    return _EM.get(base, 0.8)  # other scripts: wider than most Latin letters
-
-
-def text_width(text: str, size: float = FONT_SIZE) -> float:
-    """A width ``text`` will not exceed in a sans-serif font of ``size`` units.
-
-    >>> text_width("Ill") < text_width("MWm")
-    True
-    >>> text_width("Überwald") == text_width("Uberwald")
-    True
-    """
-    return sum(_char_width(c) for c in text) * size
-
-
-def shorten(text: str, limit: int = MAX_LABEL_CHARS) -> str:
-    """``text``, cut to ``limit`` characters with "…" if longer.
-
-    >>> shorten("Carrot Ironfoundersson", 10)
-    'Carrot Ir…'
-    >>> shorten("Nobby")
-    'Nobby'
-    """
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
-def svg_open(css_class: str, width: float, height: float, labelled_by: str, title: str) -> str:
-    w, h = round(width), round(height)
-    return (
-        f'<svg class="chart {css_class}" viewBox="0 0 {w} {h}" width="{w}" height="{h}" '
-        f'role="img" aria-labelledby="{escape(labelled_by)}" font-family="sans-serif" '
-        f'font-size="{FONT_SIZE}" fill="{LIGHT.text}" xmlns="http://www.w3.org/2000/svg">'
-        f"<title>{escape(title)}</title>"
-        f'<rect class="chart-bg" width="{w}" height="{h}" fill="{LIGHT.background}"/>'
-    )
-
-
-def caption_id(figure_id: str) -> str:
-    """The id of the figure's caption, which names its SVG (``aria-labelledby``)."""
-    return f"{figure_id}-caption"
-
-
-@dataclass(frozen=True)
-class Figure:
-    """A chart and its data as a table: what ``_side_stats.html#chart-figure`` renders.
-
-    ``columns`` head the table (the first heads the row labels); each row is a label (a
-    ``<th scope="row">``) and one cell per other column.
-    """
-
-    id: str  # unique on the page
-    caption: str
-    svg: str  # safe HTML (the caller marks it so)
-    columns: Sequence[str]
-    rows: Sequence[tuple[str, Sequence[str]]]
-
-    @property
-    def caption_id(self) -> str:
-        return caption_id(self.id)
 
 
 @dataclass(frozen=True)

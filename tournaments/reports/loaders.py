@@ -12,7 +12,7 @@ Terminology and invariants:
 - ``report_context`` is everything ``templates/tournaments/report_body.html`` needs, so the
   report's body can be rendered on its own (a PDF reuses it). Whether it shows a podium is
   ``stage.report_stage``'s decision, and only its.
-- Each chart comes as a ``charts.Figure``: the SVG with its caption and its data as a table.
+- Each chart comes as a ``Figure`` (``thud_site.svg``): the SVG with its caption and its data as a table.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from django.utils.formats import number_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from thud_site.svg import Figure, caption_id
 from tournaments.models.people import Player
 from tournaments.models.rounds import Match
 from tournaments.models.tournament import Entry, Tournament
@@ -81,7 +82,7 @@ def player_stats(player: Player, *, game: str) -> SideStats:
     )
 
 
-def side_chart(stats: SideStats, *, title: str, figure_id: str = "side-chart") -> charts.Figure:
+def side_chart(stats: SideStats, *, title: str, figure_id: str = "side-chart") -> Figure:
     """The bar chart of who won the battles, and its table (labels translated here)."""
     words = stats.words
     if stats.lost is None:
@@ -98,8 +99,8 @@ def side_chart(stats: SideStats, *, title: str, figure_id: str = "side-chart") -
         charts.Bar(label, float(pct), f"{share} ({count})")
         for (label, pct, count), share in zip(outcomes, shares, strict=True)
     ]
-    svg = charts.bar_chart(bars, title=title, labelled_by=charts.caption_id(figure_id))
-    return charts.Figure(
+    svg = charts.bar_chart(bars, title=title, labelled_by=caption_id(figure_id))
+    return Figure(
         figure_id,
         title,
         mark_safe(svg),  # noqa: S308 - charts.bar_chart escapes every label
@@ -167,9 +168,7 @@ def event_crosstable(data: EventData, standings: list[StandingRow]) -> list[Cros
     return crosstable(standings, data.matches, max(data.rounds, default=0))
 
 
-def rank_chart(
-    tournament: Tournament, data: EventData, standings: list[StandingRow]
-) -> charts.Figure:
+def rank_chart(tournament: Tournament, data: EventData, standings: list[StandingRow]) -> Figure:
     """Rank after each public round for the leading players (standings order), and its table."""
     count = max(data.rounds, default=0)
     history = ranks_by_round(
@@ -184,9 +183,9 @@ def rank_chart(
     title = _("Rank after each round")
     figure_id = "rank-chart"
     svg = charts.rank_chart(
-        lines, round_labels=labels, title=title, labelled_by=charts.caption_id(figure_id)
+        lines, round_labels=labels, title=title, labelled_by=caption_id(figure_id)
     )
-    return charts.Figure(
+    return Figure(
         figure_id,
         title,
         mark_safe(svg),  # noqa: S308 - charts.rank_chart escapes every label

@@ -3,7 +3,7 @@
 Pure: the points (a label, the rating and the RD after each period) in, an SVG string out.
 The line is the rating after each period; the shaded band is rating ± RD, so the chart
 shows how sure the rating is as well as where it is. The same numbers are the figure's
-table (``charts.Figure``), the text alternative.
+table (``thud_site.svg.Figure``), the text alternative.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-from tournaments.reports.charts import FONT_SIZE, svg_open, text_width
-from tournaments.reports.palette import LIGHT, series_class, series_colour
+from thud_site.palette import LIGHT, series_class, series_colour
+from thud_site.svg import FONT_SIZE, svg_open, text_width
 
 HEIGHT = 200  # the plot's height in units
 STEP_MAX = 48

@@ -42,17 +42,31 @@ def standings_stages(tournament: Tournament) -> tuple[str, ...]:
     return (Round.Stage.MAIN,)
 
 
-def counted_matches(tournament: Tournament):
+#: Which of the counted rounds' matches count in the standings: a bye, or a match with a
+#: confirmed result. THE definition (``load_standings`` reads it in SQL); ``_match_records``
+#: is its reading in Python, for the draw, which holds every counted match (its history
+#: needs the unconfirmed ones too). ``tests/tournaments/rounds/test_standings_parity.py``
+#: keeps the two readings equal.
+IN_STANDINGS = Q(player_b__isnull=True) | Q(confirmed_version__isnull=False)
+
+
+def _counted(tournament: Tournament):
+    """The matches of the tournament's counted rounds of the stages the standings count."""
     return (
         Match.objects.counted()
         .filter(round__tournament=tournament)
         .filter(round__stage__in=standings_stages(tournament))
-        .select_related("round", "confirmed_version")
         .order_by("round__number", "table")
     )
 
 
+def counted_matches(tournament: Tournament):
+    """Every match of the rounds the standings count, confirmed or not (the draw's)."""
+    return _counted(tournament).select_related("round", "confirmed_version")
+
+
 def _match_records(matches) -> list[MatchRecord]:
+    """The standings' records of ``matches`` (of ``counted_matches``): those ``IN_STANDINGS``."""
     records = []
     for m in matches:
         if m.player_b_id is None:
@@ -92,11 +106,8 @@ def load_standings(tournament: Tournament) -> list[StandingRow]:
         .values_list("pk", "player__name", "seed", "initial_points")
     ]
     rows = (
-        Match.objects.counted()
-        .filter(round__tournament=tournament)
-        .filter(round__stage__in=standings_stages(tournament))
-        .filter(Q(player_b__isnull=True) | Q(confirmed_version__isnull=False))
-        .order_by("round__number", "table")
+        _counted(tournament)
+        .filter(IN_STANDINGS)
         .values_list(
             "round__number",
             "player_a_id",

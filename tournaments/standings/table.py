@@ -79,11 +79,28 @@ class StandingRow:
     separated_by: str | None
 
 
+def match_points_of(outcome: str, points: PointsScheme) -> tuple[int, int]:
+    """A's and B's match points for a match's ``outcome`` (``"a"``, ``"b"`` or
+    ``"draw"``, ``scoring.score``): the one reading of the points scheme, for the
+    standings and for the API's pairings. A bye scores as A's win.
+
+    >>> scheme = PointsScheme(win=3, draw=1, loss=0)
+    >>> match_points_of("a", scheme), match_points_of("b", scheme), match_points_of("draw", scheme)
+    ((3, 0), (0, 3), (1, 1))
+    """
+    if outcome == "a":
+        return points.win, points.loss
+    if outcome == "b":
+        return points.loss, points.win
+    return points.draw, points.draw
+
+
 class _Tally:
-    __slots__ = ("wins", "draws", "losses", "byes", "diff", "battles", "opponents")
+    __slots__ = ("wins", "draws", "losses", "byes", "diff", "battles", "points", "opponents")
 
     def __init__(self) -> None:
         self.wins = self.draws = self.losses = self.byes = self.diff = self.battles = 0
+        self.points = 0  # match points won (the initial points are the entrant's)
         # (opponent id, result factor for Sonneborn-Berger: 1.0 / 0.5 / 0.0)
         self.opponents: list[tuple[int, float]] = []
 
@@ -118,6 +135,7 @@ def compute_standings(
             raise ValueError(f"match in round {match.round} names unknown entrant {match.a}")
         if match.b is None or match.result is None:
             ta.byes += 1
+            ta.points += match_points_of("a", points)[0]
             continue
         tb = tallies.get(match.b)
         if tb is None:
@@ -127,6 +145,9 @@ def compute_standings(
         tb.diff -= s.differential
         ta.battles += s.battles_won_a
         tb.battles += s.battles_won_b
+        a_points, b_points = match_points_of(s.outcome, points)
+        ta.points += a_points
+        tb.points += b_points
         if s.outcome == "a":
             ta.wins += 1
             tb.losses += 1
@@ -143,13 +164,7 @@ def compute_standings(
             ta.opponents.append((match.b, 0.5))
             tb.opponents.append((match.a, 0.5))
 
-    match_points = {
-        e.id: e.initial_points
-        + points.win * (tallies[e.id].wins + tallies[e.id].byes)
-        + points.draw * tallies[e.id].draws
-        + points.loss * tallies[e.id].losses
-        for e in entrants
-    }
+    match_points = {e.id: e.initial_points + tallies[e.id].points for e in entrants}
 
     # One dict per entrant, keyed by StandingRow's field names (the tiebreak keys among them).
     rows: list[dict[str, Any]] = []

@@ -1,5 +1,5 @@
 """Entering players: one by hand or a CSV file of them, within the limits of a CSV import
-(``tournaments.organising.imports``)."""
+(``tournaments.organising.csv_rows``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.models.countries import UnknownCountryError, country_code, country_name
 from tournaments.models.tournament import Tournament
-from tournaments.organising.imports import (
+from tournaments.organising.csv_rows import (
     INITIAL_POINTS_MAX,
     MAX_FILE_BYTES,
     RATING_MAX,
@@ -30,7 +30,7 @@ def _country(text: str) -> str:
 
 
 class PlayerForm(forms.Form):
-    """One player; the limits are those of a CSV import (``tournaments.organising.imports``)."""
+    """One player; the limits are those of a CSV import (``tournaments.organising.csv_rows``)."""
 
     name = forms.CharField(
         label=_("Player's name"),

@@ -9,15 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django import forms
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models.results import ResultVersion
-from tournaments.models.wording import form_label_of, label_of, say
-from tournaments.results.once import KEY_PATTERN, new_key
+from tournaments.models.wording import say
+from tournaments.results.fields import result_fields
+from tournaments.results.keyed import key_error
+from tournaments.results.once import new_key
 from tournaments.rules.result import MatchResult, MatchResultError
 from tournaments.rules.scales import FIELDS as SURVIVOR_FIELDS
-from tournaments.rules.scales import limit_of, scale_of
 from tournaments.standings.scoring import score
 
 
@@ -30,21 +30,6 @@ def _survivor_field(label: str, limit: int) -> forms.IntegerField:
     )
 
 
-# Whose number each field is, in ``FIELDS`` order: A has the first side in battle 1 and
-# the second in battle 2, so battle 1's second side and battle 2's first are B's.
-FIELD_PLAYER = (0, 1, 1, 0)
-
-
-def named_label(game: str, field: str, names: tuple[str, str] | None) -> str:
-    """The field's label: "Battle 1 <the game's count> (Alice)" with the players' names,
-    else the game's "(A)"/"(B)" label (a form without a match, as the live preview's)."""
-    scale = scale_of(game)
-    if names is None:
-        return form_label_of(scale, field)
-    name = names[FIELD_PLAYER[SURVIVOR_FIELDS.index(field)]]
-    return gettext("%(numbers)s (%(name)s)") % {"numbers": label_of(scale, field), "name": name}
-
-
 class MatchResultForm(forms.Form):
     """The four numbers of a match result in ``game``'s scale (Thud: survivor counts);
     A has the first side in battle 1, B in battle 2. Limits are the game's; labels name
@@ -53,12 +38,11 @@ class MatchResultForm(forms.Form):
     def __init__(self, *args, game: str, names: tuple[str, str] | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
-        scale = scale_of(game)
         # Inserted first, in ``FIELDS`` order, before any field a subclass declares.
         own = dict(self.fields)
         self.fields = {
-            name: _survivor_field(named_label(game, name, names), limit_of(scale, name))
-            for name in SURVIVOR_FIELDS
+            field.name: _survivor_field(field.label, field.limit)
+            for field in result_fields(game, names)
         } | own
 
     def clean(self):
@@ -112,16 +96,15 @@ def _key_field() -> forms.CharField:
 
 
 def _check_key(form: forms.Form) -> None:
-    key = form.cleaned_data.get("key") or ""
-    if key and not KEY_PATTERN.match(key):
-        form.add_error(
-            None, _("This form's submission key is not valid; reload the page and try again.")
-        )
+    error = key_error(form.cleaned_data.get("key") or "")
+    if error is not None:
+        form.add_error(None, error)
 
 
 class KeyedResultForm(MatchResultForm):
-    """The result form with a submission key: the referee's entry, a player's report and
-    the over-the-board survivors form."""
+    """The result form with a submission key: the referee's entry and a player's report
+    (the over-the-board survivors form, games' own, has the same fields and checks:
+    ``results.fields``, ``results.keyed``)."""
 
     key = _key_field()
 

@@ -7,14 +7,8 @@ from django.utils.translation import gettext as _
 
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match
+from tournaments.results.fields import match_names, named_label
 from tournaments.rules.scales import FIELDS
-from tournaments.web.forms_results import named_label
-
-
-def match_names(match: Match) -> tuple[str, str]:
-    """A's and B's names, for labels (a bye has no B: never shown a result form)."""
-    b = match.player_b.player.name if match.player_b is not None else ""
-    return match.player_a.player.name, b
 
 
 def disputed_by(match: Match, version: ResultVersion) -> ResultVersion | None:

@@ -21,6 +21,7 @@ from tournaments.rounds.reads import (
 )
 from tournaments.rules.scales import api_key
 from tournaments.standings.scoring import PointsScheme
+from tournaments.standings.table import match_points_of
 
 
 def tournament_json(t: Tournament) -> dict:
@@ -96,8 +97,7 @@ def pairing_json(m: Match, scheme: PointsScheme) -> dict:
             }
             for n, players in ((1, (a, b)), (2, (b, a)))
         ]
-        by_outcome = {"a": (scheme.win, scheme.loss), "b": (scheme.loss, scheme.win)}
-        a_mp, b_mp = by_outcome.get(score.outcome, (scheme.draw, scheme.draw))
+        a_mp, b_mp = match_points_of(score.outcome, scheme)
         data["score"] = {
             "a_points": sum(score.a_points),
             "b_points": sum(score.b_points),

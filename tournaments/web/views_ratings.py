@@ -11,11 +11,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from thud_site.http import HtmxHttpRequest, json_404
+from thud_site.svg import Figure
 from tournaments.models.tournament import DEFAULT_GAME
 from tournaments.models.wording import game_choices
 from tournaments.permissions.tournament_gates import access_player_public
 from tournaments.rating import reads
-from tournaments.reports.charts import Figure
 from tournaments.reports.rating_chart import Point, rating_chart
 
 PAGE_SIZE = 100

@@ -37,8 +37,10 @@ from tournaments.permissions.roles import Role, can_confirm, can_correct, can_de
 from tournaments.permissions.tournament_gates import access_round_for_referee
 from tournaments.reports import dashboards
 from tournaments.results.corrections import correct_result, decide_result
-from tournaments.results.entry import confirm_result, enter_result
-from tournaments.results.once import apply_once, apply_once_telling, new_key
+from tournaments.results.entry import confirm_result
+from tournaments.results.fields import match_names
+from tournaments.results.keyed import enter_keyed_result
+from tournaments.results.once import apply_once, new_key
 from tournaments.results.writing import ResultError, StaleResultError
 from tournaments.rules import lifecycle
 from tournaments.rules.result import MatchResult
@@ -51,7 +53,7 @@ from tournaments.web.forms_results import (
     initial_from,
     preview,
 )
-from tournaments.web.result_notices import dispute_notice, disputed_by, match_names
+from tournaments.web.result_notices import dispute_notice, disputed_by
 
 MATCH_PAGE = "tournaments/referee_match.html"
 # What a result write can change on the Match row (see tournaments/results/writing.py); the round and
@@ -141,19 +143,14 @@ def result_enter(request: AuthedRequest, slug: str, match_id: int) -> HttpRespon
         return _panel(request, match, role, entry_form=form, status=422)
     values = form.survivors()
     try:
-        stored, applied = apply_once_telling(
-            form.cleaned_data["key"],
+        stored, applied = enter_keyed_result(
+            match,
+            key=form.cleaned_data["key"],
+            survivors=values,
             by=request.user,
-            match=match,
-            kind=SubmissionKey.Kind.ENTRY,
-            write=lambda: enter_result(
-                match,
-                survivors=values,
-                by=request.user,
-                expected_lock_version=form.cleaned_data["lock_version"],
-                source=SOURCE_BY_ROLE[role],
-                now=timezone.now(),
-            ),
+            expected_lock_version=form.cleaned_data["lock_version"],
+            source=SOURCE_BY_ROLE[role],
+            now=timezone.now(),
         )
     except StaleResultError as stale:
         attempt = Attempt(values=values, key=form.cleaned_data["key"])

@@ -7,14 +7,14 @@ from django.test.utils import CaptureQueriesContext
 from tests.factories import EntryFactory, TournamentFactory, UserFactory
 from tournaments.models.people import Player
 from tournaments.models.tournament import Entry
-from tournaments.organising.imports import (
+from tournaments.organising.csv_rows import (
     MAX_FILE_BYTES,
     MAX_ROWS,
     CsvImportError,
-    import_players,
     parse_players,
     parse_results,
 )
+from tournaments.organising.imports import import_players
 
 HEADER = "name,club,country,rating\n"
 RESULTS_HEADER = "round,table,battle1_dwarfs,battle1_trolls,battle2_dwarfs,battle2_trolls\n"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+from thud_site.svg import shorten, text_width
 from tournaments.reports.charts import (
     MARKERS,
     Bar,
@@ -12,8 +13,6 @@ from tournaments.reports.charts import (
     bar_chart,
     dash,
     rank_chart,
-    shorten,
-    text_width,
 )
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -8,6 +8,7 @@ from django.utils import timezone
 from tests.factories import TournamentFactory, tournament_with_players
 from tests.tournaments.event import build_event, grow_event
 from tournaments.models.results import ResultVersion
+from tournaments.models.tournament import Tournament
 from tournaments.organising.checkin import set_checked_in as check_in
 from tournaments.results.final import record_final_result
 from tournaments.rounds.draw import pair_next_round
@@ -282,3 +283,22 @@ def test_detail_lists_entries_with_check_in_and_pairings_leave_absent_players_ou
     pairings = client.get(f"/api/tournaments/{t.slug}/rounds/1/pairings").json()
     listed = {p["player_a"] for p in pairings} | {p["player_b"] for p in pairings}
     assert absent.player.name not in listed and len(pairings) == 2
+
+
+def test_a_changed_points_scheme_shows_alike_in_pairings_and_standings(client):
+    """The pairings' match points and the standings' are one reading of the scheme
+    (``standings.table.match_points_of``): with unusual points for each outcome, a
+    player's points over the pairings (a bye is a win) are their standings' points."""
+    event = build_event()
+    Tournament.objects.filter(pk=event.t.pk).update(points_win=5, points_draw=3, points_loss=1)
+    earned: dict[str, int] = dict.fromkeys(("Ann", "Bo", "Cy"), 0)
+    for number in range(1, 5):
+        for pairing in client.get(f"/api/tournaments/stats-cup/rounds/{number}/pairings").json():
+            if pairing["player_b"] is None:
+                earned[pairing["player_a"]] += 5
+            elif pairing["score"] is not None:
+                earned[pairing["player_a"]] += pairing["score"]["a_match_points"]
+                earned[pairing["player_b"]] += pairing["score"]["b_match_points"]
+    standings = client.get("/api/tournaments/stats-cup/standings").json()
+    assert {row["name"]: row["match_points"] for row in standings} == earned
+    assert sorted(earned.values()) != [0, 0, 0] and len(set(earned.values())) > 1

@@ -16,9 +16,9 @@ from PIL import Image
 from pypdf import PdfReader
 
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, UserFactory
+from thud_site.palette import LIGHT
 from tournaments.models.rounds import Match
 from tournaments.models.tournament import Tournament
-from tournaments.reports.palette import LIGHT
 from tournaments.reports.pdf import static_file, static_files_fetcher
 from tournaments.results.corrections import decide_result
 from tournaments.results.entry import enter_result

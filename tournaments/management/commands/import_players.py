@@ -12,14 +12,14 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
 
 from tournaments.models.tournament import Tournament
-from tournaments.organising.imports import (
+from tournaments.organising.csv_rows import (
     MAX_FILE_BYTES,
     MAX_ROWS,
     CsvImportError,
-    import_players,
     parse_players,
     read_bounded,
 )
+from tournaments.organising.imports import import_players
 
 
 def get_tournament(slug: str) -> Tournament:

@@ -11,7 +11,8 @@ from django.core.management.base import BaseCommand
 from django.utils import timezone
 
 from tournaments.management.commands.import_players import get_tournament, run_import
-from tournaments.organising.imports import MAX_FILE_BYTES, MAX_ROWS, import_results, parse_results
+from tournaments.organising.csv_rows import MAX_FILE_BYTES, MAX_ROWS, parse_results
+from tournaments.organising.imports import import_results
 
 
 class Command(BaseCommand):

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from thud_site.http import AuthedRequest
 from tournaments.models.tournament import Tournament
 from tournaments.organising.checkin import CheckInError, set_checked_in
+from tournaments.organising.csv_rows import CsvImportError, parse_players
 from tournaments.organising.entries import (
     EntryEditError,
     EntryValues,
@@ -22,13 +23,7 @@ from tournaments.organising.entries import (
     edit_entry,
     reseed_by_rating,
 )
-from tournaments.organising.imports import (
-    CsvImportError,
-    enter_player,
-    import_players,
-    namesake_elsewhere,
-    parse_players,
-)
+from tournaments.organising.imports import enter_player, import_players, namesake_elsewhere
 from tournaments.organising.personal_links import revoke_personal_link
 from tournaments.permissions.tournament_gates import (
     access_entry_for_organiser,

@@ -19,7 +19,7 @@ from tests.tournaments.web.organiser.pages import (
     url,
 )
 from tournaments.models.tournament import Tournament
-from tournaments.organising.imports import INITIAL_POINTS_MAX, RATING_MAX
+from tournaments.organising.csv_rows import INITIAL_POINTS_MAX, RATING_MAX
 from tournaments.web.forms_players import PlayerForm
 from tournaments.web.forms_tournament import TournamentForm
 from tournaments.web.forms_wording import variant_choices

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from tournaments.reports.palette import DARK, LIGHT, SERIES, contrast_ratio, relative_luminance
+from thud_site.palette import DARK, LIGHT, SERIES, contrast_ratio, relative_luminance
 
 CSS = Path(settings.BASE_DIR) / "static" / "css" / "charts.css"
 
