@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
-from . import registry
+from games.engines import registry
 
 
 class GamesConfig(AppConfig):
@@ -21,16 +21,16 @@ class GamesConfig(AppConfig):
     #: section needs the models), offered to ``tournaments.archive.sections``.
     archive_sections: tuple = ()
 
-    #: Which of some matches were decided without play (``games.unplayed``; set in
+    #: Which of some matches were decided without play (``games.battles.unplayed``; set in
     #: ``ready``), offered to ``tournaments.rating.sources``: such matches are not rated.
     matches_without_play = None
 
     def ready(self) -> None:
+        from games.archive import section as archive_battles
+        from games.battles import joining, unplayed
+        from games.bots import moves as bots
+        from games.events import publish, signals
         from tournaments.for_games import attendance_changed, round_published
-
-        from . import archive_battles, bots, signals, unplayed
-        from .battles import joining
-        from .live import publish
 
         self.archive_sections = (archive_battles.SECTION,)
         self.matches_without_play = unplayed.matches_without_play

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import views, views_hall, views_records, views_referee
+from games.web import views, views_hall, views_records, views_referee
 
 app_name = "games"
 urlpatterns = [

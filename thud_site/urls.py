@@ -6,7 +6,7 @@
 - read-only JSON API (``api/``):      tournaments/web/urls_api.py
 - accounts (``accounts/``):           accounts/urls.py
 - online battles and clocks:          games/urls.py
-- game records and battles in the API: games/views_records.py, games/views_api.py
+- game records and battles in the API: games/web/views_records.py, games/web/views_api.py
 - the language switcher (``i18n/``): accounts/views.py
 - the rules of each game (``rules/``: the default game, ``rules/<game>/``): thud_site/views.py
 - casual play (``play/``):            play/urls.py
@@ -24,7 +24,7 @@ from django.views.i18n import JavaScriptCatalog
 
 from accounts.forms import RateLimitedAdminAuthenticationForm
 from accounts.views import set_language
-from games import views_api, views_records
+from games.web import views_api, views_records
 from thud_site import views
 
 from . import home, views_app, views_player_page

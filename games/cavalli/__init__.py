@@ -20,7 +20,7 @@ True
 
 from __future__ import annotations
 
-from .base import (
+from games.cavalli.core.base import (
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
@@ -29,12 +29,12 @@ from .base import (
     Side,
     Termination,
 )
-from .board import FILES, SQUARES, Board, InvalidBoardError, Square
-from .diagram import Cell, cells, diagram
-from .notation import format_move, format_square, parse_move, parse_square
-from .perft import perft
-from .play import apply, initial, legal_moves, outcome, replay
-from .position import Position
+from games.cavalli.core.board import FILES, SQUARES, Board, InvalidBoardError, Square
+from games.cavalli.core.diagram import Cell, cells, diagram
+from games.cavalli.core.notation import format_move, format_square, parse_move, parse_square
+from games.cavalli.core.perft import perft
+from games.cavalli.core.play import apply, initial, legal_moves, outcome, replay
+from games.cavalli.core.position import Position
 
 __all__ = [
     "FILES",

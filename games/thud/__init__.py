@@ -8,7 +8,7 @@ with every ambiguity decided, are in ``shared/reference/thud-rules.md``.
 
 from __future__ import annotations
 
-from .base import (
+from games.thud.core.base import (
     MAX_DWARFS,
     MAX_TROLLS,
     TROLL_POINTS,
@@ -21,10 +21,10 @@ from .base import (
     Side,
     Termination,
 )
-from .board import FILES, SQUARES, STONE, Square
-from .notation import format_move, parse_move
-from .position import Position
-from .squares import format_square, parse_square
+from games.thud.core.board import FILES, SQUARES, STONE, Square
+from games.thud.core.notation import format_move, parse_move
+from games.thud.core.position import Position
+from games.thud.core.squares import format_square, parse_square
 
 __all__ = [
     "FILES",

@@ -1,4 +1,4 @@
-"""Analyses lost to a broker outage (``games.analysis_runs.lost`` and the beat's task
+"""Analyses lost to a broker outage (``games.analysis.runs.lost`` and the beat's task
 ``analysis.resend``, called in this process against the real database and a queue of this
 test's own on the real Redis), and a run taken over storing nothing."""
 
@@ -13,7 +13,8 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from redis import Redis
 
-from games import analysis_runs, tasks
+from games.analysis import runs as analysis_runs
+from games.analysis import tasks
 from games.models.analysis import BattleAnalysis
 from tests.games.analysis_helpers import MS, Tick, played_battle
 

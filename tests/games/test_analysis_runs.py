@@ -1,5 +1,5 @@
-"""Asking for an analysis and running it (games.analysis_runs, and the task function
-``games.tasks.analyse`` called in-process): once per battle, compare-and-set states,
+"""Asking for an analysis and running it (games.analysis.runs, and the task function
+``games.analysis.tasks.analyse`` called in-process): once per battle, compare-and-set states,
 failures kept and queued again, a limit per user per hour. The real engine searches;
 the fake clock only bounds it by nodes."""
 
@@ -11,8 +11,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games import analysis_runs, tasks
-from games.analysis_runs import Asked
+from games.analysis import runs as analysis_runs
+from games.analysis import tasks
+from games.analysis.runs import Asked
 from games.models.analysis import BattleAnalysis
 from games.models.battle import Battle
 from tests.games.analysis_helpers import MS, Tick, played_battle

@@ -7,8 +7,8 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import analysis_runs
-from games.analysis_runs import Asked
+from games.analysis import runs as analysis_runs
+from games.analysis.runs import Asked
 from games.models.analysis import BattleAnalysis
 from tests.factories import UserFactory
 from tests.games.analysis_helpers import played_battle

@@ -1,4 +1,4 @@
-"""The computer's moves (``games.bots``): the task run in this process against the real
+"""The computer's moves (``games.bots.moves``): the task run in this process against the real
 database and the real Thud bot (no worker: the task function is called directly), and
 what is queued on the bots queue on commit."""
 
@@ -10,9 +10,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games import bots, registry, tasks
+from games import tasks
 from games.battles.play import submit_move
 from games.battles.starting import create_casual_battle
+from games.bots import moves as bots
+from games.engines import registry
 from games.models.battle import Battle
 from games.models.history import Move
 from tests.games.queued import queued_moves

@@ -1,4 +1,4 @@
-"""The computer's answer to an offer to end the battle (``games.bots.answer_end``, the
+"""The computer's answer to an offer to end the battle (``games.bots.moves.answer_end``, the
 task ``bots.answer_end``): queued on the bots queue on the offer's commit, whoever's turn
 it is; run here against the real database and the real search (no worker: the task
 function is called directly; ``tests/games/live/test_bots_end_offer_worker.py`` runs it on
@@ -13,9 +13,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games import bots, registry, tasks
+from games import tasks
 from games.battles.play import offer_end
 from games.battles.starting import create_casual_battle
+from games.bots import moves as bots
+from games.engines import registry
 from games.models.battle import Battle
 from games.models.history import ClockEvent
 from games.thud import Position

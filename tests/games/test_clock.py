@@ -1,4 +1,4 @@
-"""Pure tests of games/clock.py: numbers in, numbers out, no sleeping."""
+"""Pure tests of games/rules/clock.py: numbers in, numbers out, no sleeping."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from games import clock
-from games.clock import ClockConfig, ClockError, ClockState
+from games.rules import clock
+from games.rules.clock import ClockConfig, ClockError, ClockState
 
 T0 = datetime(2026, 11, 22, 12, 0, 0, tzinfo=UTC)
 
@@ -29,7 +29,7 @@ def test_clock_module_imports_nothing_from_django():
     import subprocess
     import sys
 
-    code = "import sys, games.clock; assert 'django' not in sys.modules"
+    code = "import sys, games.rules.clock; assert 'django' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from games import registry
-from games.interface import Game, InvalidMove, Outcome, other_side, side_keys
+from games.engines import registry
+from games.rules.interface import Game, InvalidMove, Outcome, other_side, side_keys
 from games.thud import Position
 
 GAMES = [registry.get("thud"), registry.get("cavalli")]
@@ -95,12 +95,13 @@ def test_unknown_game_is_refused():
 
 
 def test_the_registry_imports_no_django():
-    code = "import sys, games.registry; assert 'django' not in sys.modules"
+    code = "import sys, games.engines.registry; assert 'django' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
 @pytest.mark.parametrize(
-    "module", ["games.interface", "games.registry", "games.thud.game", "games.cavalli.game"]
+    "module",
+    ["games.rules.interface", "games.engines.registry", "games.thud.game", "games.cavalli.game"],
 )
 def test_docstring_examples_hold(module):
     import doctest

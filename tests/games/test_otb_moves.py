@@ -12,7 +12,7 @@ from games.battles.referee import referee_decision
 from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
 from games.models.history import Move
-from games.thud.records import build_record, parse_record
+from games.thud.core.records import build_record, parse_record
 from tests.factories import make_match
 from tests.games.records_helpers import greedy_game
 

@@ -1,4 +1,4 @@
-"""games/permissions.py: who may see and act on a battle, and what one lookup loads."""
+"""games/web/permissions.py: who may see and act on a battle, and what one lookup loads."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
-from games import permissions
 from games.battles.starting import create_battles
 from games.models.battle import Battle
+from games.web import permissions
 from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from games import presence
-from games.presence import FIRST, SECOND, Presence
+from games.rules import presence
+from games.rules.presence import FIRST, SECOND, Presence
 
 T0 = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
 
@@ -19,7 +19,7 @@ def test_presence_module_imports_nothing_from_django():
     import subprocess
     import sys
 
-    code = "import sys, games.presence; assert 'django' not in sys.modules"
+    code = "import sys, games.rules.presence; assert 'django' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

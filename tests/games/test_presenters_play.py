@@ -1,4 +1,4 @@
-"""games/presenters_play.py: the words around the board (pure, no database)."""
+"""games/web/presenters_play.py: the words around the board (pure, no database)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 from django.utils import translation
 
-from games.presenters_play import (
+from games.web.presenters_play import (
     captures_by_side,
     clock_faces,
     rule_line,

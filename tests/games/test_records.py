@@ -18,7 +18,7 @@ from games.battles.play import accept_end, offer_end
 from games.battles.settle import settle
 from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
-from games.thud.records import (
+from games.thud.core.records import (
     RecordError,
     ReplayError,
     build_record,

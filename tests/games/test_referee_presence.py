@@ -8,8 +8,8 @@ import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
 
-from games import clock, referee_presence
-from games.referee_presence import THRESHOLD_MS, offline, offline_before, seen_for_expiry
+from games.rules import clock, referee_presence
+from games.rules.referee_presence import THRESHOLD_MS, offline, offline_before, seen_for_expiry
 
 T0 = datetime(2026, 11, 25, 1, 0, tzinfo=UTC)
 
@@ -23,7 +23,7 @@ def test_doctests_pass():
 
 
 def test_the_module_imports_nothing_from_django():
-    code = "import sys, games.referee_presence; assert 'django' not in sys.modules"
+    code = "import sys, games.rules.referee_presence; assert 'django' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

@@ -1,4 +1,4 @@
-"""Matches decided without play are not rated (``games.unplayed``, read by
+"""Matches decided without play are not rated (``games.battles.unplayed``, read by
 ``tournaments.rating.sources`` through ``GamesConfig.matches_without_play``): a battle a
 referee ended before its first move (a no-show claim settled by the referee) keeps its
 match out of the ratings, whatever result the tournament confirms for it."""
@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from games import clock
 from games.battles.starting import create_battles
+from games.battles.unplayed import matches_without_play
 from games.models.battle import Battle
-from games.unplayed import matches_without_play
+from games.rules import clock
 from tests.factories import tournament_with_players
 from tests.tournaments.rating.helpers import LATER, T0
 from tests.tournaments.rounds.played import finish

@@ -12,10 +12,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from games.cavalli.base import Move, Side
-from games.cavalli.position import Position
-
-from .search import MAX_DEPTH, Clock, Node, SearchResult, search
+from games.cavalli.bot.search import MAX_DEPTH, Clock, Node, SearchResult, search
+from games.cavalli.core.base import Move, Side
+from games.cavalli.core.position import Position
 
 
 @dataclass(frozen=True)

@@ -12,11 +12,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from games.thud.base import CapturePolicy, Move, Side
-from games.thud.position import Position
-
-from .moves import Clock, SearchResult
-from .search import search
+from games.thud.bot.moves import Clock, SearchResult
+from games.thud.bot.search import search
+from games.thud.core.base import CapturePolicy, Move, Side
+from games.thud.core.position import Position
 
 
 @dataclass(frozen=True)

@@ -12,16 +12,17 @@ import redis
 import time_machine
 from django.utils import timezone
 
-from games import clock, tasks
+from games import tasks
 from games.battles import store
 from games.battles.errors import BattleError, NotAllowed, StaleVersion
 from games.battles.play import submit_move, touch
 from games.battles.referee import give_time, pause, pause_round, referee_decision, resume
 from games.battles.settle import settle
 from games.battles.starting import create_battles, start_battle
-from games.live import publish
+from games.events import publish
 from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
+from games.rules import clock
 from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db
