@@ -6,7 +6,7 @@
 - read-only JSON API (``api/``):      tournaments/web/urls_api.py
 - accounts (``accounts/``):           accounts/urls.py
 - online battles and clocks:          games/urls.py
-- game records and battles in the API: games/web/views_records.py, games/web/views_api.py
+- game records and battles in the API: games/views_records.py, games/views_api.py
 - the language switcher (``i18n/``): accounts/views.py
 - the rules of each game (``rules/``: the default game, ``rules/<game>/``): thud_site/views.py
 - casual play (``play/``):            play/urls.py
