@@ -48,7 +48,8 @@ from django.utils.translation import gettext
 
 from games.battles.finishing import battle_loss, decide_match, tell_next
 from games.battles.starting import create_casual_battle
-from games.models.battle import DAY_MS, DEFAULT_MOVE_LIMIT, NEVER_STARTED, Battle
+from games.models.battle import DAY_MS, DEFAULT_MOVE_LIMIT, Battle
+from games.models.reasons import NEVER_STARTED
 from tournaments.for_games import LOST_ON_TIME, RESIGNED, match_decision, match_differential
 
 from . import rating_hook

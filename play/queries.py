@@ -8,7 +8,8 @@ from django.db import models
 from django.db.models import Count, Q, QuerySet
 
 from games.engines import registry
-from games.models.battle import CANCELLED_REASONS, Battle
+from games.models.battle import Battle
+from games.models.reasons import CANCELLED_REASONS
 from tournaments.for_games import battles_of_copies
 
 

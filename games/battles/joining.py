@@ -38,8 +38,9 @@ from games.battles.errors import NotAllowed, StaleVersion
 from games.battles.starting import start
 from games.events import publish
 from games.events.signals import casual_battle_finished
-from games.models.battle import NEVER_STARTED, NO_SHOW, NO_SHOW_CLAIMED, Battle
+from games.models.battle import Battle
 from games.models.history import ClockEvent
+from games.models.reasons import NEVER_STARTED, NO_SHOW, NO_SHOW_CLAIMED
 from games.rules import clock, presence
 from games.rules.interface import side_keys
 from tournaments.for_games import players_of_round

@@ -26,7 +26,7 @@ from typing import Any
 import redis
 from django.conf import settings
 
-from games.rules import clock
+from games.rules import clock, clock_face
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +51,7 @@ def payload(
     offer: str = "",
 ) -> dict[str, Any]:
     """The event of one battle's state as of ``now``."""
-    snap = clock.snapshot(state, now)
+    snap = clock_face.snapshot(state, now)
     return {"battle": battle_id, "version": version, "offer": offer, **snap}
 
 

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any
 
 PENDING = "pending"
 RUNNING = "running"
@@ -180,17 +179,6 @@ def think_remaining_ms(state: ClockState, now: datetime) -> int | None:
     if state.status != RUNNING or state.think_ends_at is None:
         return None
     return max(0, _ms(state.think_ends_at - now))
-
-
-def phase(state: ClockState, now: datetime) -> str:
-    """``think`` / ``move`` while running and timed, else the status itself."""
-    if state.status != RUNNING:
-        return state.status
-    if state.deadline is None:
-        return "untimed"
-    if state.think_ends_at is not None and now < state.think_ends_at:
-        return "think"
-    return "move"
 
 
 def expiry_due(state: ClockState, now: datetime) -> bool:
@@ -393,20 +381,3 @@ def finish(state: ClockState, reason: str) -> ClockState:
         paused_think_remaining_ms=None,
         paused_reason="",
     )
-
-
-def snapshot(state: ClockState, now: datetime) -> dict[str, Any]:
-    """The clock part of an event: what a browser needs to count down."""
-    return {
-        "status": state.status,
-        "phase": phase(state, now),
-        "side": state.side_to_move,
-        "ply": state.ply,
-        "max_plies": state.max_plies,
-        "remaining_ms": remaining_ms(state, now),
-        "think_remaining_ms": think_remaining_ms(state, now),
-        "touched": state.touched,
-        "paused_reason": state.paused_reason,
-        "finished_reason": state.finished_reason,
-        "server_ms": int(now.timestamp() * 1000),
-    }

@@ -26,7 +26,7 @@ from games.battles.finishing import battle_loss
 from games.battles.play import may_resign
 from games.models.battle import Battle
 from games.models.history import ClockEvent
-from games.rules import clock
+from games.rules import clock, clock_face
 from games.rules.interface import Game, InvalidMove, MoveInfo
 from games.web import presenters_play
 
@@ -288,7 +288,7 @@ def diagram_context(battle: Battle, *, now: datetime) -> dict:
 
 def clock_context(battle: Battle, *, now: datetime) -> dict:
     """The clock panel as of ``now``."""
-    snap = clock.snapshot(battle.clock_state, now)
+    snap = clock_face.snapshot(battle.clock_state, now)
     limit = battle.max_plies
     # Moves per side, as players count them ("Move 2 of 24"), whatever the unit.
     per_side = (limit + 1) // 2 if limit else None
@@ -365,30 +365,6 @@ PAUSED_LABELS = {
     "think": gettext_lazy("Paused (think)"),
     "move": gettext_lazy("Paused (move)"),
 }
-
-
-def decision_outcome(battle: Battle) -> str:
-    """What ending ``battle`` now by a decision does, in words, for the question asked
-    before it (``battles.referee_decision``: an online battle keeps its score as it
-    stands, the higher score winning; an over-the-board one only stops its clock)."""
-    if battle.mode != Battle.Mode.ONLINE:
-        text = _("The clock stops for good; the result is entered on this page afterwards.")
-    else:
-        game = battle.rules
-        points = game.scores(state_of(battle))
-        names = [(_(info.name), points.get(info.key, 0)) for info in game.sides]
-        score = " – ".join(f"{name} {value}" for name, value in names)
-        (first, a), (second, b) = names
-        if a == b:
-            text = _("It ends with the score as it stands: %(score)s, a draw.") % {"score": score}
-        else:
-            text = _("It ends with the score as it stands: %(score)s; winner: %(side)s.") % {
-                "score": score,
-                "side": first if a > b else second,
-            }
-    if battle.match_id is not None and battle.number == 1 and battle.mode == Battle.Mode.ONLINE:
-        text += " " + _("Battle 2 then starts.")
-    return text
 
 
 def ply_in(text: str, moves: Sequence[str | None]) -> int | None:

@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.models.battle import Battle
-from games.rules import clock
+from games.rules import clock_face
 from games.web.presenters import shown_points, state_of
 from games.web.presenters_play import clock_faces
 
@@ -35,7 +35,7 @@ def hall_line(battle: Battle, *, now: datetime) -> dict[str, Any]:
         }
         for index, info in enumerate(game.sides)
     ]
-    snap = clock.snapshot(battle.clock_state, now)
+    snap = clock_face.snapshot(battle.clock_state, now)
     faces = clock_faces(seats, viewer=None, snap=snap, think_ms=battle.think_ms)
     for face, seat in zip(faces, seats, strict=True):
         face["points"] = seat["points"]

@@ -1,5 +1,6 @@
 """What the referee's clock page says besides the clock: the turn that time forfeited,
-and the pause while the page was away (``referee_presence.came_back``).
+and the pause while the page was away (``referee_presence.came_back``); and what a
+decision would do, asked before the referee ends a battle (``decision_outcome``).
 
 Both are read from the battle as stored (its clock state, its last clock events), so a
 page drawn afresh (a reload, a page back from sleep) says the same as one that was there:
@@ -71,3 +72,27 @@ def forfeited(state: clock.ClockState) -> str:
     last = clock.other(state, state.side_to_move)
     count = state.forfeits_first if last == first else state.forfeits_second
     return last if count else ""
+
+
+def decision_outcome(battle: Battle) -> str:
+    """What ending ``battle`` now by a decision does, in words, for the question asked
+    before it (``battles.referee_decision``: an online battle keeps its score as it
+    stands, the higher score winning; an over-the-board one only stops its clock)."""
+    if battle.mode != Battle.Mode.ONLINE:
+        text = _("The clock stops for good; the result is entered on this page afterwards.")
+    else:
+        game = battle.rules
+        points = game.scores(presenters.state_of(battle))
+        names = [(_(info.name), points.get(info.key, 0)) for info in game.sides]
+        score = " – ".join(f"{name} {value}" for name, value in names)
+        (first, a), (second, b) = names
+        if a == b:
+            text = _("It ends with the score as it stands: %(score)s, a draw.") % {"score": score}
+        else:
+            text = _("It ends with the score as it stands: %(score)s; winner: %(side)s.") % {
+                "score": score,
+                "side": first if a > b else second,
+            }
+    if battle.match_id is not None and battle.number == 1 and battle.mode == Battle.Mode.ONLINE:
+        text += " " + _("Battle 2 then starts.")
+    return text

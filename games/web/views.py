@@ -1,4 +1,5 @@
-"""Battle pages for players and spectators: the board, moves, touches and the live stream.
+"""Battle pages for players and spectators: the board, moves and touches (the live streams
+are ``games.web.views_events``'s).
 
 Every view goes through a gate of ``games.web.permissions`` first (404 for what does not
 exist or may not be seen), then settles the battle's clock (settle-on-read) and calls
@@ -11,18 +12,15 @@ htmx to swap those), else the whole battle page. Someone not seated gets the gat
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from asgiref.sync import sync_to_async
 from django.contrib import messages
-from django.core.handlers.wsgi import WSGIRequest
-from django.http import HttpResponse, HttpResponseBadRequest, StreamingHttpResponse
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games.battles import joining
+from games.archive import export as archive
+from games.battles import agreements, joining
 from games.battles.errors import BattleError
 from games.battles.play import (
     accept_end,
@@ -39,17 +37,10 @@ from games.battles.starting import create_battles
 from games.live.quarantine import set_aside
 from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
-from thud_site.http import HtmxHttpRequest
-
-if TYPE_CHECKING:
-    pass
-
-from games.archive import export as archive
-from games.battles import agreements
-from games.live import stream
 from games.rules.interface import InvalidMove
 from games.web import permissions, presenters, presenters_play
 from games.web.views_board import board, choice_refused, int_or, refused, refuses_unreadable
+from thud_site.http import HtmxHttpRequest
 
 
 def settled(request: HtmxHttpRequest, battle_id: int, gate) -> Battle:
@@ -318,71 +309,6 @@ def start_online(request: HtmxHttpRequest, match_id: int):
         except BattleError as exc:
             messages.error(request, exc.message)
     return redirect("games:battle", battle_id=b1.pk)
-
-
-def _may_watch(user, battle_id: int) -> None:
-    """The gate of the live stream. Opening it changes nothing (state changes only on
-    POST): the battle page joins its player by posting *Ready* once its stream is open
-    (``static/js/board.js``), so a stream opened elsewhere (a link, another page) never
-    starts a clock."""
-    permissions.access_battle_public(user, battle_id)
-
-
-@require_GET
-async def battle_events(request: HtmxHttpRequest, battle_id: int):
-    await sync_to_async(stream.check_and_close, thread_sensitive=False)(
-        _may_watch, request.user, battle_id
-    )
-    if isinstance(request, WSGIRequest):
-        # The shared URLconf serves this path under gunicorn too, where an endless stream
-        # is buffered whole and holds a sync worker: refuse at once, saying who serves it.
-        message = _(
-            "Live updates are served by the events process (uvicorn "
-            "thud_site.asgi:application, the Procfile's “events”), not by this web "
-            "server: route /battles/<id>/events/ to it."
-        )
-        return HttpResponse(message, status=503, content_type="text/plain; charset=utf-8")
-    response = StreamingHttpResponse(
-        stream.stream(battle_id, read_clock=timezone.now), content_type="text/event-stream"
-    )
-    response["Cache-Control"] = "no-cache"
-    response["X-Accel-Buffering"] = "no"
-    return response
-
-
-def _desk_tournament_id(user, slug: str) -> int:
-    return permissions.access_tournament_for_referee(user, slug).pk
-
-
-@require_GET
-async def tournament_events(request: HtmxHttpRequest, slug: str):
-    """A tournament's events (a check-in) for its organisers' and referees' desk pages."""
-    user = await request.auser()
-    tournament_id = await sync_to_async(stream.check_and_close, thread_sensitive=False)(
-        _desk_tournament_id, user, slug
-    )
-    if isinstance(request, WSGIRequest):  # as battle_events: only the events process streams
-        return HttpResponse(status=503)
-    response = StreamingHttpResponse(
-        stream.tournament_stream(tournament_id), content_type="text/event-stream"
-    )
-    response["Cache-Control"] = "no-cache"
-    response["X-Accel-Buffering"] = "no"
-    return response
-
-
-@require_GET
-async def notices_events(request: HtmxHttpRequest):
-    """The logged-in user's notices (a battle waiting for them), on every page."""
-    user = await request.auser()
-    if not user.is_authenticated:
-        return HttpResponse(status=403)
-    if isinstance(request, WSGIRequest):  # as battle_events: only the events process streams
-        return HttpResponse(status=503)
-    response = StreamingHttpResponse(stream.user_stream(user.pk), content_type="text/event-stream")
-    response["Cache-Control"] = "no-cache"
-    response["X-Accel-Buffering"] = "no"
-    return response
 
 
 @require_GET

@@ -164,7 +164,7 @@ def referee_action(request: HtmxHttpRequest, battle_id: int, action: str):
         return _respond(request, battle_id, error=error, status=409)
     if action == "decide" and "confirm" not in request.POST and not battle.is_finished:
         # Destructive: say what it does and ask first (the answer posts "confirm").
-        question = {"reason": reason, "outcome": presenters.decision_outcome(battle)}
+        question = {"reason": reason, "outcome": presenters_referee.decision_outcome(battle)}
         return _respond(request, battle_id, confirm_decision=question)
     if action in ("touched", "moved") and battle.mode != Battle.Mode.OTB:
         # Online battles are moved by their players on the board; a referee "move" would

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from games.rules import clock
+from games.rules import clock, clock_face
 from games.rules.clock import ClockConfig, ClockError, ClockState
 
 T0 = datetime(2026, 11, 22, 12, 0, 0, tzinfo=UTC)
@@ -35,10 +35,10 @@ def test_clock_module_imports_nothing_from_django():
 
 def test_turn_has_think_then_move_phase():
     s = running()
-    assert clock.phase(s, at(0)) == "think"
+    assert clock_face.phase(s, at(0)) == "think"
     assert clock.remaining_ms(s, at(0)) == 20_000
     assert clock.think_remaining_ms(s, at(14_999)) == 1
-    assert clock.phase(s, at(15_000)) == "move"
+    assert clock_face.phase(s, at(15_000)) == "move"
     assert clock.remaining_ms(s, at(17_500)) == 2_500
     assert clock.remaining_ms(s, at(25_000)) == 0
 
@@ -74,7 +74,7 @@ def test_expiry_found_too_late_pauses_for_outage_instead_of_forfeiting():
     # The turn is replayed in full on resume.
     s3 = clock.resume(s2, at(60_000))
     assert clock.remaining_ms(s3, at(60_000)) == 20_000
-    assert clock.phase(s3, at(60_000)) == "think"
+    assert clock_face.phase(s3, at(60_000)) == "think"
 
 
 def test_expiry_exactly_at_outage_threshold_still_forfeits():
@@ -132,7 +132,7 @@ def test_touch_during_think_ends_think_and_leaves_move_time():
     s = clock.touch(running(), at(4_000), "F1")
     assert s.think_ends_at == at(4_000)
     assert s.deadline == at(9_000)
-    assert clock.phase(s, at(4_000)) == "move"
+    assert clock_face.phase(s, at(4_000)) == "move"
 
 
 def test_touch_late_in_think_never_extends_the_turn():
@@ -162,7 +162,7 @@ def test_pause_and_resume_keep_remaining_time_to_the_ms():
     assert not clock.expiry_due(p, at(10**9))
     r = clock.resume(p, at(100_000))
     assert clock.remaining_ms(r, at(100_000)) == 3_877
-    assert clock.phase(r, at(100_000)) == "move"
+    assert clock_face.phase(r, at(100_000)) == "move"
     assert r.deadline == at(103_877)
 
 
@@ -185,12 +185,12 @@ def test_give_time_extends_running_and_paused_turns():
 def test_untimed_battle_never_expires():
     s = clock.start(ClockState(config=ClockConfig(timed=False, sides=SIDES)), T0)
     assert s.deadline is None and not clock.expiry_due(s, at(10**9))
-    assert clock.phase(s, at(0)) == "untimed"
+    assert clock_face.phase(s, at(0)) == "untimed"
     assert clock.after_move(s, at(10**9)).ply == 1
 
 
 def test_snapshot_carries_remaining_and_phase():
-    snap = clock.snapshot(running(), at(15_500))
+    snap = clock_face.snapshot(running(), at(15_500))
     assert snap["phase"] == "move" and snap["remaining_ms"] == 4_500
     assert snap["think_remaining_ms"] == 0 and snap["side"] == "dwarf"
 

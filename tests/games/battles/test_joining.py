@@ -24,8 +24,9 @@ from games.battles.referee import resume
 from games.battles.settle import settle
 from games.battles.starting import create_battles, create_casual_battle
 from games.events import publish
-from games.models.battle import NO_SHOW, NO_SHOW_CLAIMED, Battle
+from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
+from games.models.reasons import NO_SHOW, NO_SHOW_CLAIMED
 from games.rules import clock
 from play import queries
 from tests.factories import UserFactory, make_match
