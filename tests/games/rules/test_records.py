@@ -32,7 +32,7 @@ from tournaments.models.rounds import Round
 from tournaments.models.tournament import Tournament
 from tournaments.results.entry import confirm_result, enter_result
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 VARIANTS = [v.value for v in Tournament.Variant]
 POLICIES = [p.value for p in Tournament.CapturePolicy]
 
