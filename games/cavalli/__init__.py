@@ -1,10 +1,10 @@
 """Battaglia di Cavalli (Andy Lewicki) rules engine: pure Python, no Django.
 
 Two knights on a 10x10 board of the numbers 00..99 score the numbers they land on and
-burn squares as they go. Geometry and the numbered :class:`Board` in :mod:`.board`, value
-types in :mod:`.base`, the immutable :class:`Position` and the rules in :mod:`.position`
-(move generation in :mod:`.movegen`, the functional API in :mod:`.play`),
-text forms in :mod:`.notation`, pictures in :mod:`.diagram`, perft in :mod:`.perft` and
+burn squares as they go. Geometry and the numbered :class:`Board` in :mod:`.core.board`, value
+types in :mod:`.core.base`, the immutable :class:`Position` and the rules in :mod:`.core.position`
+(move generation in :mod:`.core.movegen`, the functional API in :mod:`.core.play`),
+text forms in :mod:`.core.notation`, pictures in :mod:`.core.diagram`, perft in :mod:`.core.perft` and
 the command line in :mod:`.cli`.
 
 >>> board = Board.from_seed(7)

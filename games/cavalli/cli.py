@@ -15,7 +15,7 @@
   a move limit ends the game. A side with no legal move (the game is over) is an error.
 
 ``FILE`` is a board in the ``board`` command's format (``-`` reads it from stdin). The
-history is comma-separated moves in the notation of :mod:`.notation`; an empty string
+history is comma-separated moves in the notation of :mod:`.core.notation`; an empty string
 means the start. Any bad input -- arguments, an unreadable or malformed board, a
 malformed or illegal move -- prints one line on stderr and exits with status 2.
 """

@@ -1,8 +1,8 @@
 """Thud (classic, 2002) rules engine: pure Python, no Django.
 
-Board geometry in :mod:`.board`, value types in :mod:`.base`, move generation in
-:mod:`.movegen`, the immutable :class:`Position` in :mod:`.position`, square names in
-:mod:`.squares`, text forms in :mod:`.notation`, perft in :mod:`.perft` and the command line in :mod:`.cli`. The rules,
+Board geometry in :mod:`.core.board`, value types in :mod:`.core.base`, move generation in
+:mod:`.core.movegen`, the immutable :class:`Position` in :mod:`.core.position`, square names in
+:mod:`.core.squares`, text forms in :mod:`.core.notation`, perft in :mod:`.core.perft` and the command line in :mod:`.cli`. The rules,
 with every ambiguity decided, are in ``shared/reference/thud-rules.md``.
 """
 
