@@ -7,14 +7,14 @@ Run ``nice .venv/bin/python bench/analysis.py [--games N] [--pairings 5v5,1v1,3v
 (40; e.g. ``BENCH_ANALYSIS_GAMES=2`` for a quick run). For each game and each pairing
 ``AvB`` (level A takes the first side, level B the second) it plays N battles from
 seeded openings (a few random plies, and for Cavalli a seeded board) to the end or the
-move limit, analyses each with :func:`games.analysis.analyse_battle` at U ms per position
-(the site's budget for a quickfire battle, ``games.analysis_runs.budget_ms``, by
+move limit, analyses each with :func:`games.rules.analysis.analyse_battle` at U ms per position
+(the site's budget for a quickfire battle, ``games.analysis.runs.budget_ms``, by
 default), judges every move by the game's own ``analysis_thresholds``, and prints per
 side the blunders, mistakes and inaccuracies per battle, the mean loss per move and the
 plies. ``--losses`` adds the 50th, 90th, 97th and 99th percentile of the losses (the
 figures the thresholds were set from). The last line is one JSON object of the figures.
 
-It speaks only the :class:`games.interface.BotGame` and :class:`games.interface.Game`
+It speaks only the :class:`games.rules.interface.BotGame` and :class:`games.rules.interface.Game`
 protocols. Times are wall clock and the searches are bounded by them: run it niced on a
 machine that is otherwise quiet, or say what else ran.
 """
@@ -36,8 +36,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games import analysis, registry  # noqa: E402
-from games.interface import BLUNDER, INACCURACY, MISTAKE  # noqa: E402
+from games.engines import registry  # noqa: E402
+from games.rules import analysis
+from games.rules.interface import BLUNDER, INACCURACY, MISTAKE  # noqa: E402
 
 #: The quickfire move limit: 30 moves each side.
 MAX_PLIES = 60
@@ -122,7 +123,7 @@ def main() -> None:
     )
     parser.add_argument("--pairings", default="5v5,1v1,3v3,1v5")
     parser.add_argument("--game", choices=[*GAMES, "both"], default="both")
-    # The site gives level 5 1500 ms a move (games.bots.LEVEL_BUDGET_MS); less here keeps
+    # The site gives level 5 1500 ms a move (games.bots.moves.LEVEL_BUDGET_MS); less here keeps
     # the run short and makes the bots weaker, so the counts err on the high side.
     parser.add_argument("--move-ms", type=float, default=300, help="time per bot move")
     parser.add_argument(

@@ -59,10 +59,12 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection, connections, transaction  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from games import analysis_runs, bots, tasks  # noqa: E402
+from games.analysis import runs as analysis_runs  # noqa: E402
+from games.analysis import tasks  # noqa: E402
 from games.battles.errors import BattleError  # noqa: E402
 from games.battles.play import submit_move  # noqa: E402
-from games.live import publish  # noqa: E402
+from games.bots import moves as bots  # noqa: E402
+from games.events import publish  # noqa: E402
 from games.models.analysis import BattleAnalysis  # noqa: E402
 from games.models.battle import Battle  # noqa: E402
 from games.models.history import Move  # noqa: E402

@@ -15,8 +15,8 @@ Elo difference with a 95 % interval (normal approximation over matches), the sea
 nodes per second (``analyse`` on one position of each match, at that player's time) and
 the number of matches. The last line is one JSON object of the figures.
 
-The ladder speaks only the :class:`games.interface.BotGame` protocol (``bot_move``,
-``analyse``) and the :class:`games.interface.Game` rules, so Cavalli plugs in unchanged.
+The ladder speaks only the :class:`games.rules.interface.BotGame` protocol (``bot_move``,
+``analyse``) and the :class:`games.rules.interface.Game` rules, so Cavalli plugs in unchanged.
 Openings differ by match: a few seeded random plies (and, for Cavalli, a seeded board),
 and seeded bots. Times per move are wall clock: run it on a quiet machine; ``--jobs``
 plays matches in parallel processes (at most one per free core, or the times mislead).
@@ -44,10 +44,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from thud_picker import pick  # noqa: E402
 
 from games.cavalli.game import CavalliGame  # noqa: E402
-from games.interface import BotGame, Game  # noqa: E402
+from games.rules.interface import BotGame, Game  # noqa: E402
+from games.thud.core.notation import format_move  # noqa: E402
+from games.thud.core.position import Position  # noqa: E402
 from games.thud.game import ThudGame  # noqa: E402
-from games.thud.notation import format_move  # noqa: E402
-from games.thud.position import Position  # noqa: E402
 
 #: The quickfire move limit: 30 moves each side.
 MAX_PLIES = 60

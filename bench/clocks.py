@@ -65,10 +65,10 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, connections  # noqa: E402
 
-from games import clock  # noqa: E402
 from games.battles.starting import start_battle  # noqa: E402
 from games.models.battle import Battle  # noqa: E402
 from games.models.history import ClockEvent, Move  # noqa: E402
+from games.rules import clock  # noqa: E402
 from tests.games.conftest import (  # noqa: E402
     ClockCluster,
     _use_broker,
@@ -146,9 +146,9 @@ def _start_slice(ids: list[int], spread_s: float, t0: float, first: int, step: i
 
 
 def _start_child(ids, spread_s, t0, first, step, lags) -> None:
-    import games.live.publish
+    import games.events.publish
 
-    games.live.publish._publisher = None  # the parent's Redis client is not this process's
+    games.events.publish._publisher = None  # the parent's Redis client is not this process's
     try:
         lags[first] = _start_slice(ids, spread_s, t0, first, step)
     finally:
@@ -253,9 +253,9 @@ def run_expiries(
     settings.THUD_CLOCK_QUEUE, settings.THUD_EVENTS_PREFIX = cluster.queue, cluster.prefix
     settings.REDIS_URL = redis_url
     _use_broker(redis_url)
-    import games.live.publish
+    import games.events.publish
 
-    games.live.publish._publisher = None
+    games.events.publish._publisher = None
     try:  # also an interrupt while the cluster starts must stop what already runs
         cluster.start()
         ids = make_battles(n, think_ms=think_ms, move_ms=move_ms, plies=plies, tag=str(n))
@@ -419,9 +419,9 @@ def run_roundtrip(n: int = 100, moves: int = 3, pace_s: float = 5.0) -> dict:
     settings.THUD_CLOCK_QUEUE, settings.THUD_EVENTS_PREFIX = cluster.queue, cluster.prefix
     settings.REDIS_URL = BENCH_REDIS
     _use_broker(BENCH_REDIS)
-    import games.live.publish
+    import games.events.publish
 
-    games.live.publish._publisher = None
+    games.events.publish._publisher = None
     ids = make_battles(n, think_ms=600_000, move_ms=5000, plies=100, tag="rt")
     referee = get_user_model().objects.create_user(
         f"benchref{random.randrange(10**9)}", password="bench-pass-123"

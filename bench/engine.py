@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.thud import Position  # noqa: E402
-from games.thud.perft import perft  # noqa: E402
+from games.thud.core.perft import perft  # noqa: E402
 
 PERFT_EXPECTED = {1: 656, 2: 22_624, 3: 14_142_624}
 N_POSITIONS = 20

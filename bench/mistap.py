@@ -42,7 +42,8 @@ django.setup()
 
 from django.template.loader import render_to_string  # noqa: E402
 
-from games import cavalli, presenters_cavalli, presenters_thud, thud  # noqa: E402
+from games import cavalli, thud  # noqa: E402
+from games.web import presenters_cavalli, presenters_thud  # noqa: E402
 
 SIGMAS = (6.0, 9.0, 12.0)  # CSS px; a 390 px phone is about 6 CSS px per mm
 VIEWPORT = {"width": 390, "height": 844}

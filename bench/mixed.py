@@ -49,10 +49,10 @@ from django.db import connection, connections
 from django.test import Client
 from django.utils import timezone
 
-from games import clock
 from games.battles.starting import start_battle  # noqa: E402
 from games.models.battle import Battle
 from games.models.history import ClockEvent
+from games.rules import clock
 from tests.games.conftest import (
     ClockCluster,
     _use_broker,
@@ -183,9 +183,9 @@ def run(args) -> dict:
     settings.THUD_CLOCK_QUEUE, settings.THUD_EVENTS_PREFIX = cluster.queue, cluster.prefix
     settings.REDIS_URL = BENCH_REDIS
     _use_broker(BENCH_REDIS)
-    import games.live.publish
+    import games.events.publish
 
-    games.live.publish._publisher = None
+    games.events.publish._publisher = None
     web_port, sse_port = free_port(), free_port()
     web = gunicorn_proc(cluster.env, tmp, web_port, 3, nice=5)
     sse = uvicorn_proc(cluster.env, tmp, sse_port, "--log-level", "warning", nice=5)

@@ -47,11 +47,11 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from games import clock  # noqa: E402
 from games.battles.starting import create_battles, start_battle  # noqa: E402
 from games.live import referees, sweep  # noqa: E402
 from games.models.battle import Battle  # noqa: E402
-from games.referee_presence import THRESHOLD_MS  # noqa: E402
+from games.rules import clock  # noqa: E402
+from games.rules.referee_presence import THRESHOLD_MS  # noqa: E402
 from tournaments.models.people import Player  # noqa: E402
 from tournaments.models.rounds import Match, Round  # noqa: E402
 from tournaments.models.tournament import Entry, Tournament  # noqa: E402

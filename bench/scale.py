@@ -64,10 +64,10 @@ from django.db import connection, connections
 from django.test import Client
 from django.utils import timezone
 
-from games import clock
 from games.battles.starting import start_battle  # noqa: E402
 from games.models.battle import Battle
 from games.models.history import ClockEvent
+from games.rules import clock
 from tests.games.conftest import (
     ClockCluster,
     Proc,
@@ -194,9 +194,9 @@ def run(args) -> dict:
     settings.THUD_CLOCK_QUEUE, settings.THUD_EVENTS_PREFIX = cluster.queue, cluster.prefix
     settings.REDIS_URL = redis_url
     _use_broker(redis_url)
-    import games.live.publish
+    import games.events.publish
 
-    games.live.publish._publisher = None
+    games.events.publish._publisher = None
     nodes = [Node(i + 1, cluster, tmp, args.web_workers) for i in range(args.nodes)]
     _children.extend(p for n in nodes for p in (n.web, n.sse))
     try:

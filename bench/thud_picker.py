@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import random
 
-from games.thud.board import ADJACENT, iter_bits
 from games.thud.bot.evaluate import DWARF, TROLL
 from games.thud.bot.moves import child, search_moves
-from games.thud.movegen import RawMove, hurls, troll_captures
+from games.thud.core.board import ADJACENT, iter_bits
+from games.thud.core.movegen import RawMove, hurls, troll_captures
 
 #: What one dwarf next to where a dwarf lands is worth (flocking), in the material's units.
 GATHER = 5

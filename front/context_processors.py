@@ -14,7 +14,7 @@ from functools import cache
 from django.db import connection
 from django.utils.functional import SimpleLazyObject
 
-from games import registry
+from games.engines import registry
 from games.models.battle import Battle
 from thud_site.offline import SAVED_PAGES, queue_owner
 from tournaments.models.people import Player

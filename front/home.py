@@ -16,9 +16,9 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from games import registry
+from games.engines import registry
 from games.models.battle import Battle
-from games.presenters import player_names
+from games.web.presenters import player_names
 from play import queries
 from thud_site.http import HtmxHttpRequest
 from tournaments.permissions.roles import can_create_tournament

@@ -25,7 +25,7 @@ from django.views.i18n import JavaScriptCatalog
 from accounts.forms import RateLimitedAdminAuthenticationForm
 from accounts.views import set_language
 from front import home, views, views_player_page
-from games import views_api, views_records
+from games.web import views_api, views_records
 from thud_site import views_app
 
 # The admin's login guards the most powerful accounts: it shares the site login's limiter.

@@ -7,7 +7,8 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from games import presenters, registry
+from games.engines import registry
+from games.web import presenters
 from thud_site.http import HtmxHttpRequest
 from tournaments.models.tournament import Tournament
 

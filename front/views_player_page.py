@@ -4,7 +4,7 @@ account (``/t/<slug>/me/``).
 It lives in the roof (``front``), like the home page, because it shows the battles of the
 player's match (``games``) beside their tournament facts (``tournaments``), and
 ``tournaments`` never imports ``games``. The page follows the tournament's live state as
-the hall screen does (its stream, ``games.views_hall.hall_events``): ``static/js/player_page.js``
+the hall screen does (its stream, ``games.web.views_hall.hall_events``): ``static/js/player_page.js``
 refetches the ``#my-round`` panel (the tournament's status, the check-in, the round) on each
 change and on each state of the player's own battles, and raises a browser notification
 (with permission) when the next round is published.
@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from games.models.battle import Battle
-from games.presenters_hall import hall_line
+from games.web.presenters_hall import hall_line
 from thud_site.http import AuthedRequest, HtmxHttpRequest
 from tournaments.models.tournament import Entry
 from tournaments.organising.personal_links import personal_path

@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
-from . import registry
+from games.engines import registry
 
 
 class GamesConfig(AppConfig):
@@ -19,15 +19,15 @@ class GamesConfig(AppConfig):
     )
 
     def ready(self) -> None:
+        from games.archive import section as archive_battles
+        from games.battles import joining, unplayed
+        from games.bots import moves as bots
+        from games.events import publish, signals
         from tournaments.for_games import (
             attendance_changed,
             register_contributions,
             round_published,
         )
-
-        from . import archive_battles, bots, signals, unplayed
-        from .battles import joining
-        from .live import publish
 
         # The archive's battles section (it needs the models) and which matches were
         # decided without play (not rated), for tournaments.

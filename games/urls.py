@@ -4,19 +4,21 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import views, views_hall, views_records, views_referee
+from games.web import views, views_events, views_hall, views_records, views_referee
 
 app_name = "games"
 urlpatterns = [
     path("<int:battle_id>/", views.battle_page, name="battle"),
-    path("notices/events/", views.notices_events, name="notices"),
-    path("tournaments/<slug:slug>/events/", views.tournament_events, name="tournament_events"),
+    path("notices/events/", views_events.notices_events, name="notices"),
+    path(
+        "tournaments/<slug:slug>/events/", views_events.tournament_events, name="tournament_events"
+    ),
     path("<int:battle_id>/diagram/", views.battle_diagram, name="diagram"),
     path("<int:battle_id>/record.txt", views_records.battle_record, name="record"),
     path("<int:battle_id>/replay/", views_records.replay, name="replay"),
     path("<int:battle_id>/analyse/", views_records.analyse, name="analyse"),
     path("<int:battle_id>/analysis/", views_records.analysis_status, name="analysis"),
-    path("<int:battle_id>/events/", views.battle_events, name="events"),
+    path("<int:battle_id>/events/", views_events.battle_events, name="events"),
     path("<int:battle_id>/touch/", views.touch, name="touch"),
     path("<int:battle_id>/move/", views.move, name="move"),
     path("<int:battle_id>/nudge/", views.nudge, name="nudge"),

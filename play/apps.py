@@ -17,7 +17,7 @@ class PlayConfig(AppConfig):
     verbose_name = _("Play")
 
     def ready(self) -> None:
-        from games.signals import casual_battle_finished, turn_changed
+        from games.events.signals import casual_battle_finished, turn_changed
         from tournaments.for_games import register_contributions
 
         from . import matches, notify

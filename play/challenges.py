@@ -27,11 +27,11 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from games import registry
 from games.battles import joining
 from games.battles.errors import BattleError
 from games.battles.starting import check_move_limit, create_casual_battle
-from games.live import publish
+from games.engines import registry
+from games.events import publish
 from games.models.battle import DEFAULT_MOVE_LIMIT, MAX_CORRESPONDENCE_DAYS, Battle
 
 from . import notify
@@ -159,7 +159,7 @@ def accept(
     """Accept a challenge made to ``by`` or someone else's open seek; create the battle
     (battle 1 of a casual match for a rated-match challenge, ``play.matches``).
 
-    A quickfire battle waits for both players before its clock runs (``games.presence``);
+    A quickfire battle waits for both players before its clock runs (``games.rules.presence``);
     the challenger is told at once (a notice on their channel, after commit).
 
     ``coin()`` decides who moves first when the challenger chose "random" (True: the

@@ -1,4 +1,4 @@
-"""Playing the computer: a casual battle against the site's computer user (``games.bots``).
+"""Playing the computer: a casual battle against the site's computer user (``games.bots.moves``).
 
 The battle starts at once (the computer is always there: no wait for the players), on
 the casual quickfire clock or with no clock at all.
@@ -24,9 +24,10 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from games import bots, registry
 from games.battles.errors import BattleError
 from games.battles.starting import check_move_limit, create_casual_battle
+from games.bots import moves as bots
+from games.engines import registry
 from games.models.battle import DEFAULT_MOVE_LIMIT, Battle
 
 #: Who moves first: the player, the computer, or a coin.

@@ -20,9 +20,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts.models import UserProfile
-from games import registry
-from games.interface import Game
+from games.engines import registry
 from games.models.battle import CASUAL_MOVE_LIMITS, DEFAULT_MOVE_LIMIT, MAX_CORRESPONDENCE_DAYS
+from games.rules.interface import Game
 
 from . import computer
 from .models import Challenge

@@ -3,9 +3,9 @@ match, made by accepting a challenge with *rated match* (``play.challenges.accep
 
 Terminology and invariants:
 - *A* is the user with the first side in battle 1; B has it in battle 2. Battle 2 is
-  created when battle 1 ends (``games.signals.casual_battle_finished``), on the same
+  created when battle 1 ends (``games.events.signals.casual_battle_finished``), on the same
   board (``board_seed``), and waits for both players as a tournament's battle 2 does
-  (``games.battles.finishing.tell_next``, ``games.presence``).
+  (``games.battles.finishing.tell_next``, ``games.rules.presence``).
 - The match's *result* is A's differential over both battles, scored as a tournament
   match's, by the one rule of ``tournaments.for_games.match_decision``: the summed
   points, but a player who lost a battle on time or resigned it (and whose opponent did
@@ -48,7 +48,8 @@ from django.utils.translation import gettext
 
 from games.battles.finishing import battle_loss, decide_match, tell_next
 from games.battles.starting import create_casual_battle
-from games.models.battle import DAY_MS, DEFAULT_MOVE_LIMIT, NEVER_STARTED, Battle
+from games.models.battle import DAY_MS, DEFAULT_MOVE_LIMIT, Battle
+from games.models.reasons import NEVER_STARTED
 from tournaments.for_games import LOST_ON_TIME, RESIGNED, match_decision, match_differential
 
 from . import rating_hook

@@ -30,7 +30,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import registry
+from games.engines import registry
 from games.models.battle import (
     CASUAL_MOVE_LIMITS,
     DEFAULT_MOVE_LIMIT,

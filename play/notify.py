@@ -5,7 +5,7 @@ it for the challenged user.
 
 Both are queued in the outbox (``outbox.emails.queue_email``) and sent by a worker after
 the commit, never by the request: a challenge's e-mail in the challenge's own transaction,
-a turn's when the ``games.signals.turn_changed`` signal (itself sent on commit) arrives.
+a turn's when the ``games.events.signals.turn_changed`` signal (itself sent on commit) arrives.
 They are written in the recipient's profile language, only to users with an address who
 kept ``email_notifications`` on. A ``Notice`` row (unique per battle, ply and user) is
 written in the transaction that queues a turn email, so a repeated signal for the same

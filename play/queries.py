@@ -7,8 +7,9 @@ from django.contrib.auth import get_user_model
 from django.db import models
 from django.db.models import Count, Q, QuerySet
 
-from games import registry
-from games.models.battle import CANCELLED_REASONS, Battle
+from games.engines import registry
+from games.models.battle import Battle
+from games.models.reasons import CANCELLED_REASONS
 from tournaments.for_games import battles_of_copies
 
 
@@ -34,7 +35,7 @@ def _seat_of(user, *, tournament: bool) -> tuple[Q, Q]:
 
 def waiting_for_you(user) -> QuerySet[Battle]:
     """Every online battle that waits for ``user``, in one query: casual ones, against
-    the computer or in a tournament, waiting for the user to join (``games.presence``) or
+    the computer or in a tournament, waiting for the user to join (``games.rules.presence``) or
     for their move. The ones waiting to be joined first, then by deadline."""
     seated, moving = Q(pk__in=[]), Q(pk__in=[])
     for tournament in (False, True):
@@ -78,7 +79,7 @@ def casual_battles_of(user) -> QuerySet[Battle]:
 
 
 def waiting_for_players(user) -> QuerySet[Battle]:
-    """``user``'s casual battles whose clock waits for both players (``games.presence``)."""
+    """``user``'s casual battles whose clock waits for both players (``games.rules.presence``)."""
     return casual_battles_of(user).filter(status=Battle.Status.PENDING, awaits_players=True)
 
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import UserProfile
-from games import registry
+from games.engines import registry
 from thud_site.http import AuthedRequest, HtmxHttpRequest
 
 from . import challenges, computer, matches, queries, suggest

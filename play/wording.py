@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import registry
+from games.engines import registry
 from games.models.battle import Battle
 
 from .models import Challenge

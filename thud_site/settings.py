@@ -261,7 +261,7 @@ THUD_CLOCK_QUEUE = os.environ.get("THUD_CLOCK_QUEUE", "clock")
 # that serves no pages (the Procfile's events process).
 THUD_WEB_HEARTBEAT = env_bool("THUD_WEB_HEARTBEAT", True)
 THUD_EVENTS_PREFIX = os.environ.get("THUD_EVENTS_PREFIX", "")
-# The computer's moves (games/bots.py) and battle analyses (games/analysis_runs.py):
+# The computer's moves (games/bots/moves.py) and battle analyses (games/analysis/runs.py):
 # CPU-bound searches, never in a web or clock process, each on its own queue and worker so
 # that a computer's move never waits behind an analysis (bench/bot_lateness.py). Setting
 # THUD_ANALYSIS_QUEUE to the bots queue gives the old layout (one worker for both).
@@ -294,7 +294,7 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 2, "queue": THUD_CLOCK_QUEUE},
     },
     # The computer's moves whose task was lost (or whose battle resumed in bulk after an
-    # outage): queued again (games/bots.py; idempotent by the clock version).
+    # outage): queued again (games/bots/moves.py; idempotent by the clock version).
     "bots-resend": {
         "task": "bots.resend",
         "schedule": 2.0,
@@ -302,7 +302,7 @@ CELERY_BEAT_SCHEDULE = {
     },
     # Analyses whose message was lost (the broker down when it was published, or
     # restarted empty): sent again once their queue is empty and no analysis runs
-    # (games/analysis_runs.py; a duplicate runs once).
+    # (games/analysis/runs.py; a duplicate runs once).
     "analysis-resend": {
         "task": "analysis.resend",
         "schedule": 30.0,

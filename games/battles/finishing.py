@@ -13,11 +13,12 @@ from datetime import datetime
 
 from django.db import transaction
 
-from games import clock
-from games.interface import side_keys
-from games.live import publish
+from games.battles import joining
+from games.events import publish
+from games.events.signals import casual_battle_finished
 from games.models.battle import Battle
-from games.signals import casual_battle_finished
+from games.rules import clock
+from games.rules.interface import side_keys
 from tournaments.for_games import (
     LOST_ON_TIME,
     RESIGNED,
@@ -27,8 +28,6 @@ from tournaments.for_games import (
     match_decision,
     record_engine_result,
 )
-
-from . import joining
 
 
 def check_end(battle: Battle, state: clock.ClockState, position) -> clock.ClockState:

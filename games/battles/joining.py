@@ -1,6 +1,6 @@
 """Joining a battle that waits for its players, and claiming an absent opponent a no-show.
 
-The rules are ``games.presence`` (pure); this module applies them under the battle's row
+The rules are ``games.rules.presence`` (pure); this module applies them under the battle's row
 lock (``SELECT … FOR UPDATE``), so two players joining at once start the clock exactly
 once: the second to take the lock sees the first's join and starts it
 (``starting.start``, in the same transaction). A join that changes nothing (joined
@@ -33,17 +33,17 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from games import clock, presence
-from games.interface import side_keys
-from games.live import publish
-from games.models.battle import NEVER_STARTED, NO_SHOW, NO_SHOW_CLAIMED, Battle
+from games.battles import store
+from games.battles.errors import NotAllowed, StaleVersion
+from games.battles.starting import start
+from games.events import publish
+from games.events.signals import casual_battle_finished
+from games.models.battle import Battle
 from games.models.history import ClockEvent
-from games.signals import casual_battle_finished
+from games.models.reasons import NEVER_STARTED, NO_SHOW, NO_SHOW_CLAIMED
+from games.rules import clock, presence
+from games.rules.interface import side_keys
 from tournaments.for_games import players_of_round
-
-from . import store
-from .errors import NotAllowed, StaleVersion
-from .starting import start
 
 #: A waiting battle's notice to a player: "their opponent is there".
 WAITING = "waiting"

@@ -5,7 +5,7 @@ Each action settles the battle first, then refuses anything out of turn or stale
 (``_checked``), then writes with the compare-and-set of ``store.write``.
 
 An offer to end the battle (``end_offered_by``) stands until the opponent accepts or
-declines it, its player withdraws it (``games.agreements``) or the battle ends
+declines it, its player withdraws it (``games.battles.agreements``) or the battle ends
 (``finishing.finished`` clears it): a move does not take it back.
 
 Resigning (a casual battle's, against a person or the computer; a tournament has no
@@ -23,14 +23,14 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from games import clock, signals
-from games.interface import InvalidMove
+from games.battles import finishing, store
+from games.battles.errors import BattleError, InvalidInput, NotAllowed, StaleVersion
+from games.battles.settle import settle
+from games.events import signals
 from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
-
-from . import finishing, store
-from .errors import BattleError, InvalidInput, NotAllowed, StaleVersion
-from .settle import settle
+from games.rules import clock
+from games.rules.interface import InvalidMove
 
 REASON_AGREEMENT = "agreement"
 REASON_RESIGNED = clock.REASON_RESIGNED

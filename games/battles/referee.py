@@ -13,13 +13,12 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from games import clock
+from games.battles import finishing, store
+from games.battles.errors import NotAllowed, StaleVersion
+from games.battles.settle import settle
 from games.models.battle import Battle
 from games.models.history import ClockEvent
-
-from . import finishing, store
-from .errors import NotAllowed, StaleVersion
-from .settle import settle
+from games.rules import clock
 
 
 def referee_write(
@@ -123,7 +122,7 @@ def pause_round(round_id: int, *, now: datetime) -> int:
 def referee_page_seen(battle: Battle, *, by: str, now: datetime) -> Battle | None:
     """A referee's clock page of ``battle`` beat at ``now`` (``by``: whose page): keep the
     time, and resume the battle if it was paused because its referee page was offline
-    (``games.referee_presence``): the resumed battle, else None. Any other pause (a referee's
+    (``games.rules.referee_presence``): the resumed battle, else None. Any other pause (a referee's
     own, a site outage) is left alone. ``battle`` is the row as the gate just read it."""
     Battle.objects.filter(pk=battle.pk).exclude(status=Battle.Status.FINISHED).update(
         referee_seen_at=now

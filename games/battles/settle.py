@@ -13,12 +13,11 @@ from typing import Any
 
 from django.db import transaction
 
-from games import clock, referee_presence
-from games.live import outages
+from games.battles import finishing, store
 from games.models.battle import Battle
+from games.models.heartbeat import site_seen_at
 from games.models.history import Move
-
-from . import finishing, store
+from games.rules import clock, referee_presence
 
 
 def settle(battle_id: int, *, via: str, now: datetime) -> Battle:
@@ -31,7 +30,7 @@ def settle(battle_id: int, *, via: str, now: datetime) -> Battle:
         due = clock.due_at(state)
         if referee_presence.offline(battle.referee_seen_at, now):
             return battle  # its referee page is offline: the sweep pauses it instead
-        seen = referee_presence.seen_for_expiry(outages.site_seen_at(), battle.referee_seen_at)
+        seen = referee_presence.seen_for_expiry(site_seen_at(), battle.referee_seen_at)
         new, kind = clock.resolve_timeout(state, now, seen)
         if kind == clock.EXPIRY_WAITS:
             return battle  # the site (or the referee page) not seen since the deadline yet

@@ -3,7 +3,7 @@
 A tournament match is played as two battles, seats swapped; the tournament is told first
 (``tournaments.for_games.begin_play``), which refuses a round that may not be played and
 freezes the pairing. A casual battle is created and started at once, unless it waits
-for its players (``await_players``, a challenge accepted: ``games.presence``); a
+for its players (``await_players``, a challenge accepted: ``games.rules.presence``); a
 tournament's online battle 1 always waits for them (``games.battles.joining``).
 """
 
@@ -16,7 +16,9 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from games import clock, presence, registry
+from games.battles import store
+from games.battles.errors import NotAllowed, StaleVersion
+from games.engines import registry
 from games.models.battle import (
     CASUAL_MOVE_LIMITS,
     DAY_MS,
@@ -25,10 +27,8 @@ from games.models.battle import (
     Battle,
 )
 from games.models.history import ClockEvent
+from games.rules import clock, presence
 from tournaments.for_games import RoundError, begin_play
-
-from . import store
-from .errors import NotAllowed, StaleVersion
 
 
 def create_battles(match, *, mode: str = Battle.Mode.ONLINE, now: datetime) -> list[Battle]:
@@ -120,7 +120,7 @@ def create_casual_battle(
     correspondence gives ``days`` (1..14) per move and an expiry loses the game.
     ``timed=False``: a quickfire battle with no clock at all (played against the
     computer). ``bot_level`` and ``bot_side``: the computer plays that side at that level
-    (``games.bots``); it is one of the two users all the same.
+    (``games.bots.moves``); it is one of the two users all the same.
 
     ``move_limit``: a quickfire battle ends after that many moves *per side* (one of
     ``CASUAL_MOVE_LIMITS``: ``max_plies`` is twice it) and is scored as it stands, as a

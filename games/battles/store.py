@@ -3,7 +3,7 @@
 ``write`` stores a new clock state with one ``UPDATE … WHERE id = ? AND clock_version = v``
 and bumps the version: the writer that commits first wins, everyone else finds
 ``rowcount == 0`` and the battle unchanged. On commit the new state is published
-(``games.live.publish``) and ``games.signals.turn_changed`` is sent.
+(``games.events.publish``) and ``games.events.signals.turn_changed`` is sent.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from typing import Any
 
 from django.db import transaction
 
-from games import clock, signals
-from games.live import publish
+from games.events import publish, signals
 from games.models.battle import Battle, clock_fields
 from games.models.history import ClockEvent
+from games.rules import clock
 
 
 def write(battle: Battle, state: clock.ClockState, *, now: datetime, **extra: Any) -> bool:

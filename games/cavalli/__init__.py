@@ -1,10 +1,10 @@
 """Battaglia di Cavalli (Andy Lewicki) rules engine: pure Python, no Django.
 
 Two knights on a 10x10 board of the numbers 00..99 score the numbers they land on and
-burn squares as they go. Geometry and the numbered :class:`Board` in :mod:`.board`, value
-types in :mod:`.base`, the immutable :class:`Position` and the rules in :mod:`.position`
-(move generation in :mod:`.movegen`, the functional API in :mod:`.play`),
-text forms in :mod:`.notation`, pictures in :mod:`.diagram`, perft in :mod:`.perft` and
+burn squares as they go. Geometry and the numbered :class:`Board` in :mod:`.core.board`, value
+types in :mod:`.core.base`, the immutable :class:`Position` and the rules in :mod:`.core.position`
+(move generation in :mod:`.core.movegen`, the functional API in :mod:`.core.play`),
+text forms in :mod:`.core.notation`, pictures in :mod:`.core.diagram`, perft in :mod:`.core.perft` and
 the command line in :mod:`.cli`.
 
 >>> board = Board.from_seed(7)
@@ -20,7 +20,7 @@ True
 
 from __future__ import annotations
 
-from .base import (
+from games.cavalli.core.base import (
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
@@ -29,12 +29,12 @@ from .base import (
     Side,
     Termination,
 )
-from .board import FILES, SQUARES, Board, InvalidBoardError, Square
-from .diagram import Cell, cells, diagram
-from .notation import format_move, format_square, parse_move, parse_square
-from .perft import perft
-from .play import apply, initial, legal_moves, outcome, replay
-from .position import Position
+from games.cavalli.core.board import FILES, SQUARES, Board, InvalidBoardError, Square
+from games.cavalli.core.diagram import Cell, cells, diagram
+from games.cavalli.core.notation import format_move, format_square, parse_move, parse_square
+from games.cavalli.core.perft import perft
+from games.cavalli.core.play import apply, initial, legal_moves, outcome, replay
+from games.cavalli.core.position import Position
 
 __all__ = [
     "FILES",

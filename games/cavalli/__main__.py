@@ -1,5 +1,5 @@
 from __future__ import annotations
 
-from .cli import main
+from games.cavalli.cli import main
 
 raise SystemExit(main())

@@ -15,7 +15,7 @@
   a move limit ends the game. A side with no legal move (the game is over) is an error.
 
 ``FILE`` is a board in the ``board`` command's format (``-`` reads it from stdin). The
-history is comma-separated moves in the notation of :mod:`.notation`; an empty string
+history is comma-separated moves in the notation of :mod:`.core.notation`; an empty string
 means the start. Any bad input -- arguments, an unreadable or malformed board, a
 malformed or illegal move -- prints one line on stderr and exits with status 2.
 """
@@ -28,13 +28,13 @@ import time
 from collections.abc import Callable
 from typing import NoReturn
 
-from .base import IllegalMoveError, InvalidMoveError
-from .board import Board, InvalidBoardError
-from .bot import LEVELS, choose_move
-from .notation import format_move
-from .perft import perft
-from .play import replay
-from .position import Position
+from games.cavalli.bot import LEVELS, choose_move
+from games.cavalli.core.base import IllegalMoveError, InvalidMoveError
+from games.cavalli.core.board import Board, InvalidBoardError
+from games.cavalli.core.notation import format_move
+from games.cavalli.core.perft import perft
+from games.cavalli.core.play import replay
+from games.cavalli.core.position import Position
 
 USAGE_ERROR = 2
 PROG = "python -m games.cavalli"

@@ -1,4 +1,4 @@
-"""Battaglia di Cavalli behind the game interface (:mod:`games.interface`).
+"""Battaglia di Cavalli behind the game interface (:mod:`games.rules.interface`).
 
 The state is an immutable :class:`~games.cavalli.Position` (board numbers included);
 its text form is the one-line compact notation of :meth:`Position.to_compact`. The
@@ -11,7 +11,25 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from games.interface import (
+from games.cavalli.bot import choose_move
+from games.cavalli.bot.levels import to_move
+from games.cavalli.core.base import (
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    Move,
+    Side,
+)
+from games.cavalli.core.board import SIZE, Board, InvalidBoardError
+from games.cavalli.core.notation import (
+    canonical_square,
+    format_move,
+    format_square,
+    parse_move,
+    parse_square,
+)
+from games.cavalli.core.position import Position
+from games.rules.interface import (
     InvalidMove,
     MoveInfo,
     MoveScores,
@@ -21,19 +39,6 @@ from games.interface import (
     TournamentScale,
     gettext_noop,
 )
-
-from .base import IllegalMoveError, InvalidMoveError, InvalidPositionError, Move, Side
-from .board import SIZE, Board, InvalidBoardError
-from .bot import choose_move
-from .bot.levels import to_move
-from .notation import (
-    canonical_square,
-    format_move,
-    format_square,
-    parse_move,
-    parse_square,
-)
-from .position import Position
 
 #: The most points one side can score: every number 00..99 (sum 0..99 = 4950).
 MAX_POINTS = sum(range(SIZE * SIZE))
@@ -73,7 +78,7 @@ class CavalliGame:
     stylesheet = "css/games/cavalli.css"
     page_assets = ""
     rules_template = "games/cavalli/rules.html"
-    presenter = "games.presenters_cavalli.board_context"
+    presenter = "games.web.presenters_cavalli.board_context"
     #: A tournament match records each side's points in both games, as they are.
     tournament_scale = TournamentScale(
         game=key,
@@ -206,7 +211,7 @@ class CavalliGame:
     def row_fields(self, state: Position) -> dict[str, Any]:
         return {}
 
-    # --- the computer player (games.interface.BotGame) ---------------------------------
+    # --- the computer player (games.rules.interface.BotGame) ---------------------------------
 
     def bot_move(
         self,

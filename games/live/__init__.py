@@ -1,7 +1,9 @@
-"""What makes the clock live: publishing states and due times (``publish``), the SSE
-streams (``stream``), the timer worker (``timer``), the set-based sweep (``sweep``), bulk
-clock writes (``bulk``) and outage pauses (``outages``).
+"""What makes the clock live: the SSE streams (``stream``), the timer worker (``timer``),
+the set-based sweep (``sweep``), bulk clock writes (``bulk``), outage pauses
+(``outages``), the referees' pages away (``referees``) and the battles set aside
+(``quarantine``).
 
-Dependencies run one way: ``stream`` -> ``games.battles`` -> ``publish`` <- ``sweep`` <-
-``timer`` (and ``games.tasks``).
+A room above ``games.battles`` (``stream`` and ``sweep`` settle through
+``games.battles.settle``); states are published by ``games.events.publish``. Dependencies
+run one way: ``timer`` -> ``sweep`` -> ``outages`` -> ``bulk``.
 """

@@ -3,7 +3,7 @@
 Terminology and invariants (used by ``games.live.sweep`` and ``games.live.outages``):
 - The caller holds the rows (``SELECT … FOR UPDATE SKIP LOCKED``) inside one
   transaction and has computed each battle's new clock state with the pure functions
-  of ``games.clock``; ``write`` stores them all: one ``UPDATE`` of every clock column,
+  of ``games.rules.clock``; ``write`` stores them all: one ``UPDATE`` of every clock column,
   one ``INSERT`` of the ClockEvents, one of the forfeit Moves.
 - Every row's ``clock_version`` is bumped, so a compare-and-set writer that raced us
   finds ``rowcount == 0`` after our commit: a transition still applies exactly once.
@@ -20,11 +20,10 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models import Field
 
-from games import clock
+from games.events import publish
 from games.models.battle import Battle, clock_fields
 from games.models.history import ClockEvent, Move
-
-from . import publish
+from games.rules import clock
 
 CLOCK_COLUMNS = [*clock_fields(clock.ClockState(config=clock.ClockConfig())), "clock_version"]
 

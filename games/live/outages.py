@@ -25,14 +25,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.db.models import Max
 
-from games import clock
+from games.live import bulk, quarantine
 from games.models.battle import Battle
-from games.models.heartbeat import WebHeartbeat
+from games.models.heartbeat import WebHeartbeat, site_seen_at
 from games.models.history import ClockEvent
-
-from . import bulk, quarantine
+from games.rules import clock
 
 #: How often a web process writes its heartbeat: shorter than the grace (300 ms), so
 #: the heartbeat after a deadline is there by the time its expiry falls due.
@@ -51,11 +49,6 @@ def beat(name: str, *, now: datetime) -> None:
         # A new process: its first heartbeat also clears the rows of long-gone ones.
         WebHeartbeat.objects.filter(seen_at__lt=now - FORGET_AFTER).delete()
         WebHeartbeat.objects.update_or_create(name=name, defaults={"seen_at": now})
-
-
-def site_seen_at() -> datetime | None:
-    """The newest heartbeat of any web process, or None if there never was one."""
-    return WebHeartbeat.objects.aggregate(seen=Max("seen_at"))["seen"]
 
 
 def check(*, via: str, now: datetime) -> tuple[datetime | None, int]:

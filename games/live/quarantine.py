@@ -5,7 +5,7 @@ Terminology and invariants (issue 40):
   out of range: data imported from elsewhere, or a bug) would make every pass of the
   clock timer and of the beat sweep fail before reaching the battles after it.
 - The sweep (and the outage pause, ``games.live.outages``) computes every battle's
-  transition inside ``try``; so does the settle-on-read of a page (``games.views``). A
+  transition inside ``try``; so does the settle-on-read of a page (``games.web.views``). A
   battle that fails is left out of the bulk write and *set aside*: paused with the reason ``unreadable``
   (``REASON_UNREADABLE``), its ``clock_version`` bumped, one ``paused`` ClockEvent
   naming the error, one log line. A paused battle is no longer among the running
@@ -25,9 +25,9 @@ from datetime import datetime
 from django.db import transaction
 from django.db.models import F, Q
 
-from games import clock
 from games.models.battle import Battle
 from games.models.history import ClockEvent
+from games.rules import clock
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """Over-the-board battles whose referee's clock page is offline: paused by the sweep.
 
-Terminology and invariants (``games.referee_presence``, README "When something is down"):
+Terminology and invariants (``games.rules.referee_presence``, README "When something is down"):
 - The referee's clock page of an over-the-board battle beats every second
   (``games.battles.referee.referee_page_seen`` keeps ``Battle.referee_seen_at``).
 - Every tick of the clock (the timers' passes and the beat sweep), after the site's
@@ -20,10 +20,9 @@ from datetime import datetime
 
 from django.db import transaction
 
-from games import clock, referee_presence
+from games.live import bulk
 from games.models.battle import Battle
-
-from . import bulk
+from games.rules import clock, referee_presence
 
 
 def _offline(now: datetime):

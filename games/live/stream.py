@@ -4,7 +4,7 @@
   messages out to a bounded ``asyncio.Queue`` per SSE connection. A slow client
   whose queue overflows gets a fresh snapshot instead of the backlog.
 - Every connection starts with a snapshot read from the database (settled on read);
-  the states arrive as ``games.live.publish`` publishes them on commit.
+  the states arrive as ``games.events.publish`` publishes them on commit.
 - The stream sends ``event: state`` messages and ``: keepalive`` comments.
 - ``hall_stream`` watches a whole round for the hall screen: its battles' states, and a
   fingerprint of the rest of the screen read every ``POLL_S``.
@@ -33,9 +33,8 @@ from django import db
 from django.conf import settings
 
 from games.battles.settle import settle
+from games.events import publish
 from games.models.history import ClockEvent
-
-from . import publish
 
 log = logging.getLogger(__name__)
 

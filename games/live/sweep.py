@@ -28,7 +28,7 @@ Terminology and invariants (see ``games/battles/`` and DESIGN.md §5):
   can, and hands the time the site was last seen to the expiries, which wait for
   a heartbeat newer than their deadline (``clock.resolve_timeout``). Then it pauses the
   over-the-board battles whose referee page is offline (``games.live.referees.check``),
-  whose expiries wait for that page's beat as well (``games.referee_presence``).
+  whose expiries wait for that page's beat as well (``games.rules.referee_presence``).
 """
 
 from __future__ import annotations
@@ -38,12 +38,11 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 
-from games import clock, referee_presence
 from games.battles.settle import settle
+from games.live import bulk, outages, quarantine, referees
 from games.models.battle import Battle
 from games.models.history import ClockEvent
-
-from . import bulk, outages, quarantine, referees
+from games.rules import clock, referee_presence
 
 # Enough for a 10,000-battle hall falling one tick behind; the rest waits a second.
 TICK_LIMIT = 5_000

@@ -9,7 +9,7 @@ Terminology and invariants (DESIGN.md §5, issue 13):
   next due time.
 - A transition can make a due time earlier than the one a timer sleeps towards (a
   touch, a resume, a start in an idle hall). Every transition therefore publishes its
-  due time on the Redis channel ``<prefix>clock:due`` (``games.live.publish``); each timer listens
+  due time on the Redis channel ``<prefix>clock:due`` (``games.events.publish``); each timer listens
   and wakes earlier when it must. Without Redis a timer wakes at least every
   ``NO_REDIS_S`` to look.
 - Timers on several nodes race for the same rows: the pass locks them with
@@ -36,11 +36,10 @@ from django import db
 from django.conf import settings
 from django.utils import timezone
 
+from games.events.publish import due_channel
+from games.live import sweep
 from games.models.battle import Battle
 from games.models.history import ClockEvent
-
-from . import sweep
-from .publish import due_channel
 
 log = logging.getLogger(__name__)
 

@@ -4,8 +4,8 @@ Terminology and invariants:
 - One row per battle at most (one-to-one): a second request finds it and changes nothing,
   unless it ``failed``, which may be queued again.
 - ``status`` moves queued -> running -> done (or failed) by compare-and-set updates in
-  :mod:`games.analysis_runs`, so a task delivered twice runs the search once.
-- ``plies`` is the rows of :func:`games.analysis.analyse_battle` (``PlyRow.as_dict``),
+  :mod:`games.analysis.runs`, so a task delivered twice runs the search once.
+- ``plies`` is the rows of :func:`games.rules.analysis.analyse_battle` (``PlyRow.as_dict``),
   ``ms_per_position`` the search budget they were found with.
 """
 

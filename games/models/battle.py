@@ -22,40 +22,13 @@ from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games import clock, presence, registry
-from games.interface import Game, side_keys
+from games.engines import registry
+from games.models.reasons import CANCELLED_REASONS, REASONS
+from games.rules import clock, presence
+from games.rules.interface import Game, side_keys
 
 if TYPE_CHECKING:
     from tournaments.for_games import Entry, Match
-
-#: Why a battle that waited for its players ended (casual: cancelled) or waits for a
-#: referee (tournament): one of them claimed the other a no-show (``games.presence``).
-NO_SHOW = "no_show"
-NO_SHOW_CLAIMED = "no_show_claimed"
-#: A casual battle that waited for its players until it expired with nobody there
-#: (``games.presence.expires_at``): closed with no result, as a no-show is.
-NEVER_STARTED = "never_started"
-#: The reasons a battle ended without being played: no result, not rated, not counted.
-CANCELLED_REASONS = (NO_SHOW, NEVER_STARTED)
-
-REASONS = {
-    clock.REASON_MOVE_LIMIT: _("move limit reached"),
-    clock.REASON_REFEREE: _("referee"),
-    clock.REASON_OUTAGE: _("server outage: the turn will be replayed"),
-    clock.REASON_REFEREE_OFFLINE: _(
-        "the referee's clock page is offline: the turn will be replayed"
-    ),
-    clock.REASON_FORFEITS: _("too many forfeited turns in a row"),
-    "agreement": _("ended by agreement"),
-    "no_legal_move": _("the side to move has no legal move"),
-    clock.REASON_TIME: _("lost on time"),
-    clock.REASON_RESIGNED: _("resigned"),
-    clock.REASON_UNFINISHED: _("not finished when the tournament was archived"),
-    clock.REASON_UNREADABLE: _("this battle's record cannot be read"),
-    NO_SHOW: _("cancelled: a player did not join in time; nobody won or lost"),
-    NO_SHOW_CLAIMED: _("a player did not join in time: a referee decides"),
-    NEVER_STARTED: _("expired: nobody joined in time; nobody won or lost"),
-}
 
 #: Correspondence: days per move, at most (the clock counts milliseconds in a 32-bit
 #: column: 14 days = 1,209,600,000 ms < 2,147,483,647).
@@ -177,7 +150,7 @@ class Battle(models.Model):
     end_offered_by = models.CharField(max_length=8, blank=True)
     # While a casual battle is paused: the side key of the player who asked to resume it
     # and the clock version the ask left; the other player's ask resumes it
-    # (``games.agreements``). Any clock write since makes the ask stale (``resume_asked``).
+    # (``games.battles.agreements``). Any clock write since makes the ask stale (``resume_asked``).
     resume_asked_by = models.CharField(max_length=8, blank=True)
     resume_asked_version = models.PositiveIntegerField(null=True, blank=True)
     # Clock settings, copied from the tournament when the battle is created.
@@ -189,17 +162,17 @@ class Battle(models.Model):
     max_consecutive_forfeits = models.PositiveSmallIntegerField(default=3)
     outage_threshold_ms = models.PositiveIntegerField(default=3_000)
     capture_policy = models.CharField(max_length=16, default="subset")
-    # Presence before time (``games.presence``): a pending battle that waits for both
+    # Presence before time (``games.rules.presence``): a pending battle that waits for both
     # players; when each joined; how long after the first join the other may take.
     awaits_players = models.BooleanField(default=False)
     first_joined_at = models.DateTimeField(null=True, blank=True)
     second_joined_at = models.DateTimeField(null=True, blank=True)
     join_window_ms = models.PositiveIntegerField(default=60_000)
     # The last beat of a referee's clock page of this (over-the-board) battle; None: never
-    # seen, and never paused for it (``games.referee_presence``). Written by the beat
+    # seen, and never paused for it (``games.rules.referee_presence``). Written by the beat
     # alone (``.update()``), never by a clock write.
     referee_seen_at = models.DateTimeField(null=True, blank=True)
-    # A battle against the computer (``games.bots``): its level (1-5) and the side key it
+    # A battle against the computer (``games.bots.moves``): its level (1-5) and the side key it
     # plays; ``None`` and ``""`` in a battle between people. Never part of a match.
     bot_level = models.PositiveSmallIntegerField(null=True, blank=True)
     bot_side = models.CharField(max_length=8, blank=True)
@@ -224,7 +197,7 @@ class Battle(models.Model):
                 name="battle_referee_seen",
                 condition=models.Q(status=clock.RUNNING, referee_seen_at__isnull=False),
             ),
-            # The bots' safety net (``games.bots.resend_stalled``): running battles
+            # The bots' safety net (``games.bots.moves.resend_stalled``): running battles
             # against the computer, by their last clock write.
             models.Index(
                 fields=["updated_at"],

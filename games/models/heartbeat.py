@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.db import models
+from django.db.models import Max
 
 
 class WebHeartbeat(models.Model):
@@ -17,3 +20,8 @@ class WebHeartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} {self.seen_at:%H:%M:%S.%f}"
+
+
+def site_seen_at() -> datetime | None:
+    """The newest heartbeat of any web process, or None if there never was one."""
+    return WebHeartbeat.objects.aggregate(seen=Max("seen_at"))["seen"]

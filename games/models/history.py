@@ -12,8 +12,8 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games import clock
 from games.models.battle import Battle
+from games.rules import clock
 
 
 class Move(models.Model):

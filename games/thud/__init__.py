@@ -1,14 +1,14 @@
 """Thud (classic, 2002) rules engine: pure Python, no Django.
 
-Board geometry in :mod:`.board`, value types in :mod:`.base`, move generation in
-:mod:`.movegen`, the immutable :class:`Position` in :mod:`.position`, square names in
-:mod:`.squares`, text forms in :mod:`.notation`, perft in :mod:`.perft` and the command line in :mod:`.cli`. The rules,
+Board geometry in :mod:`.core.board`, value types in :mod:`.core.base`, move generation in
+:mod:`.core.movegen`, the immutable :class:`Position` in :mod:`.core.position`, square names in
+:mod:`.core.squares`, text forms in :mod:`.core.notation`, perft in :mod:`.core.perft` and the command line in :mod:`.cli`. The rules,
 with every ambiguity decided, are in ``shared/reference/thud-rules.md``.
 """
 
 from __future__ import annotations
 
-from .base import (
+from games.thud.core.base import (
     MAX_DWARFS,
     MAX_TROLLS,
     TROLL_POINTS,
@@ -21,10 +21,10 @@ from .base import (
     Side,
     Termination,
 )
-from .board import FILES, SQUARES, STONE, Square
-from .notation import format_move, parse_move
-from .position import Position
-from .squares import format_square, parse_square
+from games.thud.core.board import FILES, SQUARES, STONE, Square
+from games.thud.core.notation import format_move, parse_move
+from games.thud.core.position import Position
+from games.thud.core.squares import format_square, parse_square
 
 __all__ = [
     "FILES",

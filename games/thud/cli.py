@@ -10,7 +10,7 @@
   ``--depth`` caps the search depth, which makes the move reproducible for a seed;
   ``--plies-left`` is how many plies remain before a move limit ends the battle.
   A side with no legal move is an error.
-* ``replay FILE`` reads a game record (see :mod:`games.records`), replays it through the
+* ``replay FILE`` reads a game record (see :mod:`games.rules.records`), replays it through the
   engine under the record's ``CapturePolicy`` and prints the final diagram and a line
   ``dwarfs N trolls M``. An illegal or unreadable move is reported with its move number.
 
@@ -25,14 +25,14 @@ import time
 from collections.abc import Callable
 from typing import NoReturn
 
-from .base import CapturePolicy, InvalidPositionError
-from .bot import LEVELS, choose_move
-from .notation import format_move
-from .perft import perft
-from .position import Position
+from games.thud.bot import LEVELS, choose_move
+from games.thud.core.base import CapturePolicy, InvalidPositionError
+from games.thud.core.notation import format_move
+from games.thud.core.perft import perft
+from games.thud.core.position import Position
 
 # The records modules are pure Python too (no Django): the CLI stays importable without it.
-from .records import RecordError, parse_record, replay
+from games.thud.core.records import RecordError, parse_record, replay
 
 USAGE_ERROR = 2
 

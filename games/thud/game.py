@@ -1,4 +1,4 @@
-"""Thud behind the game interface (:mod:`games.interface`): a thin adapter, no new rules.
+"""Thud behind the game interface (:mod:`games.rules.interface`): a thin adapter, no new rules.
 
 The state is an immutable :class:`~games.thud.Position`; its text form is the 15-line
 diagram the battle row has always stored, so existing battles read back unchanged.
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from games.interface import (
+from games.rules.interface import (
     InvalidMove,
     MoveInfo,
     MoveScores,
@@ -20,9 +20,11 @@ from games.interface import (
     TournamentScale,
     gettext_noop,
 )
-
-from . import records
-from .base import (
+from games.thud.bot import choose_move
+from games.thud.bot.moves import exact_score
+from games.thud.bot.search import MAX_DEPTH, search
+from games.thud.core import records
+from games.thud.core.base import (
     MAX_DWARFS,
     MAX_TROLLS,
     TROLL_POINTS,
@@ -33,13 +35,10 @@ from .base import (
     Move,
     Side,
 )
-from .board import SQUARE_AT, squares_of
-from .bot import choose_move
-from .bot.moves import exact_score
-from .bot.search import MAX_DEPTH, search
-from .notation import format_move, parse_move
-from .position import Position
-from .squares import canonical_square, format_square, parse_square
+from games.thud.core.board import SQUARE_AT, squares_of
+from games.thud.core.notation import format_move, parse_move
+from games.thud.core.position import Position
+from games.thud.core.squares import canonical_square, format_square, parse_square
 
 #: An analysed move's loss (hundredths of a point) from which it is an inaccuracy, a
 #: mistake, a blunder: a dwarf given away (one point), two, a troll's worth (four). The
@@ -74,7 +73,7 @@ class ThudGame:
     stylesheet = "css/games/thud.css"
     page_assets = "games/thud/_pieces.svg.html"
     rules_template = "games/thud/rules.html"
-    presenter = "games.presenters_thud.board_context"
+    presenter = "games.web.presenters_thud.board_context"
     #: A tournament match records the survivors of both battles: a dwarf is worth one
     #: point, a troll ``TROLL_POINTS``. The stable names (CSV columns ``battle1_dwarfs``,
     #: API keys ``dwarfs_won``, ``avg_dwarf_points``, ``dwarfs_surviving``) are Thud's,
@@ -232,7 +231,7 @@ class ThudGame:
 
     @staticmethod
     def parse_movetext(text: str) -> tuple[str | None, ...]:
-        """The moves of a record's movetext (:func:`games.thud.records.parse_movetext`)."""
+        """The moves of a record's movetext (:func:`games.thud.core.records.parse_movetext`)."""
         return records.parse_movetext(text)
 
     def row_fields(self, state: Position) -> dict[str, Any]:
@@ -243,7 +242,7 @@ class ThudGame:
         ``tournament_scale`` makes them points."""
         return state.dwarf_count, state.troll_count
 
-    # --- the computer player (games.interface.BotGame) ------------------------------------
+    # --- the computer player (games.rules.interface.BotGame) ------------------------------------
 
     @staticmethod
     def _playable(state: Position) -> None:
@@ -289,7 +288,7 @@ class ThudGame:
         max_depth: int | None = None,
     ) -> MoveScores:
         """Every move the level-5 search tries, scored and best first (see
-        :class:`~games.interface.MoveScores`; a finished battle scores exactly ``±WIN``
+        :class:`~games.rules.interface.MoveScores`; a finished battle scores exactly ``±WIN``
         plus its margin); ``max_depth`` caps the search (tests).
 
         >>> game = ThudGame("all")

@@ -194,7 +194,7 @@
   // POST (opening the stream alone changes nothing, so a stream opened from another page
   // never starts a clock). A page opened in a background tab (the challenger's waiting
   // page turned into the battle) joins when it is looked at. Every Ready POST says whether
-  // the page is seen: the server does not count a hidden one (games.presence).
+  // the page is seen: the server does not count a hidden one (games.rules.presence).
   var streamOpen = false;
   function joinIfSeen() {
     if (!streamOpen || document.visibilityState !== "visible") return;

@@ -27,7 +27,7 @@
     return d ? interpolate(gettext("%(days)s d %(time)s"), { days: d, time: hms }, true) : hms;
   }
 
-  // The figure of the clock, running or stopped alike (games/presenters.py's
+  // The figure of the clock, running or stopped alike (games/web/presenters.py's
   // clock_reading draws the same): while think time is left, its whole seconds rounded
   // up; after it, the turn's seconds to the tenth. Correspondence: days and hh:mm:ss.
   function reading(p, left, thinkLeft) {

@@ -1,4 +1,4 @@
-// The referee clock page's news (templates/games/referee_clock.html, games/presenters_referee.py):
+// The referee clock page's news (templates/games/referee_clock.html, games/web/presenters_referee.py):
 // the server draws what happened to the clock meanwhile (a turn forfeited on time, a pause
 // while this page was away) into the panel, from the battle's history, on every redraw.
 // Here: each piece of news is read out once by the page's polite live region (#announcer),

@@ -3,7 +3,7 @@
 // second, and one just after each deadline it shows, so that an expiry is applied at once
 // (the server lets an expiry wait for a beat after its deadline). Without beats for 3 s
 // the server pauses the battle; the first beat after that resumes it
-// (games/referee_presence.py). The box #referee-link says the state at all times, politely
+// (games/rules/referee_presence.py). The box #referee-link says the state at all times, politely
 // (role=status): connected, reconnecting (a beat failed), offline (no beat answered for
 // 3 s, or the browser is offline). Offline, the panel's clock buttons are disabled: their
 // presses could not arrive. A form the page keeps on the device when offline (the result's

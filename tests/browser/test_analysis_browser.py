@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
 
-from games import analysis_runs
+from games.analysis import runs as analysis_runs
 from games.models.analysis import BattleAnalysis
 from tests.browser.axe import AXE_SCRIPT, EMPTY_STREAM, Violation, describe, scan
 from tests.games.analysis_helpers import MS, Tick, played_battle, random_moves

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from django.db import connections
 
-from games import registry
 from games.cavalli import Board, Move, Position, format_move, format_square
+from games.engines import registry
 from games.models.battle import Battle
 from play.models import Challenge
 from tests.browser.sessions import session_cookie

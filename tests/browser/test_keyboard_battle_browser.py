@@ -17,9 +17,9 @@ import pytest
 from django.db import connections
 from django.utils import timezone
 
-from games import registry
 from games.battles.referee import pause, resume
 from games.battles.starting import create_battles, start_battle
+from games.engines import registry
 from games.models.battle import Battle
 from games.models.history import Move
 from tests.browser.sessions import session_cookie

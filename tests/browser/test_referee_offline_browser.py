@@ -20,10 +20,10 @@ from django.db import connections
 from django.test import Client
 from django.utils import timezone
 
-from games import clock
 from games.battles.starting import create_battles
 from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
+from games.rules import clock
 from tests.browser.axe import AXE_SCRIPT, describe, scan
 from tests.factories import make_match
 from tests.processes import wait_for

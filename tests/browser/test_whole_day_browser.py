@@ -25,9 +25,9 @@ import pytest
 from django.db import connections
 from playwright.sync_api import expect
 
-from games import clock
 from games.models.battle import Battle
 from games.models.history import Move
+from games.rules import clock
 from tests.browser.day import (
     FreshSite,
     public_view,

@@ -7,9 +7,9 @@ import random
 
 from django.utils import timezone
 
-from games import registry
 from games.battles import play
 from games.battles.starting import create_battles, start_battle
+from games.engines import registry
 from games.models.battle import Battle
 from tests.factories import make_match
 

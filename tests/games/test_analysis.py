@@ -1,4 +1,4 @@
-"""The analysis of a battle, pure (games.analysis): a real short Thud game whose troll
+"""The analysis of a battle, pure (games.rules.analysis): a real short Thud game whose troll
 move hangs a troll is flagged with its cost, the best move and the punishing reply.
 
 The search is bounded by a fake clock that ticks a millisecond at each look (the search
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from games import analysis
-from games.interface import WIN
+from games.rules import analysis
+from games.rules.interface import WIN
 from games.thud.game import ThudGame
 
 #: 1. d F1-F5 (into the trolls' reach) T G7-F6? (next to the dwarf: hangs the troll)
@@ -117,7 +117,7 @@ def test_finished_scores_count_their_margin():
 
 
 @pytest.mark.parametrize(
-    "module", ["games.analysis", "games.analysis_chart", "games.analysis_runs"]
+    "module", ["games.rules.analysis", "games.analysis.chart", "games.analysis.runs"]
 )
 def test_doctests(module, db):
     failures, attempted = doctest.testmod(importlib.import_module(module))

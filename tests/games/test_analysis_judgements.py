@@ -10,12 +10,13 @@ import re
 
 import pytest
 
-from games import analysis, registry
-from games.analysis_chart import EvalPoint, eval_chart
+from games.analysis.chart import EvalPoint, eval_chart
 from games.cavalli import game as cavalli_game
-from games.interface import BLUNDER, INACCURACY, MISTAKE, BotGame, MoveScores, Thresholds
-from games.presenters_analysis import worst_moves
+from games.engines import registry
+from games.rules import analysis
+from games.rules.interface import BLUNDER, INACCURACY, MISTAKE, BotGame, MoveScores, Thresholds
 from games.thud import game as thud_game
+from games.web.presenters_analysis import worst_moves
 from tests.games.test_analysis import BUDGET_MS, Tick
 
 ENGINES = {"thud": thud_game, "cavalli": cavalli_game}
@@ -163,7 +164,7 @@ def test_the_best_move_suggested_is_the_best_of_the_position_before_each_move():
 
 
 def test_the_presenters_doctests(db):
-    from games import presenters_analysis
+    from games.web import presenters_analysis
 
     failures, attempted = doctest.testmod(presenters_analysis)
     assert attempted and not failures

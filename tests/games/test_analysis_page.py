@@ -14,7 +14,8 @@ from django.urls import reverse
 from django.utils import timezone
 from redis import Redis
 
-from games import analysis_runs, tasks
+from games.analysis import runs as analysis_runs
+from games.analysis import tasks
 from games.models.analysis import BattleAnalysis
 from tests.games.analysis_helpers import MS, Tick, played_battle
 from thud_site.celery import app

@@ -433,7 +433,7 @@ def test_a_moved_press_answers_the_fresh_panel_reading_only_the_row_again(
     c.post(url, {"version": 1}, **HX)  # warm: the session, the templates
     with (
         # 13 + the session (in the database) + the last clock events, for the news of a
-        # turn the press started (games/presenters_referee.py)
+        # turn the press started (games/web/presenters_referee.py)
         django_assert_max_num_queries(15) as queries,
         django_capture_on_commit_callbacks(execute=True) as callbacks,
     ):

@@ -11,11 +11,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import presenters_thud
 from games.battles.play import submit_move
 from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
 from games.thud import Move, Position, Side, parse_square
+from games.web import presenters_thud
 from tests.factories import make_match
 from tests.games.test_battles_http import HX, diagram, login, post_move
 from tournaments.models.rounds import Round

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from games import presenters
+from games.web import presenters
 
 CLOCK_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "clock.js"
 NODE = shutil.which("node")

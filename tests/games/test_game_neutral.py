@@ -1,9 +1,9 @@
-"""Nothing outside a game's own package names its pieces: games live behind games/interface.py.
+"""Nothing outside a game's own package names its pieces: games live behind games/rules/interface.py.
 
 Scans every source file of the site (Python, templates, JavaScript, CSS; code, strings and
 comments) for words that belong to one game — Thud's pieces and moves, Cavalli's knights,
 its board's numbers and its points ceiling. A game's own files are where those words belong:
-its engine package (``games/<game>/``), its presenter (``games/presenters_<game>.py``),
+its engine package (``games/<game>/``), its presenter (``games/web/presenters_<game>.py``),
 its templates (``templates/games/<game>/``) and its board's style sheet
 (``static/css/games/<game>.css``). Migrations are history and are not
 scanned. Stable outside names (Thud's CSV columns, API keys and record tags) come from
@@ -23,7 +23,7 @@ SUFFIXES = {".py", ".html", ".js", ".css", ".txt"}
 GAMES = ["thud", "cavalli"]
 OWNED = [
     *(f"games/{game}/" for game in GAMES),
-    *(f"games/presenters_{game}.py" for game in GAMES),
+    *(f"games/web/presenters_{game}.py" for game in GAMES),
     *(f"templates/games/{game}/" for game in GAMES),
     *(f"static/css/games/{game}.css" for game in GAMES),
 ]
@@ -65,9 +65,9 @@ def test_the_scan_covers_the_site_and_each_games_own_files_exist():
     for expected in [
         "games/battles/play.py",
         "games/models/battle.py",
-        "games/archive.py",
-        "games/records.py",
-        "games/otb_moves.py",
+        "games/archive/export.py",
+        "games/rules/records.py",
+        "games/battles/otb_moves.py",
         "tournaments/rules/result.py",
         "tournaments/reports/stats.py",
         "templates/games/replay.html",

@@ -1,4 +1,4 @@
-"""An over-the-board battle's score (games/presenters.py ``shown_points``): its board never
+"""An over-the-board battle's score (games/web/presenters.py ``shown_points``): its board never
 moves, so once its match has a confirmed result the hall screen and the battle page show
 that result's survivors, in points (a troll is worth 4), not the starting 32 – 32; until
 then (none entered, or one entered and awaiting confirmation) they say the result is not

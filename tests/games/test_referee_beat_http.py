@@ -10,12 +10,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import clock
 from games.battles.starting import create_battles, start_battle
 from games.live import referees
 from games.models.battle import Battle
 from games.models.history import ClockEvent
-from games.referee_presence import THRESHOLD_MS
+from games.rules import clock
+from games.rules.referee_presence import THRESHOLD_MS
 from tests.factories import UserFactory, make_match
 
 pytestmark = pytest.mark.django_db

@@ -17,7 +17,6 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import clock
 from games.battles.play import submit_move
 from games.battles.referee import referee_decision
 from games.battles.settle import settle
@@ -25,7 +24,8 @@ from games.battles.starting import create_battles
 from games.live import referees
 from games.models.battle import Battle
 from games.models.history import ClockEvent
-from games.referee_presence import THRESHOLD_MS
+from games.rules import clock
+from games.rules.referee_presence import THRESHOLD_MS
 from tests.factories import make_match
 from tournaments.models.people import Player
 

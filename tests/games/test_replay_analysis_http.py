@@ -11,11 +11,12 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
 
-from games import analysis_runs, registry
+from games.analysis import runs as analysis_runs
 from games.battles import play
 from games.battles.starting import create_battles, start_battle
 from games.cavalli import cells
-from games.cavalli.notation import format_square
+from games.cavalli.core.notation import format_square
+from games.engines import registry
 from games.models.analysis import BattleAnalysis
 from games.models.battle import Battle
 from tests.factories import make_match

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from games.thud.records import build_record
+from games.thud.core.records import build_record
 from tests.games.records_helpers import greedy_game
 
 ROOT = Path(__file__).resolve().parents[2]

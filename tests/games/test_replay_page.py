@@ -17,7 +17,7 @@ from games.battles.starting import create_battles, start_battle
 from games.models.analysis import BattleAnalysis
 from games.models.battle import Battle
 from games.thud import Position
-from games.thud.records import replay
+from games.thud.core.records import replay
 from play import computer
 from tests.factories import make_match
 from tests.games.records_helpers import greedy_game, play_through_site

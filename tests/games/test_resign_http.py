@@ -1,4 +1,4 @@
-"""Resigning over HTTP (``games.views.resign_battle``): asked first with the score it
+"""Resigning over HTTP (``games.web.views.resign_battle``): asked first with the score it
 ends with, then done once; the battle page and the casual match say how it ended."""
 
 from __future__ import annotations

@@ -10,12 +10,12 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import registry
 from games.battles.starting import create_battles, start_battle
-from games.interface import InvalidMove
+from games.engines import registry
 from games.models.battle import Battle
 from games.models.history import Move
-from games.presenters_play import typed_move
+from games.rules.interface import InvalidMove
+from games.web.presenters_play import typed_move
 from tests.factories import make_match
 
 HX = {"HTTP_HX_REQUEST": "true"}

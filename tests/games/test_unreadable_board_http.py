@@ -13,10 +13,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import clock
 from games.battles.starting import create_battles, create_casual_battle, start_battle
 from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
+from games.rules import clock
 from tests.factories import UserFactory, make_match
 
 pytestmark = pytest.mark.django_db

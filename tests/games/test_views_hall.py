@@ -1,4 +1,4 @@
-"""The hall screen's live battles (games/views_hall.py, games/presenters_hall.py): the
+"""The hall screen's live battles (games/web/views_hall.py, games/web/presenters_hall.py): the
 round's battles being played or waiting for their players, with names, sides, scores and
 the clock of the side to move; a battle nobody opened is not shown."""
 

@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.presenters_thud import rules_context
+from games.web.presenters_thud import rules_context
 from tournaments.models.tournament import Tournament
 
 from .support import visible_text

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
-from games.live import publish
+from games.events import publish
 from play import challenges
 from tests.factories import UserFactory
 

@@ -9,8 +9,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import bots, registry
 from games.battles.starting import create_casual_battle
+from games.bots import moves as bots
+from games.engines import registry
 from games.models.battle import Battle
 from play import computer, queries
 from tests.factories import UserFactory

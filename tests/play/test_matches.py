@@ -18,7 +18,7 @@ from django.utils import timezone
 from games.battles import joining
 from games.battles.play import accept_end, offer_end, submit_move
 from games.battles.starting import create_casual_battle
-from games.live import publish
+from games.events import publish
 from games.models.battle import Battle
 from play import challenges, matches, rating_hook
 from play.models import CasualMatch

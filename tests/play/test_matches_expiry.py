@@ -13,8 +13,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.battles import joining
-from games.models.battle import NEVER_STARTED, NO_SHOW, Battle
-from games.presence import UNJOINED_LIFETIME
+from games.models.battle import Battle
+from games.models.reasons import NEVER_STARTED, NO_SHOW
+from games.rules.presence import UNJOINED_LIFETIME
 from tests.play.test_matches import OPENING, hook_calls, play_to_end, rated_match  # noqa: F401
 
 pytestmark = pytest.mark.django_db

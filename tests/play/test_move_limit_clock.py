@@ -13,11 +13,12 @@ import random
 import pytest
 from django.utils import timezone
 
-from games import clock, registry
 from games.battles import joining
 from games.battles.play import submit_move
+from games.engines import registry
 from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
+from games.rules import clock
 from play import challenges
 from tests.factories import UserFactory
 from tests.processes import wait_for

@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import UserProfile
-from games import registry
 from games.battles.play import accept_end, offer_end, submit_move
 from games.battles.starting import create_casual_battle
+from games.engines import registry
 from games.models.battle import Battle
 from play import challenges
 from play.models import Challenge

@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from games import bots
+from games.bots import moves as bots
 from play import suggest
 from tests.factories import UserFactory
 

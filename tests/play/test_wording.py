@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from accounts.models import UserProfile
-from games import registry
+from games.engines import registry
 from outbox.models import OutboundEmail
 from outbox.tasks import send_email
 from play import challenges

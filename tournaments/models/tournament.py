@@ -107,7 +107,7 @@ class Tournament(models.Model):
             "one of them wins."
         ),
     )
-    # The game every match plays (``games.registry``, handed down as result scales):
+    # The game every match plays (``games.engines.registry``, handed down as result scales):
     # fixed once a round is paired (``settings_rules.locked_fields``). Every game uses
     # the tournament's variant and clock alike: classic = untimed and unlimited; the
     # quickfire variants' move limit counts plies of either game (a Cavalli game cut

@@ -16,7 +16,7 @@ Every transition is a pure function of ``RoundFacts`` that returns the new statu
 raises ``LifecycleError`` with a message for the organiser (English, translated by the
 adapter: ``tournaments.rules.messages``); the ORM adapters (``tournaments/rounds/draw.py``,
 ``play.py``, ``edits.py``) load the facts under a row lock and write the result, the same
-split as ``games/clock.py`` and ``games/battles.py``.
+split as ``games/rules/clock.py`` and ``games/battles/``.
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ WORDING_KEYS = (
 
 
 class GameScale(Protocol):
-    """What the four numbers of one game's match result mean (``games.interface``'s
+    """What the four numbers of one game's match result mean (``games.rules.interface``'s
     ``TournamentScale`` satisfies it).
 
     ``limits`` and ``weights`` are per side (first, second): a number is 0..limit and is

@@ -7,7 +7,7 @@ line is ``python -m games.cavalli bot`` (:mod:`games.cavalli.cli`).
 
 from __future__ import annotations
 
-from .levels import LEVELS, BotChoice, Level, choose_move
-from .search import SearchResult
+from games.cavalli.bot.levels import LEVELS, BotChoice, choose_move
+from games.cavalli.bot.search import SearchResult
 
-__all__ = ["LEVELS", "BotChoice", "Level", "SearchResult", "choose_move"]
+__all__ = ["LEVELS", "BotChoice", "SearchResult", "choose_move"]

@@ -15,8 +15,8 @@ knights can still take:
 
 from __future__ import annotations
 
-from games.cavalli.board import HOME_RANK_SQUARES, KNIGHT_MASKS, SIZE, Board
-from games.interface import WIN
+from games.cavalli.core.board import HOME_RANK_SQUARES, KNIGHT_MASKS, SIZE, Board
+from games.rules.interface import WIN
 
 __all__ = ["WIN", "evaluate", "final_score", "spread", "value_tables"]
 

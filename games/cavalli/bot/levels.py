@@ -4,29 +4,18 @@ Every level runs the same search (:mod:`.search`); a level sets its share of the
 budget, a depth cap, and for the weak levels a seeded choice among the top moves with a
 blunder rate (a uniformly random legal move). Level 5 is the full search within its
 budget. For a given seed the choice is deterministic whenever the search is bounded by
-depth or nodes rather than by the clock.
+depth or nodes rather than by the clock. The table ``LEVELS`` is this game's; the
+checks and the pick are shared with the other engines (``games.rules.bot_levels``).
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
-from games.cavalli.base import Move, Side
-from games.cavalli.position import Position
-
-from .search import MAX_DEPTH, Clock, Node, SearchResult, search
-
-
-@dataclass(frozen=True)
-class Level:
-    budget_share: float
-    max_depth: int
-    #: Pick uniformly among the moves scoring within ``margin`` of the best, up to ``top``.
-    top: int
-    margin: int
-    blunder_rate: float
-
+from games.cavalli.bot.search import MAX_DEPTH, Clock, Node, SearchResult, search
+from games.cavalli.core.base import Move, Side
+from games.cavalli.core.position import Position
+from games.rules.bot_levels import Level, depth_cap, level_of, pick
 
 LEVELS: dict[int, Level] = {
     1: Level(budget_share=0.3, max_depth=1, top=8, margin=3000, blunder_rate=0.4),
@@ -74,14 +63,8 @@ def choose_move(
     before the move limit ends the game (``None``: no limit); ``all_scores`` asks for an
     exact score of every root move (as the weak levels need anyway).
     """
-    if level not in LEVELS:
-        raise ValueError(f"level must be 1 to 5, not {level}")
-    if plies_left is not None and plies_left < 1:
-        raise ValueError("plies_left must be at least 1")
-    spec = LEVELS[level]
-    depth = spec.max_depth if max_depth is None else min(max_depth, spec.max_depth)
-    rng = random.Random(seed)
-    weak = spec.top > 1
+    spec = level_of(LEVELS, level, plies_left)
+    depth = depth_cap(spec, max_depth)
     result = search(
         position.board,
         root_node(position),
@@ -90,14 +73,7 @@ def choose_move(
         max_depth=depth,
         node_limit=node_limit,
         plies_left=plies_left,
-        all_scores=weak or all_scores,
+        all_scores=spec.weak or all_scores,
     )
-    raw = result.move
-    if weak:
-        if rng.random() < spec.blunder_rate:
-            raw = rng.choice([m for m, _ in result.scores])
-        else:
-            best = result.scores[0][1]
-            near = [m for m, v in result.scores[: spec.top] if v >= best - spec.margin]
-            raw = rng.choice(near)
+    raw = pick(spec, seed, result.move, result.scores)
     return BotChoice(move=to_move(raw), result=result)

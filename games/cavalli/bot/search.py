@@ -2,7 +2,7 @@
 
 A node is the unusable mask, the mover's and the enemy's knight squares (``-1`` before a
 placement), whether white moves, and ``diff``: the mover's points minus the enemy's. Moves
-come from :func:`~games.cavalli.movegen.raw_moves` and :func:`~games.cavalli.movegen.land`,
+come from :func:`~games.cavalli.core.movegen.raw_moves` and :func:`~games.cavalli.core.movegen.land`,
 the generator :class:`~games.cavalli.Position` uses, so the rules (the attack rule, the
 reverse struck out, the double chosen) are exactly the engine's. A side with no legal move
 ends the game (:func:`.evaluate.final_score` of the points), and so does the move limit
@@ -19,11 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from games.cavalli.base import Side
-from games.cavalli.board import Board
-from games.cavalli.movegen import RawMove, land, raw_moves
-
-from .evaluate import WIN, evaluate, final_score, value_tables
+from games.cavalli.bot.evaluate import WIN, evaluate, final_score, value_tables
+from games.cavalli.core.base import Side
+from games.cavalli.core.board import Board
+from games.cavalli.core.movegen import RawMove, land, raw_moves
 
 Clock = Callable[[], float]
 

@@ -8,7 +8,7 @@ and :mod:`.evaluate` the evaluation. The command line is ``python -m games.thud 
 
 from __future__ import annotations
 
-from .levels import LEVELS, BotChoice, Level, choose_move
-from .moves import SearchResult
+from games.thud.bot.levels import LEVELS, BotChoice, choose_move
+from games.thud.bot.moves import SearchResult
 
-__all__ = ["LEVELS", "BotChoice", "Level", "SearchResult", "choose_move"]
+__all__ = ["LEVELS", "BotChoice", "SearchResult", "choose_move"]

@@ -1,4 +1,4 @@
-"""A static evaluation of a Thud position, on raw bitboards (see :mod:`games.thud.board`).
+"""A static evaluation of a Thud position, on raw bitboards (see :mod:`games.thud.core.board`).
 
 Scores are in hundredths of a point from the dwarfs' side (positive: good for the dwarfs);
 the search negates them for the trolls. The terms:
@@ -16,9 +16,9 @@ the result.
 
 from __future__ import annotations
 
-from games.interface import WIN
-from games.thud.board import PLAYABLE, SHIFTS
-from games.thud.movegen import hurl_targets as hurl_targets_of
+from games.rules.interface import WIN
+from games.thud.core.board import PLAYABLE, SHIFTS
+from games.thud.core.movegen import hurl_targets as hurl_targets_of
 
 DWARF = 100
 TROLL = 400

@@ -4,30 +4,19 @@ Every level runs the same search (:mod:`.search`); a level sets its share of the
 budget, a depth cap, and for the weak levels a seeded choice among the top moves with a
 blunder rate (a uniformly random legal move). Level 5 is the full search within its
 budget. For a given seed the choice is deterministic whenever the search is bounded by
-depth or nodes rather than by the clock (see :mod:`.search`).
+depth or nodes rather than by the clock (see :mod:`.search`). The table ``LEVELS`` is this game's; the
+checks and the pick are shared with the other engines (``games.rules.bot_levels``).
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
-from games.thud.base import CapturePolicy, Move, Side
-from games.thud.position import Position
-
-from .moves import Clock, SearchResult
-from .search import search
-
-
-@dataclass(frozen=True)
-class Level:
-    budget_share: float
-    max_depth: int
-    #: Pick uniformly among the moves scoring within ``margin`` of the best, up to ``top``.
-    top: int
-    margin: int
-    blunder_rate: float
-
+from games.rules.bot_levels import Level, depth_cap, level_of, pick
+from games.thud.bot.moves import Clock, SearchResult
+from games.thud.bot.search import search
+from games.thud.core.base import CapturePolicy, Move, Side
+from games.thud.core.position import Position
 
 LEVELS: dict[int, Level] = {
     1: Level(budget_share=0.5, max_depth=1, top=8, margin=300, blunder_rate=0.3),
@@ -61,16 +50,10 @@ def choose_move(
     ``max_depth`` lowers the level's depth cap; ``plies_left`` is the number of plies
     before the move limit ends the battle (``None``: no limit).
     """
-    if level not in LEVELS:
-        raise ValueError(f"level must be 1 to 5, not {level}")
-    if plies_left is not None and plies_left < 1:
-        raise ValueError("plies_left must be at least 1")
+    spec = level_of(LEVELS, level, plies_left)
     policy_value = CapturePolicy(policy).value
-    spec = LEVELS[level]
-    depth = spec.max_depth if max_depth is None else min(max_depth, spec.max_depth)
-    rng = random.Random(seed)
+    depth = depth_cap(spec, max_depth)
     dwarf_turn = position.side_to_move is Side.DWARF
-    weak = spec.top > 1
     result = search(
         position._d,
         position._t,
@@ -81,14 +64,7 @@ def choose_move(
         max_depth=depth,
         node_limit=node_limit,
         plies_left=plies_left,
-        all_scores=weak,
+        all_scores=spec.weak,
     )
-    raw = result.move
-    if weak:
-        if rng.random() < spec.blunder_rate:
-            raw = rng.choice([m for m, _ in result.scores])
-        else:
-            best = result.scores[0][1]
-            near = [m for m, v in result.scores[: spec.top] if v >= best - spec.margin]
-            raw = rng.choice(near)
+    raw = pick(spec, seed, result.move, result.scores)
     return BotChoice(move=position._to_moves([raw])[0], result=result)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from games.interface import WIN
-from games.thud.movegen import ALL, RawMove, dwarf_moves, troll_captures, troll_steps
+from games.rules.interface import WIN
+from games.thud.core.movegen import ALL, RawMove, dwarf_moves, troll_captures, troll_steps
 
 Clock = Callable[[], float]
 

@@ -1,7 +1,7 @@
 """Iterative-deepening alpha-beta (negamax) with a transposition table, on bitboards.
 
 The search works on the raw ``(dwarfs, trolls)`` ints and the move generator of
-:mod:`games.thud.movegen` (copy-make: a child is two new ints). Time is an argument: the
+:mod:`games.thud.core.movegen` (copy-make: a child is two new ints). Time is an argument: the
 caller passes ``clock`` (seconds, e.g. ``time.monotonic``) and ``budget_ms``; the deadline
 is read from that clock, so tests drive it with a fake one. A depth or node limit makes
 a search exactly reproducible; under a time budget alone the depth reached may vary with
@@ -15,11 +15,10 @@ from __future__ import annotations
 import gc
 from collections import defaultdict
 
-from games.interface import WIN
-from games.thud.movegen import RawMove, hurls, troll_captures
-
-from .evaluate import evaluate, final_score
-from .moves import Clock, SearchResult, capture_size, child, generate, search_moves
+from games.rules.interface import WIN
+from games.thud.bot.evaluate import evaluate, final_score
+from games.thud.bot.moves import Clock, SearchResult, capture_size, child, generate, search_moves
+from games.thud.core.movegen import RawMove, hurls, troll_captures
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 #: Read the clock once every this many nodes.
@@ -99,7 +98,7 @@ class Searcher:
     def _final(self, d: int, t: int, dwarf_turn: bool, ply: int) -> int:
         value = final_score(d, t)
         # Prefer the quicker win and the slower loss; by less than half a point, so that
-        # :func:`exact_score` (and ``games.interface.points``) still read the margin.
+        # :func:`exact_score` (and ``games.rules.interface.points``) still read the margin.
         if value > 0:
             value -= min(ply, PLY_BONUS_CAP)
         elif value < 0:

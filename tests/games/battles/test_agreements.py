@@ -1,4 +1,4 @@
-"""What the two players settle between themselves (``games/agreements.py``), over HTTP:
+"""What the two players settle between themselves (``games/battles/agreements.py``), over HTTP:
 withdrawing one's own end offer, resuming a paused casual battle when both ask."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from games import agreements, clock
+from games.battles import agreements
 from games.battles.errors import NotAllowed
 from games.battles.play import offer_end
 from games.battles.referee import pause
@@ -19,6 +19,7 @@ from games.battles.referee import resume as referee_resume
 from games.battles.starting import create_battles, create_casual_battle, start_battle
 from games.models.battle import Battle, clock_fields
 from games.models.history import ClockEvent
+from games.rules import clock
 from tests.factories import UserFactory, make_match
 
 pytestmark = pytest.mark.django_db

@@ -12,16 +12,17 @@ import redis
 import time_machine
 from django.utils import timezone
 
-from games import clock, tasks
+from games import tasks
 from games.battles import store
 from games.battles.errors import BattleError, NotAllowed, StaleVersion
 from games.battles.play import submit_move, touch
 from games.battles.referee import give_time, pause, pause_round, referee_decision, resume
 from games.battles.settle import settle
 from games.battles.starting import create_battles, start_battle
-from games.live import publish
+from games.events import publish
 from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
+from games.rules import clock, clock_face
 from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db
@@ -161,7 +162,7 @@ def test_pause_and_resume_keep_the_remaining_time(otb, t0):
     assert Battle.objects.get(pk=otb.pk).ply == 0
     b = resume(otb.pk, now=t0 + ms(60_000))
     assert clock.remaining_ms(b.clock_state, t0 + ms(60_000)) == 266
-    assert clock.phase(b.clock_state, t0 + ms(60_000)) == "move"
+    assert clock_face.phase(b.clock_state, t0 + ms(60_000)) == "move"
 
 
 def test_late_expiry_pauses_for_outage_and_resume_replays_the_turn(otb, t0):

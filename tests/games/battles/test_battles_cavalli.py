@@ -118,8 +118,8 @@ def test_a_missing_second_battle_is_recreated_on_the_first_battles_board():
 
 
 def test_a_cavalli_battle_record_and_api_name_the_players_white_and_black():
-    from games import archive
-    from games.records import split_records
+    from games.archive import export as archive
+    from games.rules.records import split_records
 
     match = cavalli_match()
     b1, _b2 = create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())

@@ -9,13 +9,14 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
-from games import clock, permissions
 from games.battles.errors import NotAllowed
 from games.battles.play import submit_move
 from games.battles.settle import settle
 from games.battles.starting import create_casual_battle
 from games.models.battle import DAY_MS, Battle
 from games.models.history import ClockEvent, Move
+from games.rules import clock
+from games.web import permissions
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -17,16 +17,17 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from games import clock
 from games.battles import joining
 from games.battles.errors import NotAllowed
 from games.battles.play import accept_end, offer_end
 from games.battles.referee import resume
 from games.battles.settle import settle
 from games.battles.starting import create_battles, create_casual_battle
-from games.live import publish
-from games.models.battle import NO_SHOW, NO_SHOW_CLAIMED, Battle
+from games.events import publish
+from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
+from games.models.reasons import NO_SHOW, NO_SHOW_CLAIMED
+from games.rules import clock
 from play import queries
 from tests.factories import UserFactory, make_match
 from tests.tournaments.results.test_workflow_concurrency import race

@@ -12,9 +12,10 @@ from django.utils import timezone
 
 from games.battles import joining
 from games.battles.starting import create_battles, create_casual_battle
-from games.models.battle import NEVER_STARTED, NO_SHOW, Battle
+from games.models.battle import Battle
 from games.models.history import ClockEvent
-from games.presence import UNJOINED_LIFETIME
+from games.models.reasons import NEVER_STARTED, NO_SHOW
+from games.rules.presence import UNJOINED_LIFETIME
 from play import queries
 from tests.factories import UserFactory, make_match
 

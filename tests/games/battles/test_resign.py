@@ -9,11 +9,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import agreements, bots
+from games.battles import agreements
 from games.battles.errors import NotAllowed, StaleVersion
 from games.battles.play import accept_end, decline_end, offer_end, resign, submit_move
 from games.battles.settle import settle
 from games.battles.starting import create_battles, create_casual_battle, start_battle
+from games.bots import moves as bots
 from games.models.battle import Battle
 from games.models.history import ClockEvent
 from tests.factories import UserFactory, make_match

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 
 from games.cavalli import Board, Position, format_move
-from games.cavalli.notation import parse_move
+from games.cavalli.core.notation import parse_move
 
 FILES = "ABCDEFGHIJ"
 JUMPS = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]

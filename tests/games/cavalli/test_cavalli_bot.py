@@ -15,7 +15,7 @@ from games.cavalli import SQUARES, Board, Position, Side, format_move, parse_squ
 from games.cavalli.bot import LEVELS, choose_move
 from games.cavalli.bot.search import CLOCK_EVERY
 from games.cavalli.game import CavalliGame
-from games.interface import WIN, BotGame
+from games.rules.interface import WIN, BotGame
 from tests.games.cavalli.cavalli_naive import make_board, random_game
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -16,7 +16,7 @@ from games.cavalli import (
     parse_move,
     parse_square,
 )
-from games.cavalli.notation import parse_move_text
+from games.cavalli.core.notation import parse_move_text
 
 
 def test_every_square_round_trips_through_its_name():

@@ -11,21 +11,21 @@ import pytest
 ROOT = Path(__file__).resolve().parents[3]
 MODULES = [
     "",
-    ".base",
-    ".board",
+    ".core.base",
+    ".core.board",
     ".cli",
-    ".diagram",
-    ".movegen",
-    ".notation",
-    ".perft",
-    ".play",
-    ".position",
+    ".core.diagram",
+    ".core.movegen",
+    ".core.notation",
+    ".core.perft",
+    ".core.play",
+    ".core.position",
 ]
 
 
 def test_engine_imports_neither_django_nor_celery():
     code = (
-        "import games.cavalli, games.cavalli.cli, games.cavalli.perft, sys; "
+        "import games.cavalli, games.cavalli.cli, games.cavalli.core.perft, sys; "
         "assert 'django' not in sys.modules and 'celery' not in sys.modules, "
         "sorted(m for m in sys.modules if m.startswith(('django', 'celery')))"
     )

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from games.cavalli import Board, Position
-from games.cavalli.perft import perft, perft_slow
+from games.cavalli.core.perft import perft, perft_slow
 from tests.games.cavalli.cavalli_naive import naive_perft, random_playout, replay
 
 PERFT_DIR = Path(__file__).parent / "perft"

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.cavalli import SQUARES, Move, Position, Side, format_move, parse_move
-from games.cavalli.notation import parse_move_text
-from games.cavalli.perft import perft, perft_slow
+from games.cavalli.core.notation import parse_move_text
+from games.cavalli.core.perft import perft, perft_slow
 from tests.games.cavalli.cavalli_naive import (
     naive_apply,
     naive_moves,

@@ -14,7 +14,8 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from games import analysis_runs, tasks
+from games.analysis import runs as analysis_runs
+from games.analysis import tasks
 from games.models.analysis import BattleAnalysis
 from games.models.battle import Battle
 from games.models.history import Move

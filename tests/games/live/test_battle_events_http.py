@@ -1,4 +1,4 @@
-"""The live stream's URL (``games.views.battle_events``) as each server serves it: uvicorn
+"""The live stream's URL (``games.web.views_events.battle_events``) as each server serves it: uvicorn
 (ASGI) streams, gunicorn (WSGI, through the same URLconf) refuses at once with 503 and
 names the events process instead of buffering an endless stream in a sync worker.
 The stream itself, against a real uvicorn and Redis, is ``test_events.py``'s."""

@@ -10,7 +10,7 @@ from django.utils import timezone
 from games.battles.play import offer_end
 from games.models.battle import Battle
 from games.models.history import ClockEvent
-from tests.games.test_bots_end_offer import computer_battle, set_position
+from tests.games.bots.test_bots_end_offer import computer_battle, set_position
 from tests.processes import wait_for
 
 pytestmark = [pytest.mark.clock, pytest.mark.django_db(transaction=True)]

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.battles.play import submit_move
-from games.live import publish
+from games.events import publish
 from games.models.battle import Battle
 from games.models.history import Move
 from play import computer

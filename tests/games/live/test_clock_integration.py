@@ -17,7 +17,6 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from games import clock
 from games.battles.errors import BattleError
 from games.battles.play import submit_move
 from games.battles.referee import pause, resume
@@ -25,6 +24,7 @@ from games.battles.settle import settle
 from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
+from games.rules import clock
 from tests.factories import make_match
 from tests.processes import wait_for
 

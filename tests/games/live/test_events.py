@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games.battles.referee import pause, resume
 from games.battles.starting import create_battles, start_battle
-from games.live import publish
+from games.events import publish
 from games.live import stream as live
 from games.models.battle import Battle
 from tests.factories import make_match

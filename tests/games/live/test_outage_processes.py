@@ -20,11 +20,11 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.contrib.sessions.backends.db import SessionStore
 from django.utils import timezone
 
-from games import clock
 from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
 from games.models.heartbeat import WebHeartbeat
 from games.models.history import ClockEvent, Move
+from games.rules import clock
 from tests.factories import make_match
 from tests.processes import free_port, gunicorn_proc, port_open, procfile_env, uvicorn_proc
 from tests.processes import wait_for as wait

@@ -16,14 +16,14 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from front import heartbeat
-from games import clock
 from games.battles.referee import pause
 from games.battles.settle import settle
 from games.battles.starting import create_battles, create_casual_battle, start_battle
 from games.live import outages, sweep
 from games.models.battle import Battle
-from games.models.heartbeat import WebHeartbeat
+from games.models.heartbeat import WebHeartbeat, site_seen_at
 from games.models.history import ClockEvent, Move
+from games.rules import clock
 from tests.factories import make_match
 from tests.processes import free_port
 
@@ -137,7 +137,7 @@ def test_a_correspondence_expiry_found_minutes_late_loses_on_time():
 
 def test_with_no_web_heartbeat_ever_nothing_is_judged_an_outage():
     (b,) = running_otb()
-    assert outages.site_seen_at() is None
+    assert site_seen_at() is None
     assert settle(b.pk, via="read", now=b.deadline + ms(100)).ply == 1
 
 
@@ -158,4 +158,4 @@ def test_a_new_web_process_clears_the_heartbeats_of_processes_gone_for_a_day():
     outages.beat("recent:2", now=now - timedelta(hours=1))
     outages.beat("new:3", now=now)
     assert set(WebHeartbeat.objects.values_list("name", flat=True)) == {"recent:2", "new:3"}
-    assert outages.site_seen_at() == now
+    assert site_seen_at() == now

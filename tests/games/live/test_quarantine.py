@@ -11,11 +11,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import clock, thud
+from games import thud
 from games.battles.starting import create_battles, start_battle
 from games.live import outages, quarantine, sweep, timer
 from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
+from games.rules import clock
 from tests.factories import make_match
 from tests.games.live.test_sweep import ms, recording, running_battles
 from tests.processes import wait_for

@@ -14,14 +14,14 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import clock
 from games.battles.referee import pause, referee_page_seen
 from games.battles.settle import settle
 from games.battles.starting import create_battles, start_battle
 from games.live import outages, referees, sweep
 from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
-from games.referee_presence import THRESHOLD_MS
+from games.rules import clock
+from games.rules.referee_presence import THRESHOLD_MS
 from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db

@@ -12,11 +12,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import clock
 from games.battles.settle import settle
-from games.live import bulk, publish, sweep
+from games.events import publish
+from games.live import bulk, sweep
 from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
+from games.rules import clock
 from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db

@@ -13,12 +13,13 @@ import pytest
 import redis
 from django.utils import timezone
 
-from games import clock
 from games.battles.starting import create_battles, start_battle
-from games.live import publish, timer
+from games.events import publish
+from games.live import timer
 from games.models.battle import Battle
 from games.models.heartbeat import WebHeartbeat
 from games.models.history import ClockEvent
+from games.rules import clock
 from tests.factories import make_match
 from tests.games.live.test_sweep import ms, recording, running_battles, running_battles_due
 

@@ -1,4 +1,4 @@
-"""The desk's live events (``games.views.tournament_events``, ``publish`` on
+"""The desk's live events (``games.web.views_events.tournament_events``, ``publish`` on
 ``tournament:<id>``): gated to the tournament's referees and organisers."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from games.live import publish
+from games.events import publish
 from tests.factories import TournamentFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

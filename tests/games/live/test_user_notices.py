@@ -11,7 +11,7 @@ import time
 import pytest
 from django.urls import reverse
 
-from games.live import publish
+from games.events import publish
 from games.live import stream as live
 from tests.factories import UserFactory
 

@@ -11,7 +11,7 @@ from games.thud import (
     format_square,
     parse_square,
 )
-from games.thud.board import on_board
+from games.thud.core.board import on_board
 
 OPENING_DWARFS = (
     "F1 G1 J1 K1 E2 L2 D3 M3 C4 N4 B5 O5 A6 P6 A7 P7 A9 P9 A10 P10 B11 O11 "

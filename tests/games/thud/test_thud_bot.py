@@ -11,14 +11,13 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from games.interface import WIN, BotGame, points
+from games.rules.interface import WIN, BotGame, points
 from games.thud import CapturePolicy, Position, Side, parse_move
-from games.thud.board import mask_of
 from games.thud.bot import choose_move
 from games.thud.bot.moves import generate
 from games.thud.bot.search import CLOCK_EVERY
-from games.thud.game import ThudGame
-from games.thud.movegen import (
+from games.thud.core.board import mask_of
+from games.thud.core.movegen import (
     dwarf_moves,
     hurl_targets,
     hurls,
@@ -26,6 +25,7 @@ from games.thud.movegen import (
     troll_moves,
     troll_steps,
 )
+from games.thud.game import ThudGame
 from tests.games.thud.naive import random_playout
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -239,7 +239,7 @@ def test_cli_refuses_bad_input(args, stdin, message):
     assert result.stderr.count("\n") == 1 and message in result.stderr, result.stderr
 
 
-# --- the BotGame protocol (games.interface), as the bots queue calls it -------------------
+# --- the BotGame protocol (games.rules.interface), as the bots queue calls it -------------------
 
 
 @pytest.mark.parametrize("policy", list(CapturePolicy))

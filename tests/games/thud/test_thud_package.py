@@ -10,22 +10,22 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 MODULES = [
-    "base",
-    "board",
+    "core.base",
+    "core.board",
     "bot.moves",
     "bot.search",
     "cli",
     "game",
-    "movegen",
-    "notation",
-    "perft",
-    "position",
+    "core.movegen",
+    "core.notation",
+    "core.perft",
+    "core.position",
 ]
 
 
 def test_engine_imports_neither_django_nor_celery():
     code = (
-        "import games.thud, games.thud.cli, games.thud.perft, sys; "
+        "import games.thud, games.thud.cli, games.thud.core.perft, sys; "
         "assert 'django' not in sys.modules and 'celery' not in sys.modules, "
         "sorted(m for m in sys.modules if m.startswith(('django', 'celery')))"
     )

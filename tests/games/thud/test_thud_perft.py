@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from games.thud import CapturePolicy, Position
-from games.thud.perft import perft, perft_slow
+from games.thud.core.perft import perft, perft_slow
 from tests.games.thud.naive import naive_perft
 
 PERFT_DIR = Path(__file__).parent / "perft"

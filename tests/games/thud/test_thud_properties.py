@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.thud import CapturePolicy, Side, format_move, parse_move
-from games.thud.board import mask_of
-from games.thud.movegen import count_dwarf_moves, count_troll_moves
-from games.thud.perft import perft
+from games.thud.core.board import mask_of
+from games.thud.core.movegen import count_dwarf_moves, count_troll_moves
+from games.thud.core.perft import perft
 from tests.games.thud.naive import naive_moves, random_playout
 
 policies = st.sampled_from(list(CapturePolicy))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.thud import CapturePolicy, Position, Side, Termination, parse_square
-from games.thud.notation import parse_move_text
+from games.thud.core.notation import parse_move_text
 
 SUBSET = CapturePolicy.SUBSET
 ALL_OR_NONE = CapturePolicy.ALL_OR_NONE

@@ -5,7 +5,7 @@ and back in through the upload's import job.
 The referee-offline pause is made by the real sweep (``games.live.referees.check``) and
 undone by the page's next beat; the clock presses of a battle over the board are the real
 ``submit_move``; a forfeited turn comes from moves typed in after the battle
-(``games.otb_moves``). Kinds no workflow here reaches are added as rows, so that every
+(``games.battles.otb_moves``). Kinds no workflow here reaches are added as rows, so that every
 kind the model has is in the file, whatever kinds are added later.
 """
 
@@ -17,13 +17,13 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from games.battles.otb_moves import enter_moves
 from games.battles.play import submit_move
 from games.battles.referee import referee_page_seen
 from games.battles.starting import create_battles, start_battle
 from games.live import referees
 from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
-from games.otb_moves import enter_moves
 from tests.factories import make_match
 from tests.games.records_helpers import greedy_game
 from tests.tournaments.archive.conftest import organiser, run_queued_imports

@@ -10,12 +10,12 @@ import pytest
 from django.apps import apps
 from django.core.exceptions import ImproperlyConfigured
 
-from games.archive_battles import SECTION
+from games.archive.section import SECTION
 from tournaments.archive.choices import KEYWORD, with_choices
 from tournaments.archive.validation import SCHEMA_PATH, schema
 
 ROOT = Path(__file__).resolve().parents[3]
-BATTLES_PATH = ROOT / "games" / "archive-battles.schema.json"
+BATTLES_PATH = ROOT / "games" / "archive" / "archive-battles.schema.json"
 
 #: Each object of the schemas that is a model's row with choices, and the model (a move's
 #: kind has none: a game's move names its own, ``MoveInfo.kind``, and the replay checks it).

@@ -10,7 +10,7 @@ from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games import registry
+from games.engines import registry
 from games.thud import MAX_DWARFS, MAX_TROLLS, TROLL_POINTS
 from tournaments.models.wording import game_choices, words
 from tournaments.rules.result import MatchResult, MatchResultError

@@ -1,0 +1,1 @@
+"""A finished battle's analysis: its runs (``runs``), their Celery tasks (``tasks``) and chart."""

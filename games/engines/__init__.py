@@ -1,0 +1,1 @@
+"""The games there are (``registry``): pure, over the engines' ``Game`` classes."""

@@ -1,0 +1,46 @@
+"""Which games exist: ``get(key, **options)`` and ``all_games()``.
+
+Options configure the rules of one battle (Thud's ``capture_policy``); a game ignores
+options it does not know, so a battle can pass its stored settings to any game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from games.cavalli.game import CavalliGame
+from games.rules.interface import Game
+from games.thud.game import ThudGame
+
+_FACTORIES: dict[str, Callable[..., Game]] = {
+    ThudGame.key: ThudGame,
+    CavalliGame.key: CavalliGame,
+}
+DEFAULT = ThudGame.key
+
+
+class UnknownGame(KeyError):
+    pass
+
+
+def get(key: str, **options: Any) -> Game:
+    """The game ``key`` configured with ``options``.
+
+    >>> get("cavalli").key, get("thud", capture_policy="all").key
+    ('cavalli', 'thud')
+    """
+    try:
+        factory = _FACTORIES[key]
+    except KeyError:
+        raise UnknownGame(key) from None
+    return factory(**options)
+
+
+def all_games() -> list[Game]:
+    return [factory() for factory in _FACTORIES.values()]
+
+
+def choices() -> list[tuple[str, str]]:
+    """``(key, English name)`` pairs, for model and form choices."""
+    return [(game.key, game.name) for game in all_games()]

@@ -1,0 +1,1 @@
+"""What a battle announces: Django signals (``signals``) and Redis messages (``publish``)."""

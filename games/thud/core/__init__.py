@@ -1,0 +1,1 @@
+"""Thud's rules: board, position, moves, notation, records, perft. Pure; below ``bot``."""

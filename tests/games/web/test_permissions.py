@@ -1,0 +1,45 @@
+"""games/web/permissions.py: who may see and act on a battle, and what one lookup loads."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import PermissionDenied
+from django.utils import timezone
+
+from games.battles.starting import create_battles
+from games.models.battle import Battle
+from games.web import permissions
+from tests.factories import make_match
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("number", [1, 2])
+def test_a_battle_comes_with_its_tournament_seats_and_match_sides_in_one_query(
+    number, django_assert_num_queries
+):
+    (match,) = make_match()
+    created = create_battles(match, mode=Battle.Mode.OTB, now=timezone.now())
+    referee = match.round.tournament.referees.get()
+    with django_assert_num_queries(1):
+        battle = permissions._battle(created[number - 1].pk)
+    with django_assert_num_queries(2):  # can_referee: one query for the appointments
+        assert permissions.access_battle_for_referee(referee, battle.pk) is not None
+    with django_assert_num_queries(0):
+        names = (
+            battle.match.round.tournament.name,
+            battle.first_entry.player.name,
+            battle.second_entry.player.name,
+            battle.match.player_a.player.name,
+            battle.match.player_b.player.name,
+        )
+    a, b = match.player_a.player.name, match.player_b.player.name
+    seats = (a, b) if number == 1 else (b, a)  # battle 2: the sides swap
+    assert names == (match.round.tournament.name, *seats, a, b)
+
+
+def test_a_player_of_the_match_is_no_referee():
+    (match,) = make_match()
+    b1, _ = create_battles(match, mode=Battle.Mode.OTB, now=timezone.now())
+    with pytest.raises(PermissionDenied):
+        permissions.access_battle_for_referee(match.player_a.player.user, b1.pk)
