@@ -142,3 +142,34 @@ def test_no_function_level_imports_to_dodge_cycles():
     once the app registry is ready)."""
     _, late = import_graph()
     assert late == []
+
+
+def two_way_folders(graph: dict[str, set[str]], packages: set[str]) -> list[str]:
+    """Pairs of folders (packages) whose modules import each other both ways, one example
+    import each way. A package's ``__init__`` belongs to the package, a module to its
+    parent: so a package and its sub-package count as two folders too."""
+
+    def folder(module: str) -> str:
+        return module if module in packages else module.rpartition(".")[0]
+
+    edges: dict[tuple[str, str], str] = {}
+    for source, targets in graph.items():
+        for target in targets:
+            a, b = folder(source), folder(target)
+            if a != b:
+                edges.setdefault((a, b), f"{source} -> {target}")
+    return sorted(f"{edges[a, b]} and {edges[b, a]}" for a, b in edges if (b, a) in edges and a < b)
+
+
+def test_two_way_finder_finds_folders_importing_each_other():
+    graph = {"p.a.x": {"p.b.y"}, "p.b.y": set(), "p.b.z": {"p.a"}, "p.a": set()}
+    assert two_way_folders(graph, {"p", "p.a", "p.b"}) == ["p.a.x -> p.b.y and p.b.z -> p.a"]
+    assert two_way_folders({"p.a.x": {"p.b.y"}, "p.b.y": set()}, {"p", "p.a", "p.b"}) == []
+
+
+def test_no_two_folders_import_each_other():
+    """Folders are layers at every depth (ARCHITECTURE.md): the rooms' order is import-linter's
+    (pyproject.toml); this holds for the folders inside the rooms too."""
+    graph, _ = import_graph()
+    packages = {name for name, path in project_modules().items() if path.name == "__init__.py"}
+    assert two_way_folders(graph, packages) == []
