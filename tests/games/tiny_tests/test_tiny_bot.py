@@ -10,6 +10,7 @@ import pytest
 from games.rules.interface import WIN
 from tests.games.tiny.bot.levels import LEVELS, choose_move
 from tests.games.tiny.bot.search import MAX_DEPTH, search
+from tests.games.tiny.core.notation import format_move
 from tests.games.tiny.core.position import Position
 from tests.games.tiny.game import TinyGame
 from tests.games.tiny_tests import brute
@@ -85,6 +86,15 @@ def test_the_search_stops_deepening_when_the_clock_runs_out_but_finishes_depth_o
     result = search(Position.initial(), clock=lambda: float(next(ticks)), budget_ms=1500)
     assert result.depth == 2  # depth 1 at t=1 (under 1.5 s), depth 2 at t=2, then out
     result = search(Position.initial(), clock=lambda: float(next(ticks)), budget_ms=0)
+    assert result.depth == 1
+
+
+def test_a_search_cut_short_scores_the_points_ahead_for_the_mover():
+    # Gold's A1 against silver's A3 and B2: taking B2 evens the points; stepping leaves
+    # silver a point ahead (neither ends the battle).
+    position = Position.from_compact("gold s../.s./g..")
+    result = search(position, clock=still, budget_ms=1000, max_depth=1)
+    assert [(format_move(m), v) for m, v in result.scores] == [("A1xB2", 0), ("A1-A2", -100)]
     assert result.depth == 1
 
 
