@@ -42,6 +42,12 @@ CASUAL_MOVE_LIMITS = (30, 24)
 DEFAULT_MOVE_LIMIT = 30
 
 
+def game_choices() -> list[tuple[str, str]]:
+    """``(key, translated name)`` of the registry's games, read at call time: the model
+    fields' choices name this function, not the games, so a new game needs no migration."""
+    return [(key, _(name)) for key, name in registry.choices()]  # noqa: INT001
+
+
 class Battle(models.Model):
     class Status(models.TextChoices):
         PENDING = clock.PENDING, _("Not started")
@@ -65,7 +71,7 @@ class Battle(models.Model):
     game = models.CharField(
         _("game"),
         max_length=16,
-        choices=[(key, _(name)) for key, name in registry.choices()],  # noqa: INT001
+        choices=game_choices,
         default=registry.DEFAULT,
     )
     # A tournament battle belongs to a match and is played by two entries; a casual
