@@ -36,4 +36,4 @@ def rules(request: HtmxHttpRequest, game: str = registry.DEFAULT) -> HttpRespons
         "draw": tournament_default("points_draw"),
         "loss": tournament_default("points_loss"),
     }
-    return render(request, rules_of.rules_template, context)
+    return render(request, context["presentation"].rules_template, context)

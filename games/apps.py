@@ -1,9 +1,21 @@
 from __future__ import annotations
 
 from django.apps import AppConfig
+from django.conf import settings
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext_lazy as _
 
 from games.engines import registry
+from games.rules.interface import Game
+
+
+def register_engines() -> list[Game]:
+    """The engines of the games the settings add (``settings.GAMES``), into the registry:
+    before any model is defined (a battle's game is read through the registry); then every
+    game there is."""
+    for engine, _presentation in settings.GAMES:
+        registry.register(import_string(engine))
+    return registry.all_games()
 
 
 class GamesConfig(AppConfig):
@@ -14,7 +26,7 @@ class GamesConfig(AppConfig):
     #: is defined, so declared here rather than registered in ``ready``.
     game_scales = tuple(
         scale
-        for scale in (getattr(game, "tournament_scale", None) for game in registry.all_games())
+        for scale in (getattr(game, "tournament_scale", None) for game in register_engines())
         if scale is not None
     )
 
@@ -23,11 +35,16 @@ class GamesConfig(AppConfig):
         from games.battles import joining, unplayed
         from games.bots import moves as bots
         from games.events import publish, signals
+        from games.web import presentations, presenters_cavalli, presenters_thud
         from tournaments.for_games import (
             attendance_changed,
             register_contributions,
             round_published,
         )
+
+        # How each game is drawn: its web module's presentation.
+        presentations.register(presenters_thud.PRESENTATION, presenters_cavalli.PRESENTATION)
+        presentations.register(*(import_string(shown) for _engine, shown in settings.GAMES))
 
         # The archive's battles section (it needs the models) and which matches were
         # decided without play (not rated), for tournaments.

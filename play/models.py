@@ -36,6 +36,7 @@ from games.models.battle import (
     DEFAULT_MOVE_LIMIT,
     MAX_CORRESPONDENCE_DAYS,
     Battle,
+    game_choices,
 )
 
 #: How long a seek or challenge waits for an answer: a quickfire game needs both players
@@ -83,7 +84,7 @@ class Challenge(models.Model):
     game = models.CharField(
         _("game"),
         max_length=16,
-        choices=[(key, _(name)) for key, name in registry.choices()],  # noqa: INT001
+        choices=game_choices,
         default=registry.DEFAULT,
     )
     timing = models.CharField(

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -106,8 +107,22 @@ def _start_page(
         ),
         "waiting": waiting,
         "match_numbers": matches.numbers_of([b.pk for b in waiting]),
+        "rules_links": rules_links(),
     }
     return render(request, "play/start.html", context, status=status)
+
+
+def rules_links() -> list[dict[str, str]]:
+    """Each game's rules page, its name translated: the default game's at ``/rules/``."""
+    return [
+        {
+            "url": reverse("rules")
+            if game.key == registry.DEFAULT
+            else reverse("rules_game", args=[game.key]),
+            "name": _(game.name),
+        }
+        for game in registry.all_games()
+    ]
 
 
 @require_GET

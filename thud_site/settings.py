@@ -119,6 +119,14 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "front.urls"
 
+#: The games played here beyond the built-in ones (``games.engines.registry``): per game,
+#: the dotted paths of its engine (a ``games.rules.interface.Game`` class: pure, read when
+#: the games app is set up, before any model) and of its presentation (a
+#: ``games.rules.presentation.Presentation``, read once the models are). A game kept outside
+#: ``games/`` also adds its templates' directory to ``TEMPLATES[0]["DIRS"]`` and its static
+#: files' to ``STATICFILES_DIRS`` (ARCHITECTURE.md, "A new game").
+GAMES: list[tuple[str, str]] = []
+
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",

@@ -74,11 +74,6 @@ class CavalliGame:
     )
     words = ("white", "black")
     captures_pieces = False
-    board_template = "games/cavalli/board.html"
-    stylesheet = "css/games/cavalli.css"
-    page_assets = ""
-    rules_template = "games/cavalli/rules.html"
-    presenter = "games.web.presenters_cavalli.board_context"
     #: A tournament match records each side's points in both games, as they are.
     tournament_scale = TournamentScale(
         game=key,

@@ -1,5 +1,8 @@
 """Which games exist: ``get(key, **options)`` and ``all_games()``.
 
+The built-in games are listed here (one line each); the site adds the games its settings
+name (``settings.GAMES``) with :func:`register`, when the games app is set up.
+
 Options configure the rules of one battle (Thud's ``capture_policy``); a game ignores
 options it does not know, so a battle can pass its stored settings to any game.
 """
@@ -22,6 +25,19 @@ DEFAULT = ThudGame.key
 
 class UnknownGame(KeyError):
     pass
+
+
+def register(factory: Callable[..., Game]) -> None:
+    """Add a game: its ``Game`` class (or any callable taking the battle's options).
+
+    >>> register(type(get("thud")))  # the same game again: nothing changes
+    >>> [game.key for game in all_games()]
+    ['thud', 'cavalli']
+    """
+    game = factory()
+    if not isinstance(game, Game):
+        raise TypeError(f"{factory!r} does not make a Game")
+    _FACTORIES[game.key] = factory
 
 
 def get(key: str, **options: Any) -> Game:

@@ -28,6 +28,8 @@ from games.rules import clock, presence
 from games.rules.interface import Game, side_keys
 
 if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
     from tournaments.for_games import Entry, Match
 
 #: Correspondence: days per move, at most (the clock counts milliseconds in a 32-bit
@@ -40,6 +42,12 @@ DAY_MS = 86_400_000
 #: quickfire battle always has one.
 CASUAL_MOVE_LIMITS = (30, 24)
 DEFAULT_MOVE_LIMIT = 30
+
+
+def game_choices() -> list[tuple[str, StrOrPromise]]:
+    """``(key, translated name)`` of the registry's games, read at call time: the model
+    fields' choices name this function, not the games, so a new game needs no migration."""
+    return [(key, _(name)) for key, name in registry.choices()]  # noqa: INT001
 
 
 class Battle(models.Model):
@@ -65,7 +73,7 @@ class Battle(models.Model):
     game = models.CharField(
         _("game"),
         max_length=16,
-        choices=[(key, _(name)) for key, name in registry.choices()],  # noqa: INT001
+        choices=game_choices,
         default=registry.DEFAULT,
     )
     # A tournament battle belongs to a match and is played by two entries; a casual

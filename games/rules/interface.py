@@ -84,19 +84,8 @@ class Game(Protocol):
     #: moves take no pieces (Cavalli strikes out squares: its ``MoveInfo.captures`` are
     #: those squares) shows no capture counts and says no "captured".
     captures_pieces: bool
-    #: Template (under ``templates/``) that draws a board, and the dotted path of the
-    #: function ``(battle, side, **kw) -> dict`` that builds its context. A game with
-    #: game records also has ``replay_context`` and ``replay_diagram_context`` in that
-    #: module (``games.web.presenters`` finds them there).
-    board_template: str
-    presenter: str
-    #: Template included once on a page that draws boards (shared SVG symbols), or "";
-    #: the style sheet (under ``static/``) of its board.
-    page_assets: str
-    stylesheet: str
-    #: The rules page (``/rules/<key>/``): its template, drawn with the context of the
-    #: presenter module's ``rules_context()``.
-    rules_template: str
+    # How the game is drawn (templates, style sheet, presenters) is not the engine's: its
+    # web module declares a ``games.rules.presentation.Presentation``.
 
     def initial_state(self, setup: Mapping[str, Any] | None = None) -> Any: ...
     def serialise(self, state: Any) -> str: ...

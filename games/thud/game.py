@@ -69,11 +69,6 @@ class ThudGame:
     )
     words = ("dwarfs", "trolls")
     captures_pieces = True
-    board_template = "games/thud/board.html"
-    stylesheet = "css/games/thud.css"
-    page_assets = "games/thud/_pieces.svg.html"
-    rules_template = "games/thud/rules.html"
-    presenter = "games.web.presenters_thud.board_context"
     #: A tournament match records the survivors of both battles: a dwarf is worth one
     #: point, a troll ``TROLL_POINTS``. The stable names (CSV columns ``battle1_dwarfs``,
     #: API keys ``dwarfs_won``, ``avg_dwarf_points``, ``dwarfs_surviving``) are Thud's,

@@ -17,7 +17,6 @@ administrator (superuser) may resume or decide it from the referee's clock page.
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING
 
 from django.contrib.auth.models import AnonymousUser
@@ -28,6 +27,7 @@ from django.utils.translation import gettext as _
 from games.battles.errors import UnreadableRecord
 from games.models.battle import Battle
 from games.rules.interface import Game
+from games.web import presentations
 from tournaments.for_games import (
     access_match_for_battle_start,
     access_match_id_for_referee,
@@ -196,7 +196,6 @@ def access_battle_replay(user: AnyUser, battle_id: int) -> Battle:
 
 
 def has_replay(game: Game) -> bool:
-    """Whether battles of ``game`` have a replay page: its presenter's module draws one
-    (``replay_context``, found by ``games.web.presenters``)."""
-    module = import_module(game.presenter.rpartition(".")[0])
-    return callable(getattr(module, "replay_context", None))
+    """Whether battles of ``game`` have a replay page: its presentation draws one
+    (``Presentation.replay_context``)."""
+    return presentations.of(game).replay_context is not None

@@ -1,9 +1,9 @@
 """Template context every game's battle page shares, and the way to a game's presenter.
 
 ``battle_context`` is what every game's page shares (players, scores, side names,
-the result, the clock); each game draws its board with its own presenter, named by
-``Game.presenter`` (``games.web.presenters_thud``, ``games.web.presenters_cavalli``) and
-reached through :func:`presenter_for`. A choice the player is making (which pieces
+the result, the clock); each game draws its board with its own presenter, declared by its
+presentation (``games.rules.presentation.Presentation``, registered in
+``games.web.presentations``) and reached through :func:`board_context`. A choice the player is making (which pieces
 to capture, which square to strike out) is derived again on every read from the battle
 and the page's address (:func:`pending_choice`, :func:`choice_url`), so a reload or a live
 refresh shows it as it was; :func:`choice_context` is what the boards draw of it.
@@ -18,7 +18,6 @@ from datetime import datetime
 from urllib.parse import urlencode
 
 from django.urls import reverse
-from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -28,37 +27,47 @@ from games.models.battle import Battle
 from games.models.history import ClockEvent
 from games.rules import clock, clock_face
 from games.rules.interface import Game, InvalidMove, MoveInfo
-from games.web import presenters_play
+from games.rules.presentation import Presentation
+from games.web import presentations, presenters_play
 
 
-def presenter_for(battle: Battle):
-    """The board presenter of the battle's game: ``(battle, side, **kw) -> context``."""
-    return import_string(battle.rules.presenter)
+def presentation_of(game: Game) -> Presentation:
+    """How ``game`` is drawn: its templates, style sheet and presenters."""
+    return presentations.of(game)
 
 
-def _from_presenter_module(game: Game, name: str):
-    """``name`` from the module of the game's presenter (``Game.presenter``)."""
-    module = game.presenter.rpartition(".")[0]
-    return import_string(f"{module}.{name}")
+def board_context(battle: Battle, side: str | None, **kw) -> dict:
+    """The board panel of the battle's game (its presentation's ``board_context``), with
+    the presentation for the page's templates."""
+    presentation = presentation_of(battle.rules)
+    return presentation.board_context(battle, side, **kw) | {"presentation": presentation}
 
 
 def rules_context(game: Game) -> dict:
-    """The context of ``game``'s rules page (its presenter module's ``rules_context``)."""
-    return _from_presenter_module(game, "rules_context")()
+    """The context of ``game``'s rules page (its presentation's ``rules_context``)."""
+    presentation = presentation_of(game)
+    return presentation.rules_context() | {"presentation": presentation}
+
+
+def _replay(game: Game):
+    presentation = presentation_of(game)
+    if presentation.replay_context is None or presentation.replay_diagram_context is None:
+        raise LookupError(f"the game {game.key!r} has no replay page")
+    return presentation, presentation.replay_context, presentation.replay_diagram_context
 
 
 def replay_context(battle: Battle, moves: Sequence[str | None], ply: int) -> dict:
-    """The replay page of ``battle`` at ``ply`` (the game presenter's ``replay_context``)."""
-    return _from_presenter_module(battle.rules, "replay_context")(battle, moves, ply)
+    """The replay page of ``battle`` at ``ply`` (the presentation's ``replay_context``)."""
+    presentation, replay, _diagram = _replay(battle.rules)
+    return replay(battle, moves, ply) | {"presentation": presentation}
 
 
 def replay_diagram_context(
     battle: Battle, moves: Sequence[str | None], ply: int, *, now: datetime
 ) -> dict:
     """The printable diagram after ``ply`` plies (its ``replay_diagram_context``)."""
-    return _from_presenter_module(battle.rules, "replay_diagram_context")(
-        battle, moves, ply, now=now
-    )
+    presentation, _replay_page, diagram = _replay(battle.rules)
+    return diagram(battle, moves, ply, now=now) | {"presentation": presentation}
 
 
 def state_of(battle: Battle):
@@ -253,7 +262,7 @@ def battle_context(battle: Battle, side: str | None, state, *, now: datetime) ->
         "score_pending": points is None,
         "result": result,
         "end_offer": end_offer_state(battle, side),
-        "board_template": game.board_template,
+        "board_template": presentation_of(game).board_template,
         "moves": moves,
         # Said before the first move only: by then the player has seen the rule at work.
         "rule_line": presenters_play.rule_line(
@@ -283,7 +292,7 @@ def battle_context(battle: Battle, side: str | None, state, *, now: datetime) ->
 
 def diagram_context(battle: Battle, *, now: datetime) -> dict:
     """The printable, read-only diagram of a battle's current position (any game)."""
-    return presenter_for(battle)(battle, None, now=now) | {"plies": battle.ply}
+    return board_context(battle, None, now=now) | {"plies": battle.ply}
 
 
 def clock_context(battle: Battle, *, now: datetime) -> dict:

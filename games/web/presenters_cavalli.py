@@ -1,11 +1,11 @@
-"""Battaglia di Cavalli's board presenter (``CavalliGame.presenter``).
+"""Battaglia di Cavalli's presentation (``PRESENTATION``): its board presenter and pages.
 
 A 10×10 board of numbers, rank 10 on top; the two knights; struck-out (unusable)
 squares. A player to move clicks a target square; landing on a double with another
 double left to strike out is a second step, like Thud's capture choice, on the board
 itself: the doubles are chosen by the numbers on them. The replay pages
-(``replay_context``, ``replay_diagram_context``) are found here by ``games.web.presenters``,
-as Thud's are in its presenter's module.
+(``replay_context``, ``replay_diagram_context``) are declared with the board by
+``PRESENTATION``, as Thud's are.
 """
 
 from __future__ import annotations
@@ -16,10 +16,13 @@ from datetime import datetime
 from django.utils.translation import gettext as _
 
 from games.cavalli import FILES, Board, Position, cells
+from games.cavalli.game import CavalliGame
 from games.models.battle import Battle
 from games.rules.interface import InvalidMove
+from games.rules.presentation import Presentation
 from games.web.presenters import battle_context, choice_context, state_of
 
+BOARD_TEMPLATE = "games/cavalli/board.html"
 KNIGHT_LABELS = {"white": "♘", "black": "♞"}
 
 
@@ -213,9 +216,22 @@ def replay_diagram_context(
     return {
         "battle": battle,
         "board": replay["board"],
-        "board_template": battle.rules.board_template,
+        "board_template": BOARD_TEMPLATE,
         "seats": seats,
         "plies": replay["ply"],
         "replay_ply": replay["ply"],
         "replay_running": replay["ply"] < replay["last_ply"],
     }
+
+
+#: How Battaglia di Cavalli is drawn on the site (registered by ``GamesConfig.ready``).
+PRESENTATION = Presentation(
+    game=CavalliGame.key,
+    board_template=BOARD_TEMPLATE,
+    stylesheet="css/games/cavalli.css",
+    rules_template="games/cavalli/rules.html",
+    board_context=board_context,
+    rules_context=rules_context,
+    replay_context=replay_context,
+    replay_diagram_context=replay_diagram_context,
+)

@@ -1,4 +1,4 @@
-"""Thud's board presenter (``ThudGame.presenter``) and its replay pages.
+"""Thud's presentation (``PRESENTATION``): its board presenter, replay and rules pages.
 
 Reads the stored position through the rules engine; decides nothing (legality is
 decided again by ``games.battles`` when a move is submitted). What every game's page
@@ -10,8 +10,8 @@ the printable diagram and anything that shows a position later (a replay). It re
 database; ``board_context`` gathers what it needs from a battle.
 
 Game records (and so replays) exist for tournament battles only, which are Thud's;
-``games.web.presenters.replay_context`` finds ``replay_context`` and
-``replay_diagram_context`` here, in the module of the game's ``presenter``.
+``PRESENTATION`` declares them, with the board's templates and style sheet
+(``games.rules.presentation.Presentation``, registered by ``GamesConfig.ready``).
 Django lives here, not in the pure engine package ``games/thud/`` (STYLE.md point 1).
 """
 
@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 
 from games.models.battle import Battle
 from games.models.history import Move as StoredMove
+from games.rules.presentation import Presentation
 from games.thud import (
     FILES,
     SQUARES,
@@ -38,6 +39,7 @@ from games.thud import (
 from games.thud.core.board import SIZE, STONE, on_board
 from games.thud.core.notation import parse_move_text
 from games.thud.core.records import replay_prefix
+from games.thud.game import ThudGame
 from games.web.presenters import battle_context, choice_context
 
 PIECE_NAMES = {"d": "dwarf", "T": "troll"}
@@ -317,3 +319,17 @@ def rules_context() -> dict:
         "dwarfs": position.dwarf_count,
         "trolls": position.troll_count,
     }
+
+
+#: How Thud is drawn on the site (registered by ``GamesConfig.ready``).
+PRESENTATION = Presentation(
+    game=ThudGame.key,
+    board_template="games/thud/board.html",
+    stylesheet="css/games/thud.css",
+    page_assets="games/thud/_pieces.svg.html",
+    rules_template="games/thud/rules.html",
+    board_context=board_context,
+    rules_context=rules_context,
+    replay_context=replay_context,
+    replay_diagram_context=replay_diagram_context,
+)

@@ -72,7 +72,7 @@ def battle_page(request: HtmxHttpRequest, battle_id: int):
     # shown again after a reload or a live refresh while the battle still offers it.
     src, dst = request.GET.get("sq", ""), request.GET.get("to", "")
     choice = presenters.pending_choice(battle, side, src=src, dst=dst)
-    context = presenters.presenter_for(battle)(
+    context = presenters.board_context(
         battle, side, now=now, selected=src, choice=choice, choice_from=src, choice_to=dst
     )
     context["presence"] = joining.presence_view(battle, side, now=now)

@@ -62,7 +62,7 @@ def board(
     if not request.htmx and not error and confirm_resign is None:
         return redirect(url)
     now = timezone.now()
-    context = presenters.presenter_for(battle)(battle, side, now=now, **kw) | {
+    context = presenters.board_context(battle, side, now=now, **kw) | {
         "error": error,
         "presence": joining.presence_view(battle, side, now=now),
         "confirm_resign": confirm_resign,

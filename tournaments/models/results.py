@@ -15,21 +15,17 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.models.rounds import Match
 from tournaments.models.tournament import DEFAULT_GAME
 from tournaments.rules.result import MatchResult
-from tournaments.rules.scales import FIELDS, MAX_RESULT_NUMBER, limit_of, registered
+from tournaments.rules.scales import FIELDS, MAX_RESULT_NUMBER
 
 
 def range_check(name: str) -> models.CheckConstraint:
-    """The database's own check of the four numbers: each offered game's limits for its
-    rows, ``MAX_RESULT_NUMBER`` for any other game. Built from the scales when the model is
-    defined, so a new game or a changed limit shows up in ``makemigrations``."""
-    scales = registered()
-    condition = ~models.Q(game__in=sorted(scales)) & models.Q(
-        **{f"{field}__lte": MAX_RESULT_NUMBER for field in FIELDS}
+    """The database's own bound of the four numbers, whatever the game: at most
+    ``MAX_RESULT_NUMBER``. It names no game, so a new game needs no migration; each game's
+    own limits are its scale's, checked by ``MatchResult`` at every write (``new_version``
+    and the bulk writes take a ``MatchResult``; the archive's validation builds one)."""
+    return models.CheckConstraint(
+        condition=models.Q(**{f"{field}__lte": MAX_RESULT_NUMBER for field in FIELDS}), name=name
     )
-    for key in sorted(scales, reverse=True):
-        limits = {f"{field}__lte": limit_of(scales[key], field) for field in FIELDS}
-        condition = models.Q(game=key, **limits) | condition
-    return models.CheckConstraint(condition=condition, name=name)
 
 
 class ResultVersion(models.Model):
@@ -102,7 +98,7 @@ class ResultVersion(models.Model):
         ordering = ["match", "number"]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="unique_version_number"),
-            # Each game's limits (Thud's survivors, Cavalli's points), from the scales.
+            # The bound of any game's numbers; each game's limits are its MatchResult's.
             range_check("survivors_in_range"),
         ]
         verbose_name = _("result version")

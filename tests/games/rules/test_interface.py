@@ -116,9 +116,17 @@ def test_each_game_brings_its_own_pages_and_style_sheet(key):
     from django.contrib.staticfiles import finders
     from django.template.loader import get_template
 
+    from games.web import presentations
+
     game = registry.get(key)
-    assert finders.find(game.stylesheet), game.stylesheet
-    for template in (game.board_template, game.rules_template, game.page_assets):
+    presentation = presentations.of(game)
+    assert presentation.game == key
+    assert finders.find(presentation.stylesheet), presentation.stylesheet
+    for template in (
+        presentation.board_template,
+        presentation.rules_template,
+        presentation.page_assets,
+    ):
         if template:
             get_template(template)
     assert game.words[0] != game.words[1] and all(w.isascii() and w.islower() for w in game.words)

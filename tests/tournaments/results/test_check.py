@@ -1,8 +1,6 @@
-"""The database's own check of the result numbers: each game's limits, from its scale.
-
-``tournaments.models`` knows no game: the check is built from the scales the games app
-registers (``tournaments.models.results.range_check``), so these tests pin what it enforces and
-that the migrations say the same as the model.
+"""The result numbers' guards: the database bounds any game's numbers
+(``tournaments.models.results.range_check``, naming no game, so a new game needs no
+migration); each game's own limits are its scale's, refused at the write by ``MatchResult``.
 """
 
 from __future__ import annotations
@@ -15,6 +13,7 @@ from django.utils import timezone
 from tests.factories import tournament_with_players
 from tournaments.models.results import ResultVersion
 from tournaments.results.final import record_final_result
+from tournaments.results.writing import ResultError
 from tournaments.rounds.draw import pair_next_round
 from tournaments.rounds.play import publish_round
 
@@ -39,28 +38,29 @@ def stores(version: ResultVersion, **numbers) -> bool:
     return True
 
 
-def test_thud_rows_hold_at_most_32_first_side_and_8_second_side():
+def test_the_database_bounds_any_games_numbers():
     version = a_version("thud", (20, 3, 10, 4))
-    assert stores(version, battle1_first=32, battle2_first=32, battle1_second=8, battle2_second=8)
-    assert not stores(version, battle1_first=33)
-    assert not stores(version, battle2_first=33)
-    assert not stores(version, battle1_second=9)
-    assert not stores(version, battle2_second=9)
-
-
-def test_cavalli_rows_hold_at_most_the_sum_of_its_board():
-    version = a_version("cavalli", (3000, 1200, 1000, 2600))
-    assert stores(version, battle1_first=4950, battle2_second=4950)
-    assert not stores(version, battle1_second=4951)
-    assert not stores(version, battle2_first=4951)
-
-
-def test_a_game_nobody_registered_keeps_the_generic_bound():
-    version = a_version("thud", (20, 3, 10, 4))
+    assert stores(version, battle1_first=9999, battle2_second=9999)
     assert stores(version, game="other", battle1_first=9999)
-    assert not stores(version, game="other", battle1_first=10000)
+    assert not stores(version, battle1_first=10000)
+    assert not stores(version, game="other", battle2_second=10000)
+
+
+@pytest.mark.parametrize(
+    ("game", "within", "beyond"),
+    [
+        ("thud", (32, 8, 32, 8), [(33, 8, 32, 8), (32, 9, 32, 8), (32, 8, 33, 8), (32, 8, 32, 9)]),
+        ("cavalli", (4950, 4950, 4950, 4950), [(4951, 0, 0, 0), (0, 0, 0, 4951)]),
+    ],
+)
+def test_a_write_refuses_numbers_beyond_the_games_limits(game, within, beyond):
+    # The write takes a MatchResult: a game's limits are refused there, at the edge.
+    version = a_version(game, within)
+    assert version.survivors.as_tuple() == within
+    for numbers in beyond:
+        with pytest.raises(ResultError, match="must be between 0 and"):
+            a_version(game, numbers)
 
 
 def test_the_migrations_match_the_models():
-    # The check follows the registered scales: a changed limit needs a migration.
     call_command("makemigrations", "tournaments", "--check", "--dry-run", verbosity=0)
