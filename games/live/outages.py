@@ -91,13 +91,21 @@ def pause_unreachable(*, via: str, now: datetime, seen: datetime | None) -> int:
 
 
 def resume_reachable(*, via: str, now: datetime) -> int:
-    """Resume every battle paused for an outage (the site is reachable again)."""
-    waiting = Battle.objects.filter(status=Battle.Status.PAUSED, paused_reason=clock.REASON_OUTAGE)
-    if not waiting.exists():  # every tick asks; almost always nothing to do
+    """Resume every battle paused for an outage (the site is reachable again).
+
+    A battle paused after ``now`` (another tick, whose clock read came later, paused it
+    while this one waited) waits for the next tick: a turn never resumes before its
+    pause."""
+    paused_for_outage = {
+        "status": Battle.Status.PAUSED,
+        "paused_reason": clock.REASON_OUTAGE,
+        "updated_at__lte": now,
+    }
+    if not Battle.objects.filter(**paused_for_outage).exists():  # almost always nothing
         return 0
     with transaction.atomic():
         paused = Battle.objects.select_for_update(skip_locked=True, of=("self",)).filter(
-            status=Battle.Status.PAUSED, paused_reason=clock.REASON_OUTAGE
+            **paused_for_outage
         )
         transitions = [
             bulk.Transition(

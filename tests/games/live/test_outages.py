@@ -94,6 +94,19 @@ def test_a_battle_may_be_paused_twice_at_one_turn_by_a_flapping_site():
     assert ClockEvent.objects.filter(battle=b, kind=clock.OUTAGE_PAUSE, ply=0).count() == 2
 
 
+def test_a_tick_whose_clock_read_came_before_a_pause_does_not_resume_it():
+    # CI, stop 51: the timer paused at t (an expiry found late) while the sweep, its
+    # clock read at t - 4 ms, waited; the sweep then resumed the turn before its pause.
+    (b,) = running_otb()
+    paused_at = b.deadline + ms(5_000)  # later than the outage threshold (3 s)
+    assert settle(b.pk, via="timer", now=paused_at).status == clock.PAUSED
+    assert outages.resume_reachable(via="sweep", now=paused_at - ms(4)) == 0
+    assert Battle.objects.get(pk=b.pk).status == clock.PAUSED
+    assert outages.resume_reachable(via="sweep", now=paused_at) == 1
+    resumed = ClockEvent.objects.get(battle=b, kind=ClockEvent.Kind.RESUMED)
+    assert resumed.applied_at == paused_at == Battle.objects.get(pk=b.pk).turn_started_at
+
+
 def test_a_referees_pause_is_not_resumed_by_the_site_coming_back():
     (b,) = running_otb()
     pause(b.pk, now=b.turn_started_at)
