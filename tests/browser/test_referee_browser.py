@@ -3,8 +3,11 @@ standings page, open all along, shows the new order without a reload."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from django.urls import reverse
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.factories import (
     PASSWORD,
@@ -62,6 +65,7 @@ def test_entry_then_confirmation_updates_the_open_standings_page(browser, live_s
     screenshot(phone, "1-round-view-phone")
     phone.click(f"#match-{match.pk} a")
     phone.wait_for_selector("#result-panel", timeout=WAIT_MS)
+    phone.wait_for_load_state("load")  # htmx listens to the fields only once it has loaded
     # Aaron (A) keeps 2 dwarfs, Zed's trolls survive: Zed wins clearly.
     for field, value in [
         ("battle1_first", "2"),
@@ -100,3 +104,44 @@ def test_entry_then_confirmation_updates_the_open_standings_page(browser, live_s
     phone.wait_for_selector(f'#match-{match.pk} [data-status="confirmed"]', timeout=WAIT_MS)
     for page in (public, phone, second):
         page.context.close()
+
+
+def test_an_older_previews_answer_never_hides_the_newer_score(browser, live_server):
+    """Each field asks for the preview on its own. On a slow network the first field's
+    request (one number: "enter the four counts") can still be out when the last field's is
+    sent; its answer must not be what stays on screen."""
+    tournament = TournamentFactory(slug="late")
+    referee = UserFactory(username="late-ref")
+    tournament.referees.add(referee)
+    a, b = (
+        EntryFactory(tournament=tournament, seed=i + 1, player=PlayerFactory(name=name))
+        for i, name in enumerate(["Ann First", "Bo Last"])
+    )
+    match = MatchFactory(
+        round=RoundFactory(tournament=tournament, number=1), player_a=a, player_b=b
+    )
+    page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    log_in(page, live_server.url, "late-ref")
+    page.goto(live_server.url + reverse("referee_match", args=["late", match.pk]))
+    page.wait_for_load_state("load")
+    held = []
+    page.route("**/preview", lambda route: held.append(route))  # each waits for the test
+    page.fill("input[name=battle1_first]", "2")
+    page.wait_for_timeout(700)  # past the field's 300 ms delay: its request is sent, and held
+    assert len(held) == 1
+    for field, value in [("battle1_second", "7"), ("battle2_first", "30"), ("battle2_second", "1")]:
+        page.fill(f"input[name={field}]", value)
+    page.wait_for_timeout(700)
+    assert len(held) > 1
+
+    def answer(route) -> None:
+        with contextlib.suppress(PlaywrightError):  # the page gave that request up
+            route.continue_()
+
+    # The oldest request answers first, the newer ones after it.
+    answer(held[0])
+    page.wait_for_timeout(1_000)
+    for route in held[1:]:
+        answer(route)
+    page.wait_for_selector("#result-preview >> text=Bo Last wins", timeout=WAIT_MS)
+    page.context.close()

@@ -64,12 +64,18 @@ class MatchResultForm(forms.Form):
         return [self[name] for name in SURVIVOR_FIELDS]
 
     def enable_preview(self, url: str) -> None:
-        """Ask the server for the live score as the referee types (no client arithmetic)."""
+        """Ask the server for the live score as the referee types (no client arithmetic).
+
+        Each field asks on its own, so the fields share one queue on their wrapper (which no
+        preview replaces): a newer request aborts an older one, whose answer, computed from
+        fewer numbers, would otherwise land last and overwrite the newer score.
+        """
         for name in SURVIVOR_FIELDS:
             self.fields[name].widget.attrs.update(
                 {
                     "hx-post": url,
                     "hx-trigger": "input changed delay:300ms",
+                    "hx-sync": "closest .survivor-fields:replace",
                     "hx-target": "#result-preview",
                     "hx-swap": "outerHTML",
                     "hx-include": "closest form",
