@@ -10,7 +10,7 @@ from games.rules.interface import Game
 
 
 def register_engines() -> list[Game]:
-    """The engines of the games the settings add (``settings.GAMES``), into the registry:
+    """The engines of the games the settings list (``settings.GAMES``), into the registry:
     before any model is defined (a battle's game is read through the registry); then every
     game there is."""
     for engine, _presentation in settings.GAMES:
@@ -35,7 +35,7 @@ class GamesConfig(AppConfig):
         from games.battles import joining, unplayed
         from games.bots import moves as bots
         from games.events import publish, signals
-        from games.web import presentations, presenters_cavalli, presenters_thud
+        from games.web import presentations
         from tournaments.for_games import (
             attendance_changed,
             register_contributions,
@@ -43,7 +43,6 @@ class GamesConfig(AppConfig):
         )
 
         # How each game is drawn: its web module's presentation.
-        presentations.register(presenters_thud.PRESENTATION, presenters_cavalli.PRESENTATION)
         presentations.register(*(import_string(shown) for _engine, shown in settings.GAMES))
 
         # The archive's battles section (it needs the models) and which matches were

@@ -8,8 +8,10 @@ from dataclasses import replace
 
 import pytest
 from django.apps import apps
+from django.conf import settings
 from django.core.management import call_command
 from django.test import override_settings
+from django.utils.module_loading import import_string
 
 from games.apps import register_engines
 from games.cavalli.game import CavalliGame
@@ -52,3 +54,9 @@ def test_ready_registers_the_settings_presentations(other_game):
         apps.get_app_config("games").ready()
     assert presentations.of(registry.get("othergame")) is PRESENTATION
     assert presentations.of(CavalliGame()) is presenters_cavalli.PRESENTATION
+
+
+def test_the_default_game_is_the_first_of_the_settings():
+    # The default of the battle's and the challenge's game field (frozen into migrations).
+    engine, _presentation = settings.GAMES[0]
+    assert registry.DEFAULT == import_string(engine).key == registry.all_games()[0].key

@@ -18,14 +18,16 @@ pytestmark = pytest.mark.django_db
             "en",
             [
                 '<a href="/rules/">Rules of Thud</a> ·',
-                '<a href="/rules/cavalli/">Rules of Battaglia di Cavalli</a></p>',
+                '<a href="/rules/cavalli/">Rules of Battaglia di Cavalli</a> ·',
+                '<a href="/rules/tiny/">Rules of Tiny</a></p>',  # the test settings' game
             ],
         ),
         (
             "it",
             [
                 '<a href="/rules/">Regole di Thud</a> ·',
-                '<a href="/rules/cavalli/">Regole di Battaglia di Cavalli</a></p>',
+                '<a href="/rules/cavalli/">Regole di Battaglia di Cavalli</a> ·',
+                '<a href="/rules/tiny/">Regole di Tiny</a></p>',
             ],
         ),
         ("nb", ['<a href="/rules/">Reglene for Thud</a>']),

@@ -69,11 +69,6 @@ class TinyGame:
     )
     words = ("gold", "silver")
     captures_pieces = True
-    board_template = "games/tiny/board.html"
-    stylesheet = "css/games/tiny.css"
-    page_assets = ""
-    rules_template = "games/tiny/rules.html"
-    presenter = "tests.games.tiny.web.board_context"
     #: A tournament match records each side's points in both battles, as they are.
     tournament_scale = TournamentScale(
         game=key,

@@ -1,12 +1,14 @@
-"""Tiny's board presenter (``TinyGame.presenter``), modelled on Thud's and Cavalli's.
+"""How Tiny is drawn on the site (``PRESENTATION``, at the end), modelled on Thud's and
+Cavalli's presenters.
 
 A 3×3 board, rank 3 on top. A player to move selects a pawn (a button named
 ``square``, posted to the touch view), then a square it may move to (a button named
 ``to``, posted to the move view): as Thud's board does. A Tiny move is never a choice
 (``TinyGame.candidates`` gives at most one move), so there is no confirm step. The
 replay pages (``replay_context``, ``replay_diagram_context``) and the rules page
-(``rules_context``) are found here by ``games.web.presenters``. Django lives here, not in
-the pure package (``tests/games/tiny/ruff.toml``).
+(``rules_context``) are declared with the board's in ``PRESENTATION``, which the test
+settings list in ``GAMES`` (``tests/settings.py``). Django lives here, not in the pure
+package (``tests/games/tiny/ruff.toml``).
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ from django.utils.translation import gettext as _
 
 from games.models.battle import Battle
 from games.rules.interface import InvalidMove
+from games.rules.presentation import Presentation
 from games.web.presenters import battle_context, choice_context, state_of
 from tests.games.tiny.core.notation import FILES, format_square, parse_square
 from tests.games.tiny.core.position import SIZE, Position, Side
+from tests.games.tiny.game import TinyGame
 
 PAWN_LABELS = {Side.GOLD: "●", Side.SILVER: "○"}
 
@@ -202,9 +206,22 @@ def replay_diagram_context(
     return {
         "battle": battle,
         "board": replay["board"],
-        "board_template": battle.rules.board_template,
+        "board_template": PRESENTATION.board_template,
         "seats": seats,
         "plies": replay["ply"],
         "replay_ply": replay["ply"],
         "replay_running": replay["ply"] < replay["last_ply"],
     }
+
+
+#: How Tiny is drawn on the site (listed in the test settings' ``GAMES``).
+PRESENTATION = Presentation(
+    game=TinyGame.key,
+    board_template="games/tiny/board.html",
+    stylesheet="css/games/tiny.css",
+    rules_template="games/tiny/rules.html",
+    board_context=board_context,
+    rules_context=rules_context,
+    replay_context=replay_context,
+    replay_diagram_context=replay_diagram_context,
+)

@@ -59,23 +59,6 @@ def test_what_the_game_declares():
     assert isinstance(GAME.tournament_scale, TournamentScale)
     assert GAME.tournament_scale.game == GAME.key
     assert GAME.tournament_scale.name == GAME.name
-    assert GAME.board_template == "games/tiny/board.html"
-    assert GAME.rules_template == "games/tiny/rules.html"
-    assert GAME.stylesheet == "css/games/tiny.css"
-    assert GAME.page_assets == ""
-    assert GAME.presenter == "tests.games.tiny.web.board_context"
-
-
-def test_the_declared_files_are_in_the_package():
-    package = ROOT / "tests" / "games" / "tiny"
-    for template in (GAME.board_template, GAME.rules_template):
-        assert (package / "templates" / template).is_file(), template
-    assert (package / "static" / GAME.stylesheet).is_file()
-    module, _, function = GAME.presenter.rpartition(".")
-    assert (ROOT / Path(*module.split("."))).with_suffix(".py").is_file()
-    source = (ROOT / Path(*module.split("."))).with_suffix(".py").read_text()
-    for name in (function, "rules_context", "replay_context", "replay_diagram_context"):
-        assert f"def {name}(" in source, name
 
 
 def test_options_and_setup_are_ignored():

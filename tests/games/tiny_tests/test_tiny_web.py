@@ -1,4 +1,4 @@
-"""Tiny's board as the site will draw it (its presenter and template, not wired yet): the
+"""Tiny's board as the site draws it (its presentation): the
 template rendered from the package's own folder, with no database."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from pathlib import Path
 from django.template import Context, Engine
 
 from tests.games.tiny.core.position import Position
-from tests.games.tiny.web import board_view, rules_context
+from tests.games.tiny.game import TinyGame
+from tests.games.tiny.web import PRESENTATION, board_view, rules_context
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "tiny" / "templates"
 
@@ -57,3 +58,14 @@ def test_the_pawns_to_move_and_the_targets_are_named_buttons():
 
 def test_the_rules_page_draws_the_opening():
     assert rules_context()["board"] == board_view(Position.initial())
+
+
+def test_the_presentation_names_files_of_the_package_and_its_own_presenters():
+    package = Path(__file__).resolve().parents[1] / "tiny"
+    assert PRESENTATION.game == TinyGame.key
+    for template in (PRESENTATION.board_template, PRESENTATION.rules_template):
+        assert (package / "templates" / template).is_file(), template
+    assert (package / "static" / PRESENTATION.stylesheet).is_file()
+    presenters = (PRESENTATION.board_context, PRESENTATION.replay_diagram_context)
+    assert all(f.__module__ == "tests.games.tiny.web" for f in presenters)
+    assert PRESENTATION.rules_context is rules_context
