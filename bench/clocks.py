@@ -69,14 +69,14 @@ from games.battles.starting import start_battle  # noqa: E402
 from games.models.battle import Battle  # noqa: E402
 from games.models.history import ClockEvent, Move  # noqa: E402
 from games.rules import clock  # noqa: E402
-from tests.games.conftest import (  # noqa: E402
+from tests.processes import (  # noqa: E402
     ClockCluster,
-    _use_broker,
     busy_processes,
     free_port,
     gunicorn_proc,
     port_open,
     start_redis,
+    use_broker,
     uvicorn_proc,
     wait_for,
 )
@@ -252,7 +252,7 @@ def run_expiries(
     )
     settings.THUD_CLOCK_QUEUE, settings.THUD_EVENTS_PREFIX = cluster.queue, cluster.prefix
     settings.REDIS_URL = redis_url
-    _use_broker(redis_url)
+    use_broker(redis_url)
     import games.events.publish
 
     games.events.publish._publisher = None
@@ -418,7 +418,7 @@ def run_roundtrip(n: int = 100, moves: int = 3, pace_s: float = 5.0) -> dict:
     cluster = ClockCluster(tmp, BENCH_REDIS, connection.settings_dict["NAME"], 1)
     settings.THUD_CLOCK_QUEUE, settings.THUD_EVENTS_PREFIX = cluster.queue, cluster.prefix
     settings.REDIS_URL = BENCH_REDIS
-    _use_broker(BENCH_REDIS)
+    use_broker(BENCH_REDIS)
     import games.events.publish
 
     games.events.publish._publisher = None

@@ -68,14 +68,14 @@ from games.battles.starting import start_battle  # noqa: E402
 from games.models.battle import Battle
 from games.models.history import ClockEvent
 from games.rules import clock
-from tests.games.conftest import (
+from tests.processes import (
     ClockCluster,
     Proc,
-    _use_broker,
     free_port,
     gunicorn_proc,
     port_open,
     start_redis,
+    use_broker,
     uvicorn_proc,
     wait_for,
 )
@@ -193,7 +193,7 @@ def run(args) -> dict:
     _children.extend([*cluster.workers, cluster.beat])
     settings.THUD_CLOCK_QUEUE, settings.THUD_EVENTS_PREFIX = cluster.queue, cluster.prefix
     settings.REDIS_URL = redis_url
-    _use_broker(redis_url)
+    use_broker(redis_url)
     import games.events.publish
 
     games.events.publish._publisher = None

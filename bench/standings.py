@@ -19,6 +19,7 @@ import django
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 # A MatchResult reads its game's scale from the app registry: Django is set up, no database.
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "thud_site.settings")
+os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-not-secret")
 django.setup()
 
 from tournaments.rules.result import MatchResult  # noqa: E402

@@ -81,15 +81,18 @@ def on_turn_changed(
     battle_id: int,
     status: str,
     side_to_move: str,
+    casual: bool,
+    timing: str,
     now: datetime,
     **_kw: object,
 ) -> None:
     """Mail the player to move in a running casual correspondence battle, once per ply
     (``now``: the time of the clock write the signal reports)."""
-    if status != Battle.Status.RUNNING:
+    # Sent after every clock write of every battle: what the battle is comes with the
+    # signal, so a tournament's or a quickfire battle's press costs no query here.
+    if status != Battle.Status.RUNNING or not casual or timing != Battle.Timing.CORRESPONDENCE:
         return
-    # Sent after every clock write of every battle: no ordering, whose joins through the
-    # match to the tournament cost a tournament battle's move 4 ms of query planning.
+    # No ordering, whose joins through the match to the tournament cost 4 ms of planning.
     battle = (
         Battle.objects.filter(pk=battle_id, match__isnull=True, timing=Battle.Timing.CORRESPONDENCE)
         .select_related("first_user", "second_user")

@@ -325,7 +325,7 @@ class ClockCluster:
             # queue, deleted with the rest in close(), never to the machine's "default".
             "THUD_CELERY_DEFAULT_QUEUE": f"{self.queue}-default",
             "THUD_EVENTS_PREFIX": self.prefix,
-            "DJANGO_SETTINGS_MODULE": "thud_site.settings",
+            "DJANGO_SETTINGS_MODULE": "tests.settings",
             "PYTHONUNBUFFERED": "1",
             "LOG_LEVEL": "WARNING",
         }

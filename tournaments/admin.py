@@ -1,7 +1,10 @@
 """Django admin for the tournament models: a back door for organisers' mistakes.
 
 Result versions are read-only here: a correction is a new version made through the
-result workflow (tournaments/results/), never an edit.
+result workflow (tournaments/results/), never an edit. A change saved or deleted here
+bumps the state version of the tournaments whose public pages show it
+(``tournaments.models.state_version``), in the admin's transaction; a bulk delete from a
+list does not (those pages follow within ``page_cache.PAGE_CACHE_S``).
 """
 
 from __future__ import annotations
@@ -13,6 +16,11 @@ from tournaments.models.imports import ArchiveImport
 from tournaments.models.people import Player, PlayerClaim
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
+from tournaments.models.state_version import (
+    bump_state_version,
+    bump_state_version_of_round,
+    bump_tournaments_of_players,
+)
 from tournaments.models.tournament import Entry, Tournament
 from tournaments.views_admin import mark_rated
 
@@ -23,6 +31,10 @@ class PlayerAdmin(admin.ModelAdmin):
     search_fields = ["name", "club"]
     # What a free-text country that named no country held (migration 0021).
     readonly_fields = ["country_as_typed"]
+
+    def save_related(self, request, form, formsets, change) -> None:
+        super().save_related(request, form, formsets, change)
+        bump_tournaments_of_players([form.instance.pk])
 
 
 class EntryInline(admin.TabularInline):
@@ -40,6 +52,10 @@ class TournamentAdmin(admin.ModelAdmin):
     inlines = [EntryInline]
     actions = [mark_rated]
 
+    def save_related(self, request, form, formsets, change) -> None:
+        super().save_related(request, form, formsets, change)  # the entries too
+        bump_state_version(form.instance.pk)
+
     def get_readonly_fields(self, request, obj=None):
         # A copy is never rated (``Tournament.copy_never_rated``): its box is not offered.
         shown = ["imported", "copy_of", "fingerprint"]
@@ -50,6 +66,14 @@ class TournamentAdmin(admin.ModelAdmin):
 class RoundAdmin(admin.ModelAdmin):
     list_display = ["tournament", "number", "status", "published_at"]
     list_filter = ["status"]
+
+    def save_related(self, request, form, formsets, change) -> None:
+        super().save_related(request, form, formsets, change)
+        bump_state_version(form.instance.tournament_id)
+
+    def delete_model(self, request, obj) -> None:
+        bump_state_version(obj.tournament_id)
+        super().delete_model(request, obj)
 
 
 class ResultVersionInline(admin.TabularInline):
@@ -72,6 +96,14 @@ class MatchAdmin(admin.ModelAdmin):
     list_select_related = ["round__tournament", "player_a__player", "player_b__player"]
     readonly_fields = ["confirmed_version", "lock_version", "result_status"]
     inlines = [ResultVersionInline]
+
+    def save_related(self, request, form, formsets, change) -> None:
+        super().save_related(request, form, formsets, change)
+        bump_state_version_of_round(form.instance.round_id)
+
+    def delete_model(self, request, obj) -> None:
+        bump_state_version_of_round(obj.round_id)
+        super().delete_model(request, obj)
 
 
 admin.site.register(ForbiddenPair)

@@ -45,7 +45,13 @@ from tournaments.permissions.match_gates import (
     access_match_id_for_referee,
     access_match_public,
 )
-from tournaments.permissions.roles import can_referee, can_see_round, player_entry_in_match
+from tournaments.permissions.roles import (
+    appointed,
+    can_referee,
+    can_see_round,
+    player_entry_in_match,
+    remember_appointments,
+)
 from tournaments.permissions.tournament_gates import (
     access_round_id_for_referee,
     access_tournament_for_referee,
@@ -101,6 +107,7 @@ __all__ = [
     "access_round_id_for_referee",
     "access_tournament_for_referee",
     "access_tournament_public",
+    "appointed",
     "battles_of_copies",
     "begin_play",
     "can_referee",
@@ -120,6 +127,7 @@ __all__ = [
     "record_engine_result",
     "referee_entry_errors",
     "referee_result_fields",
+    "remember_appointments",
     "round_published",
     "players_of_round",
     "update_ratings",

@@ -27,7 +27,7 @@ from django.utils.translation import gettext_lazy as _
 from games.battles.errors import NotAllowed
 from games.battles.play import REASON_AGREEMENT
 from games.battles.referee import resume
-from games.battles.store import after_commit
+from games.battles.store import on_commit_publish
 from games.models.battle import Battle
 from games.models.history import ClockEvent
 
@@ -42,9 +42,7 @@ def withdraw_end(battle_id: int, *, side: str, now: datetime) -> Battle:
     if not withdrawn:
         raise NotAllowed(_("You have no offer to end the battle to withdraw."))
     battle = Battle.objects.get(pk=battle_id)
-    transaction.on_commit(
-        lambda: after_commit(battle.pk, battle.clock_version, battle.clock_state, "", now=now)
-    )
+    on_commit_publish(battle, now=now, offer="")
     return battle
 
 
@@ -71,9 +69,5 @@ def ask_resume(battle_id: int, *, side: str, now: datetime) -> Battle:
         )
         battle.resume_asked_by, battle.clock_version = side, version + 1
         battle.resume_asked_version = version + 1
-        transaction.on_commit(
-            lambda: after_commit(
-                battle.pk, battle.clock_version, battle.clock_state, battle.end_offered_by, now=now
-            )
-        )
+        on_commit_publish(battle, now=now)
     return battle

@@ -36,10 +36,12 @@ REASON_AGREEMENT = "agreement"
 REASON_RESIGNED = clock.REASON_RESIGNED
 
 
-def _checked(battle_id: int, *, side: str | None, version: int, now: datetime) -> Battle:
+def _checked(
+    battle_id: int, *, side: str | None, version: int, now: datetime, loaded: Battle | None
+) -> Battle:
     """Settle first, then refuse anything out of turn or stale. ``settle`` returns the
     battle as stored after it (loaded afresh when another writer came first)."""
-    battle = settle(battle_id, via=ClockEvent.Via.READ, now=now)
+    battle = settle(battle_id, via=ClockEvent.Via.READ, now=now, loaded=loaded)
     if battle.status == Battle.Status.FINISHED:
         raise NotAllowed(_("This battle is over."))
     if battle.status != Battle.Status.RUNNING:
@@ -59,11 +61,18 @@ def _checked(battle_id: int, *, side: str | None, version: int, now: datetime) -
 
 
 def submit_move(
-    battle_id: int, *, side: str, version: int, notation: str = "", now: datetime
+    battle_id: int,
+    *,
+    side: str,
+    version: int,
+    notation: str = "",
+    now: datetime,
+    loaded: Battle | None = None,
 ) -> Battle:
-    """Apply one move by ``side``. For over-the-board battles ``notation`` may be empty."""
+    """Apply one move by ``side``. For over-the-board battles ``notation`` may be empty.
+    ``loaded``: the battle as the request has just read it (``settle``'s)."""
     try:
-        battle = _checked(battle_id, side=side, version=version, now=now)
+        battle = _checked(battle_id, side=side, version=version, now=now, loaded=loaded)
     except BattleError:
         # A move submitted twice (same version, same text) was applied once: say so quietly.
         # (An empty notation: the page could not rebuild the move from the new position.)
@@ -130,9 +139,18 @@ def board_square(battle: Battle, text: str) -> str:
         ) from None
 
 
-def touch(battle_id: int, *, side: str, version: int, square: str = "*", now: datetime) -> Battle:
-    """Touch a piece (the touch rule ends think at once). ``*`` = over-the-board touch."""
-    battle = _checked(battle_id, side=side, version=version, now=now)
+def touch(
+    battle_id: int,
+    *,
+    side: str,
+    version: int,
+    square: str = "*",
+    now: datetime,
+    loaded: Battle | None = None,
+) -> Battle:
+    """Touch a piece (the touch rule ends think at once). ``*`` = over-the-board touch.
+    ``loaded``: the battle as the request has just read it (``settle``'s)."""
+    battle = _checked(battle_id, side=side, version=version, now=now, loaded=loaded)
     if battle.mode == Battle.Mode.ONLINE:
         game = battle.rules
         square = board_square(battle, square)  # stored as the game names it
@@ -164,11 +182,7 @@ def offer_end(battle_id: int, *, side: str, now: datetime) -> Battle:
     battle = store.load(battle_id)
     if not updated:
         raise NotAllowed(_("This battle cannot be ended now."))
-    transaction.on_commit(
-        lambda: store.after_commit(
-            battle.pk, battle.clock_version, battle.clock_state, battle.end_offered_by, now=now
-        )
-    )
+    store.on_commit_publish(battle, now=now)
     transaction.on_commit(
         lambda: signals.end_offered.send(
             sender=Battle, battle_id=battle.pk, side=side, bot_side=battle.bot_side
@@ -180,11 +194,7 @@ def offer_end(battle_id: int, *, side: str, now: datetime) -> Battle:
 def decline_end(battle_id: int, *, side: str, now: datetime) -> Battle:
     Battle.objects.filter(pk=battle_id).exclude(end_offered_by=side).update(end_offered_by="")
     battle = store.load(battle_id)
-    transaction.on_commit(
-        lambda: store.after_commit(
-            battle.pk, battle.clock_version, battle.clock_state, battle.end_offered_by, now=now
-        )
-    )
+    store.on_commit_publish(battle, now=now)
     return battle
 
 

@@ -30,18 +30,34 @@ def write(battle: Battle, state: clock.ClockState, *, now: datetime, **extra: An
         return False
     for name, value in fields.items():
         setattr(battle, name, value)
-    battle.clock_version = version + 1
+    battle.clock_version, battle.updated_at = version + 1, now
+    on_commit_publish(battle, now=now, state=state, bot_side=battle.bot_side)
+    return True
+
+
+def on_commit_publish(
+    battle: Battle,
+    *,
+    now: datetime,
+    state: clock.ClockState | None = None,
+    offer: str | None = None,
+    bot_side: str = "",
+) -> None:
+    """``after_commit`` for ``battle`` once the transaction commits: its version, its clock
+    state (or ``state``), its end offer (or ``offer``) and what it is, read from the row
+    in memory then."""
     transaction.on_commit(
         lambda: after_commit(
             battle.pk,
             battle.clock_version,
-            state,
-            battle.end_offered_by,
+            battle.clock_state if state is None else state,
+            battle.end_offered_by if offer is None else offer,
             now=now,
-            bot_side=battle.bot_side,
+            bot_side=bot_side,
+            casual=battle.is_casual,
+            timing=battle.timing,
         )
     )
-    return True
 
 
 def after_commit(
@@ -51,11 +67,14 @@ def after_commit(
     offer: str = "",
     *,
     now: datetime,
+    casual: bool,
+    timing: str,
     bot_side: str = "",
 ) -> None:
     """Publish the new state as of ``now`` (the transition's time), and with it the new due
     time for the clock timers; then tell the apps that react to play (``bot_side``: the
-    side the computer plays, "" in a battle between people)."""
+    side the computer plays, "" in a battle between people; ``casual`` and ``timing``: what
+    the battle is, which the receivers would otherwise query on every press)."""
     publish.publish_state(battle_id, version, state, offer=offer, now=now)
     signals.turn_changed.send(
         sender=Battle,
@@ -64,6 +83,8 @@ def after_commit(
         side_to_move=state.side_to_move,
         status=state.status,
         bot_side=bot_side,
+        casual=casual,
+        timing=timing,
         now=now,
     )
 

@@ -330,9 +330,5 @@ def answer_end(battle_id: int, version: int, *, read_clock: Callable[[], datetim
             via=ClockEvent.Via.PLAYER,
             detail=DECLINED,
         )
-        transaction.on_commit(
-            lambda: store.after_commit(
-                battle.pk, battle.clock_version, battle.clock_state, "", now=now
-            )
-        )
+        store.on_commit_publish(battle, now=now, offer="")
     return "declined"

@@ -3,7 +3,10 @@
 ``turn_changed`` is sent *after commit* of every clock write of a battle (a move, a
 forfeited turn, the start, the end), with ``battle_id``, ``version`` (the new
 ``clock_version``), ``side_to_move``, ``status``, ``bot_side`` (the side the computer
-plays, ``""`` in a battle between people: ``games.bots.moves``) and ``now`` (the time of the write). It may be sent more than once for the
+plays, ``""`` in a battle between people: ``games.bots.moves``), ``casual`` (no tournament
+match) and ``timing`` (its ``Battle.Timing``), so a receiver that cares only for some
+battles (``play.notify``: casual correspondence ones) asks the database nothing on a
+referee's press, and ``now`` (the time of the write). It may be sent more than once for the
 same state (an end offer republishes it): receivers must be idempotent. One exception,
 kept for the sweep's cost: the forfeited turns of *over-the-board* battles that the
 set-based pass (``games.live.sweep``) settles in bulk are not signalled — nobody plays those on

@@ -42,6 +42,9 @@ QUEUE_SIZE = 16
 KEEPALIVE_S = 15.0
 #: While Redis is down (no published states), how often a stream reads the battle.
 POLL_S = 2.0
+#: The hall screen is told of its battles' states at most this often (it fetches them
+#: all again, at most every 700 ms: ``static/js/hall.js``).
+HALL_BATTLE_EVERY_S = 0.7
 SNAPSHOT_CONCURRENCY = 4
 SUBSCRIBE_WAIT_S = 2.0
 RESYNC = object()  # queue marker: send a fresh snapshot
@@ -88,7 +91,30 @@ async def _snapshot(battle_id: int, read_clock: Callable[[], datetime]) -> dict[
         )
 
 
+class Published(dict):
+    """A message as published, parsed once for every watcher of its key: the watchers'
+    streams frame it (``format_sse``) from the text as published, once per event name, so
+    a battle with 2,000 watchers is serialised once, not once per watcher."""
+
+    __slots__ = ("_frames", "text")
+
+    def __init__(self, raw: bytes | str) -> None:
+        text = raw.decode() if isinstance(raw, bytes) else raw
+        super().__init__(json.loads(text))
+        # An SSE data line cannot hold a newline (json.dumps never writes one).
+        self.text = text if "\n" not in text else json.dumps(dict(self))
+        self._frames: dict[str, bytes] = {}
+
+    def frame(self, event: str) -> bytes:
+        found = self._frames.get(event)
+        if found is None:
+            found = self._frames[event] = f"event: {event}\ndata: {self.text}\n\n".encode()
+        return found
+
+
 def format_sse(data: dict, event: str = "state") -> bytes:
+    if isinstance(data, Published):
+        return data.frame(event)
     return f"event: {event}\ndata: {json.dumps(data)}\n\n".encode()
 
 
@@ -151,6 +177,18 @@ class _Hub:
             for queue in queues:
                 self._deliver(queue, RESYNC)
 
+    def dispatch(self, key: bytes | str, raw: bytes | str) -> None:
+        """Hand one published message to every queue watching ``key``: parsed once (and
+        framed once per event name, ``Published``), only if somebody watches it."""
+        try:
+            queues = tuple(self.queues.get(int(key), ()))
+            # Every battle's states arrive here: read only the watched.
+            data = Published(raw) if queues else None
+        except (ValueError, TypeError):
+            return
+        for queue in queues:
+            self._deliver(queue, data)
+
     async def _run(self) -> None:
         ready = self.ready
         assert ready is not None  # register() makes it before it starts this task
@@ -170,17 +208,8 @@ class _Hub:
                             first, backoff = False, 0.2
                             ready.set()
                             continue
-                        if message.get("type") != "pmessage":
-                            continue
-                        try:
-                            battle_id = int(message["channel"][prefix_len:])
-                            queues = tuple(self.queues.get(battle_id, ()))
-                            # Every battle's states arrive here: read only the watched.
-                            data = json.loads(message["data"]) if queues else None
-                        except (ValueError, TypeError):
-                            continue
-                        for queue in queues:
-                            self._deliver(queue, data)
+                        if message.get("type") == "pmessage":
+                            self.dispatch(message["channel"][prefix_len:], message["data"])
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -277,20 +306,32 @@ async def hall_stream(
     (its state as published), ``event: changed`` when the rest of the screen did, or the
     round's battles did (``read_watch``, called in a thread every ``POLL_S``: the battles
     and the fingerprint). Without Redis the fingerprint still arrives; the battles'
-    states come with the next change the fingerprint sees."""
+    states come with the next change the fingerprint sees.
+
+    The screen fetches all the round's battles on ``battle`` (``static/js/hall.js``), so
+    the states of a busy round are told at most every ``HALL_BATTLE_EVERY_S`` (the newest
+    one; none is lost, the next fetch shows it), and the round's own changes are read on
+    time however busy its battles are."""
     battles, fingerprint = watched
     queue: asyncio.Queue = asyncio.Queue(maxsize=QUEUE_SIZE)
     hub.start()
     for battle_id in battles:
         hub.register(battle_id, queue)
+    loop = asyncio.get_running_loop()
     try:
         await hub.wait_ready()
         yield b": connected\n\n"
-        quiet = 0.0
+        told = next_poll = loop.time()
+        pending: Any = None  # the newest state not told yet
+        next_battle = told  # when a state may be told
         while True:
-            try:
-                item = await asyncio.wait_for(queue.get(), timeout=POLL_S)
-            except TimeoutError:
+            wake = min(next_poll, next_battle) if pending is not None else next_poll
+            with contextlib.suppress(TimeoutError):
+                item = await asyncio.wait_for(queue.get(), timeout=max(0.0, wake - loop.time()))
+                pending = item if isinstance(item, dict) else {}
+            now = loop.time()
+            if now >= next_poll:
+                next_poll = now + POLL_S
                 now_battles, now_fingerprint = await sync_to_async(
                     read_watch, thread_sensitive=False
                 )()
@@ -300,16 +341,16 @@ async def hall_stream(
                     for battle_id in now_battles - battles:
                         hub.register(battle_id, queue)
                     battles, fingerprint = now_battles, now_fingerprint
-                    quiet = 0.0
+                    told = now
                     yield format_sse({"fingerprint": fingerprint}, event="changed")
                     continue
-                quiet += POLL_S
-                if quiet >= KEEPALIVE_S:
-                    quiet = 0.0
-                    yield b": keepalive\n\n"
-                continue
-            quiet = 0.0
-            yield format_sse(item if isinstance(item, dict) else {}, event="battle")
+            if pending is not None and now >= next_battle:
+                told, next_battle = now, now + HALL_BATTLE_EVERY_S
+                yield format_sse(pending, event="battle")
+                pending = None
+            elif now - told >= KEEPALIVE_S:
+                told = now
+                yield b": keepalive\n\n"
     finally:
         for battle_id in battles:
             hub.unregister(battle_id, queue)

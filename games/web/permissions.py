@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
@@ -35,9 +36,11 @@ from tournaments.for_games import (
     access_round_id_for_referee,
     access_tournament_for_referee,
     access_tournament_public,
+    appointed,
     can_referee,
     can_see_round,
     player_entry_in_match,
+    remember_appointments,
 )
 
 if TYPE_CHECKING:
@@ -63,21 +66,28 @@ __all__ = [
 ]
 
 
-def _battle(battle_id: int) -> Battle:
-    """The battle with its tournament and seats in one query.
+def _battle(battle_id: int, user: AnyUser | None = None) -> Battle:
+    """The battle with its tournament and seats in one query; given a ``user``, whether
+    they are appointed to its tournament too (``roles.appointed``: the referee's gate asks
+    on every press, so not in a second query).
 
     The join stays small (measured: 3.5 ms instead of 11.8 ms for the old 14-table
     join, most of it planning and building models): the match's two entries are the
     battle's seats, so they are taken from there, and the users of a casual battle
     (which has no match) are loaded when its page asks for them.
     """
+    query = Battle.objects.select_related(
+        "match__round__tournament", "first_entry__player", "second_entry__player"
+    )
+    asker = user if isinstance(user, get_user_model()) and not user.is_superuser else None
+    annotations = appointed(asker, "match__round__tournament_id") if asker else {}
     try:
-        battle = Battle.objects.select_related(
-            "match__round__tournament", "first_entry__player", "second_entry__player"
-        ).get(pk=battle_id)
+        battle = query.annotate(**annotations).get(pk=battle_id)
     except Battle.DoesNotExist as exc:
         raise Http404("No such battle") from exc
     if battle.match is not None:
+        if asker is not None:
+            remember_appointments(battle.match.round.tournament, asker, battle)
         seats = {e.pk: e for e in (battle.first_entry, battle.second_entry) if e is not None}
         if battle.match.player_a_id in seats:
             battle.match.player_a = seats[battle.match.player_a_id]
@@ -136,7 +146,7 @@ def access_casual_battle_for_player(user: AnyUser, battle_id: int) -> tuple[Batt
 def access_battle_for_referee(user: AnyUser, battle_id: int) -> Battle:
     """A tournament battle for its referees and organisers (what only a match has: its
     result, its typed-in moves)."""
-    battle = _battle(battle_id)
+    battle = _battle(battle_id, user)
     if battle.match is None or not can_referee(user, battle.match.round.tournament):
         raise PermissionDenied
     return battle
@@ -158,7 +168,7 @@ def can_arbitrate(user: AnyUser, battle: Battle) -> bool:
 def access_battle_for_arbiter(user: AnyUser, battle_id: int, action: str = "") -> Battle:
     """The battle's clock page and its ``action`` (``""``: just the page), for those who
     ``can_arbitrate``; on a casual battle only the ``CASUAL_ARBITER_ACTIONS``."""
-    battle = _battle(battle_id)
+    battle = _battle(battle_id, user)
     if not can_arbitrate(user, battle):
         raise PermissionDenied
     if battle.is_casual and action and action not in CASUAL_ARBITER_ACTIONS:

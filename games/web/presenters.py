@@ -13,11 +13,12 @@ This module names no game's pieces (``tests/games/test_game_neutral.py``).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from urllib.parse import urlencode
 
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -107,6 +108,13 @@ def choice_url(battle: Battle, *, selected: str = "", to: str = "") -> str:
     return f"{url}?{query}" if query else url
 
 
+def lazy_board(draw: Callable[[], dict]) -> dict:
+    """The board's squares, drawn when the template first reads them: a spectator's
+    board is rendered inside the board cache (``board_cache``), so a spectator served
+    from it pays for no drawing."""
+    return SimpleLazyObject(draw)  # type: ignore[return-value]
+
+
 def choice_context(
     battle: Battle, choice: Sequence[MoveInfo] | None, *, selected: str, to: str
 ) -> dict:
@@ -138,12 +146,12 @@ def player_names(battle: Battle) -> tuple[str, str]:
     return tuple(e.player.name if e else "" for e in entries)  # type: ignore[return-value]
 
 
-def shown_points(battle: Battle, state) -> dict[str, int] | None:
+def shown_points(battle: Battle, state=None) -> dict[str, int] | None:
     """Each side's points as every page shows them: a tournament battle whose match has a
     confirmed result shows that result's survivors in points; an over-the-board battle
     without one shows none (None: its board never moved, it would say 32 – 32; the pages
     say the result is not confirmed yet); a finished battle its final score; any other the
-    score of ``state`` as it stands."""
+    score of ``state`` as it stands (the battle's, read only then, when not given)."""
     game = battle.rules
     version = battle.match.confirmed_version if battle.match is not None else None
     if version is not None:
@@ -152,7 +160,9 @@ def shown_points(battle: Battle, state) -> dict[str, int] | None:
         return {a: first, b: second}
     if battle.mode == Battle.Mode.OTB:
         return None
-    return battle.scores if battle.is_finished and battle.scores else game.scores(state)
+    if battle.is_finished and battle.scores:
+        return battle.scores
+    return game.scores(state_of(battle) if state is None else state)
 
 
 def battle_result(battle: Battle, seats: Sequence[dict]) -> str:

@@ -20,7 +20,7 @@ from games.cavalli.game import CavalliGame
 from games.models.battle import Battle
 from games.rules.interface import InvalidMove
 from games.rules.presentation import Presentation
-from games.web.presenters import battle_context, choice_context, state_of
+from games.web.presenters import battle_context, choice_context, lazy_board, state_of
 
 BOARD_TEMPLATE = "games/cavalli/board.html"
 KNIGHT_LABELS = {"white": "♘", "black": "♞"}
@@ -116,10 +116,18 @@ def board_context(
         battle, choice if common["my_turn"] else None, selected="", to=choice_to
     )
     options = frozenset(pending["capture_squares"])
-    board = board_view(
-        position, targets=targets, last=last, options=options, chosen=pending["choice_to"]
+    board = lazy_board(
+        lambda: board_view(
+            position, targets=targets, last=last, options=options, chosen=pending["choice_to"]
+        )
     )
-    numbers = [sq["number"] for row in board["rows"] for sq in row["squares"] if sq["option"]]
+    # Only a choice names its doubles: a spectator's board stays undrawn until the cache
+    # misses (``lazy_board``).
+    numbers = (
+        [sq["number"] for row in board["rows"] for sq in row["squares"] if sq["option"]]
+        if options
+        else []
+    )
     return (
         common
         | pending

@@ -27,10 +27,13 @@ _HISTORY: dict[str, str] = {
 }
 
 
-def clock_news(battle: Battle) -> dict:
+def clock_news(battle: Battle, *, moved: bool = False) -> dict:
     """``forfeit``: "Time ran out: … forfeits the turn." while the last ply was a forfeit
     of an unfinished battle; ``away``: the text of the pause while the page was away and
-    ``away_key``, which names that pause (a dismissed notice stays dismissed), else ""."""
+    ``away_key``, which names that pause (a dismissed notice stays dismissed), else "".
+    ``moved``: the row's last write was a move (the panel answering the "moved" press
+    that wrote it): a move is no resume, so there is no pause to tell of and nothing is
+    read."""
     news = {"forfeit": "", "away": "", "away_key": ""}
     if battle.status in (Battle.Status.PENDING, Battle.Status.FINISHED):
         return news
@@ -41,7 +44,9 @@ def clock_news(battle: Battle) -> dict:
     # Only a write that started a turn (a resume, a move) can be the resume to tell of:
     # the row's last write is its ``updated_at``. A touch, the page's most frequent
     # press after "moved", reads nothing more.
-    if battle.status != Battle.Status.RUNNING or battle.turn_started_at != battle.updated_at:
+    if moved or battle.status != Battle.Status.RUNNING:
+        return news
+    if battle.turn_started_at != battle.updated_at:
         return news
     events = battle.clock_events.order_by("-applied_at", "-pk").values_list("applied_at", "kind")
     history = [(at, _HISTORY.get(kind, referee_presence.OTHER)) for at, kind in events[:2]]

@@ -40,7 +40,7 @@ from games.thud.core.board import SIZE, STONE, on_board
 from games.thud.core.notation import parse_move_text
 from games.thud.core.records import replay_prefix
 from games.thud.game import ThudGame
-from games.web.presenters import battle_context, choice_context
+from games.web.presenters import battle_context, choice_context, lazy_board
 
 PIECE_NAMES = {"d": "dwarf", "T": "troll"}
 
@@ -200,14 +200,16 @@ def board_context(
     pending = choice_context(battle, choice if my_turn else None, selected=selected, to=choice_to)
     options = {sq for sq in map(_square_or_none, pending["capture_squares"]) if sq}
     moves = common["moves"]
-    board = board_view(
-        position,
-        last_move=last_move_of(moves, position),
-        selectable=selectable,
-        targets=targets,
-        selected=selected_sq,
-        options=options,
-        chosen=_square_or_none(pending["choice_to"]),
+    board = lazy_board(
+        lambda: board_view(
+            position,
+            last_move=last_move_of(moves, position),
+            selectable=selectable,
+            targets=targets,
+            selected=selected_sq,
+            options=options,
+            chosen=_square_or_none(pending["choice_to"]),
+        )
     )
     squares = ", ".join(pending["capture_squares"])
     return (

@@ -7,6 +7,10 @@ for every state published by a battle of the round (the screen refetches the bat
 fragment) and ``event: changed`` when anything else on the screen changed (results,
 rounds, the timer, the announcement: ``tournaments.for_games.hall_fingerprint``, read
 every ``stream.POLL_S``).
+
+The battles fragment is the same for every screen until a battle changes (``hall_cache``):
+its clocks are the moments they end, and the server's time goes with every answer, a 304
+too, in the ``X-Server-Now`` header (epoch ms), against which the screen counts them down.
 """
 
 from __future__ import annotations
@@ -14,44 +18,54 @@ from __future__ import annotations
 from asgiref.sync import sync_to_async
 from django.core.handlers.wsgi import WSGIRequest
 from django.http import HttpResponse, StreamingHttpResponse
-from django.shortcuts import render
 from django.utils import timezone, translation
 from django.views.decorators.http import require_GET
 
 from games.live import stream
-from games.models.battle import Battle
-from games.web import presenters_hall
+from games.web import hall_cache
 from thud_site.http import HtmxHttpRequest, screen_language
+from thud_site.page_cache import CachedPage
 from tournaments.for_games import access_tournament_public, current_round, hall_fingerprint
 
+#: The response header with the server's time (epoch ms) the screen counts against.
+SERVER_NOW = "X-Server-Now"
 
-def round_battles(tournament) -> list[Battle]:
-    """The battles of the tournament's current round that are being played or waiting for
-    their players, or finished, by table and number (not the ones nobody opened)."""
+
+def round_battle_ids(tournament) -> frozenset[int]:
+    """The battles of the tournament's current round on the hall (``shown_battles``): their
+    pks alone (every screen's stream reads them every ``stream.POLL_S``)."""
     round_ = current_round(tournament)
     if round_ is None:
-        return []
-    return list(
-        Battle.objects.filter(match__round=round_)
-        .exclude(status=Battle.Status.PENDING, awaits_players=False)
-        .select_related("match__confirmed_version", "first_entry__player", "second_entry__player")
-        .order_by("match__table", "number")
-    )
+        return frozenset()
+    return frozenset(hall_cache.shown_battles(round_).values_list("pk", flat=True))
 
 
 @require_GET
-def hall_battles(request: HtmxHttpRequest, slug: str):
+def hall_battles(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """The same for every screen: from the cache, per change of the round's battles."""
     tournament = access_tournament_public(slug)
-    with translation.override(screen_language(request) or translation.get_language()):
-        slides = presenters_hall.hall_slides(round_battles(tournament), now=timezone.now())
-        return render(request, "games/hall_battles.html", {"slides": slides})
+    language = screen_language(request) or translation.get_language()
+    round_ = current_round(tournament)
+    summary = hall_cache.round_summary(round_)
+    cached = CachedPage(
+        request, tournament, "hall-battles", summary, language=language, now=timezone.now()
+    )
+    answer = cached.not_modified()
+    if answer is None:
+        version = tournament.state_version
+        with translation.override(language):
+            body = cached.body(
+                lambda: hall_cache.fragment(round_, state_version=version, language=language)
+            )
+        answer = cached.respond(HttpResponse(body))
+    answer[SERVER_NOW] = str(int(timezone.now().timestamp() * 1000))
+    return answer
 
 
 def _watch(slug: str) -> tuple[frozenset[int], str]:
     """What the hall's stream watches: the round's battles and the rest's fingerprint."""
     tournament = access_tournament_public(slug)
-    battles = frozenset(b.pk for b in round_battles(tournament))
-    return battles, hall_fingerprint(tournament)
+    return round_battle_ids(tournament), hall_fingerprint(tournament)
 
 
 @require_GET

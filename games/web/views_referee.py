@@ -57,6 +57,7 @@ def _page_context(
     error: StrOrPromise = "",
     result_form: forms.Form | None = None,
     confirm_decision: dict | None = None,
+    moved: bool = False,
 ) -> dict:
     match = battle.match  # None for a casual battle
     if match is None:
@@ -79,7 +80,7 @@ def _page_context(
         "give_s": GIVE_MS // 1000,
         "can_enter_moves": otb_moves.can_enter_moves(battle),
         **presenters.clock_context(battle, now=timezone.now()),
-        **presenters_referee.clock_news(battle),
+        **presenters_referee.clock_news(battle, moved=moved),
     }
 
 
@@ -95,22 +96,30 @@ def _respond(
     *,
     error: StrOrPromise = "",
     pressed: Battle | None = None,
+    row: Battle | None = None,
+    moved: bool = False,
     confirm_decision: dict | None = None,
     status: int | None = None,
 ):
     """The fresh panel (htmx) or a redirect. ``pressed``: the battle of a "touched" or
     "moved" press, whose gate already passed in this request and of which only the row
-    changed, so only the row is read again (the hall's most frequent request)."""
+    changed (the hall's most frequent request); ``row``: that row as the press wrote it
+    (the workflow returns it, its compare-and-set write applied), else it is read again;
+    ``moved``: that write was the press's move (``presenters_referee.clock_news``)."""
     if not request.htmx and confirm_decision is None:
         if error:
             messages.error(request, error)
         return redirect("games:referee_clock", battle_id=battle_id)
     if pressed is not None:
         battle = pressed
-        battle.refresh_from_db(fields=_ROW_FIELDS)
+        if row is None:
+            battle.refresh_from_db(fields=_ROW_FIELDS)
+        else:
+            for name in _ROW_FIELDS:
+                setattr(battle, name, getattr(row, name))
     else:
         battle = permissions.access_battle_for_arbiter(request.user, battle_id)
-    context = _page_context(battle, error=error, confirm_decision=confirm_decision)
+    context = _page_context(battle, error=error, confirm_decision=confirm_decision, moved=moved)
     page = "games/referee_clock.html"
     # The question is a refusal too: nothing was done until the answer posts "confirm".
     if status is None:
@@ -140,8 +149,13 @@ def referee_action(request: HtmxHttpRequest, battle_id: int, action: str):
     reason = request.POST.get("reason", "").strip()
     operations = {
         "start": lambda: start_battle(battle_id, now=timezone.now()),
-        "touched": lambda: touch(battle_id, side=side, version=version, now=timezone.now()),
-        "moved": lambda: submit_move(battle_id, side=side, version=version, now=timezone.now()),
+        # The gate's read of the battle is the press's: settle does not read it again.
+        "touched": lambda: touch(
+            battle_id, side=side, version=version, now=timezone.now(), loaded=battle
+        ),
+        "moved": lambda: submit_move(
+            battle_id, side=side, version=version, now=timezone.now(), loaded=battle
+        ),
         "pause": lambda: pause(battle_id, now=timezone.now()),
         "resume": lambda: resume(battle_id, reason=reason, now=timezone.now()),
         "give": lambda: give_time(battle_id, ms=GIVE_MS, now=timezone.now()),
@@ -169,10 +183,14 @@ def referee_action(request: HtmxHttpRequest, battle_id: int, action: str):
         return _respond(request, battle_id, error=_("Online battles are moved by their players."))
     pressed = battle if action in ("touched", "moved") else None
     try:
-        operations[action]()
+        done = operations[action]()
     except BattleError as exc:
         return _respond(request, battle_id, error=exc.message, pressed=pressed)
-    return _respond(request, battle_id, pressed=pressed)
+    row = done if pressed is not None and isinstance(done, Battle) else None
+    # The row's last write is this press's move (not a move submitted twice, returned as
+    # stored after later writes): what the panel tells needs nothing more read.
+    moved = action == "moved" and row is not None and row.clock_version == version + 1
+    return _respond(request, battle_id, pressed=pressed, row=row, moved=moved)
 
 
 @require_POST

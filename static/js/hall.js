@@ -3,13 +3,17 @@
 // - Live: the hall's event stream says "battle" (a battle of the round changed: fetch the
 //   live battles again, at most every 700 ms) or "changed" (results, rounds, timer,
 //   announcement: fetch the slides again). The slide on screen stays on screen.
-// - Counts down the running clocks between events (the round timer: round_timer.js).
+// - Counts down the running clocks between events (the round timer: round_timer.js): the
+//   fragment, the same for every screen, holds the moments the think and the turn end
+//   (data-think-ends-ms, data-ends-ms, epoch ms), and every answer, a 304 too, the
+//   server's time (X-Server-Now): time left = end - (Date.now() + offset), offset =
+//   server's now - Date.now() when it came (games.rules.clock_face.shown_ms in Python).
 (function () {
   "use strict";
   var body = document.body;
   var every = Number(body.dataset.every || 12) * 1000;
   var current = { kind: "", index: 0 };
-  var loadedAt = Date.now();
+  var offset = 0;  // the server's clock less this screen's
 
   function slides() { return Array.prototype.slice.call(document.querySelectorAll("#hall-slides .hall-slide")); }
 
@@ -41,8 +45,15 @@
   }
 
   function get(url) {
+    // The browser's cache asks with If-None-Match (the answers say no-cache): a 304 is
+    // the fragment held, with this answer's headers.
     return fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
-      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); });
+      .then(function (r) {
+        if (!r.ok) throw new Error(r.status);
+        var serverNow = Number(r.headers.get("X-Server-Now"));
+        if (serverNow) offset = serverNow - Date.now();
+        return r.text();
+      });
   }
 
   var battlesHtml = "";
@@ -51,7 +62,7 @@
       battlesHtml = html;
       var box = document.getElementById("hall-battles");
       if (box) box.innerHTML = html;
-      loadedAt = Date.now();
+      tick();  // before it is drawn: the text in the fragment is not the time left now
       keep();
     }).catch(function () { /* the next event or change tries again */ });
   }
@@ -74,11 +85,12 @@
   }
 
   function tick() {
-    var since = Date.now() - loadedAt;
-    document.querySelectorAll(".hall-battle .clock[data-remaining-ms]").forEach(function (c) {
+    var now = Date.now() + offset;
+    document.querySelectorAll(".hall-battle .clock[data-ends-ms]").forEach(function (c) {
       // As on the battle page: the think time first, then the time left to move.
-      var think = Number(c.dataset.thinkMs || 0) - since;
-      var ms = Math.max(0, think > 0 ? think : Number(c.dataset.remainingMs) - since);
+      var thinkEnds = Number(c.dataset.thinkEndsMs || 0);
+      var think = thinkEnds ? thinkEnds - now : 0;
+      var ms = Math.max(0, think > 0 ? think : Number(c.dataset.endsMs) - now);
       c.textContent = String(Math.ceil(ms / 1000));
       c.classList.toggle("low", ms <= 5000);
     });

@@ -104,7 +104,7 @@ def site_env(*, database: str, queue: str, events: str, cache: str) -> dict[str,
         "THUD_CELERY_DEFAULT_QUEUE": f"{queue}-default",
         "THUD_EVENTS_PREFIX": events,
         "THUD_CACHE_PREFIX": cache,
-        "DJANGO_SETTINGS_MODULE": "thud_site.settings",
+        "DJANGO_SETTINGS_MODULE": "tests.settings",
         "PYTHONUNBUFFERED": "1",
         "LOG_LEVEL": "WARNING",
     }

@@ -68,7 +68,7 @@ def test_the_hall_screen_fits_a_projector_and_follows_the_round_live(browser, se
     assert kinds == ["tables", "names", "battles", "standings", "announcement"]
     expect(page.locator("#hall-timer")).to_contain_text(re.compile(r"4[45]:\d\d"))
     # The running clock counts the think time first (600 s here), as the battle page does.
-    running = page.locator(f".hall-battle[data-battle='{b1.pk}'] .clock[data-remaining-ms]")
+    running = page.locator(f".hall-battle[data-battle='{b1.pk}'] .clock[data-ends-ms]")
     expect(running).to_have_text(re.compile(r"^(5\d\d|600)$"))
 
     page.evaluate("window.notReloaded = true")

@@ -24,6 +24,9 @@ from tests.games.analysis_helpers import MS, Tick, played_battle
 
 pytestmark = pytest.mark.django_db
 CAVALLI_PLIES = 8
+#: A board on which the last legal move, 8 times over, does not end the game (on about
+#: one random board in 125 it does by ply 8, and this test failed that often).
+CAVALLI_SEED = 6
 
 
 def url(battle, query="") -> str:
@@ -36,6 +39,7 @@ def cavalli_battle() -> tuple[Battle, list]:
     the positions after each ply, replayed here through the game."""
     match = make_match(variant="quickfire24", game="cavalli")[0]
     b1, _ = create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
+    Battle.objects.filter(match=match).update(board_seed=CAVALLI_SEED)
     battle = start_battle(b1.pk, now=timezone.now())
     rules = battle.rules
     states = [rules.initial_state({"board_seed": battle.board_seed})]

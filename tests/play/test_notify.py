@@ -102,8 +102,15 @@ def test_each_turn_of_a_correspondence_game_mails_the_player_to_move_once(
         )
     assert [m.to for m in delivered()] == [["alice@example.org"], ["bob@example.org"]]
     # The same state published again (an end offer, a redelivered signal): no second email.
-    after_commit(battle.pk, battle.clock_version, battle.clock_state, now=timezone.now())
-    after_commit(battle.pk, battle.clock_version, battle.clock_state, now=timezone.now())
+    for _ in range(2):
+        after_commit(
+            battle.pk,
+            battle.clock_version,
+            battle.clock_state,
+            now=timezone.now(),
+            casual=True,
+            timing=battle.timing,
+        )
     assert len(delivered()) == 2 and OutboundEmail.objects.filter(kind="turn").count() == 2
 
 

@@ -230,6 +230,9 @@ class Tournament(models.Model):
         related_name="co_organised_tournaments",
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    # Changes whenever the public pages would (``models.state_version``): their cache key.
+    # Written only by ``bump_state_version`` and its kin, never by ``save`` (below).
+    state_version = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-start_date", "name"]
@@ -247,6 +250,20 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        """Save, leaving ``state_version`` alone unless ``update_fields`` names it: an
+        instance loaded before a bump must not write its old number back (a settings
+        form, the admin). An insert writes every field."""
+        existing = not self._state.adding and not kwargs.get("force_insert") and not args
+        if existing and kwargs.get("update_fields") is None:
+            deferred = self.get_deferred_fields()
+            kwargs["update_fields"] = [
+                f.name
+                for f in self._meta.concrete_fields
+                if not f.primary_key and f.name != "state_version" and f.attname not in deferred
+            ]
+        super().save(*args, **kwargs)
 
     @property
     def tiebreak_order(self) -> list[str]:

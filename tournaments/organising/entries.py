@@ -24,6 +24,10 @@ from django.utils.translation import gettext as _
 from tournaments.models.countries import UnknownCountryError, country_code
 from tournaments.models.entries import EntryChange
 from tournaments.models.rounds import Round
+from tournaments.models.state_version import (
+    bump_state_version,
+    bump_tournaments_of_players_on_commit,
+)
 from tournaments.models.tournament import Entry, Tournament
 from tournaments.organising.csv_rows import RATING_MAX, RATING_MIN, text_problem
 from tournaments.pairing.seeding import SeedRecord, order_by_rating
@@ -104,6 +108,10 @@ def edit_entry(
         # The tournament row lock serialises seeds as entering players does.
         lock_tournament(entry.tournament)
         entry = Entry.objects.select_related("player").get(pk=entry.pk)
+        bump_state_version(entry.tournament_id)
+        # The player's name, club, country and rating show in every tournament it entered;
+        # the others are bumped after the commit (no second tournament row lock here).
+        bump_tournaments_of_players_on_commit([entry.player_id], besides=entry.tournament_id)
         _check(entry, values)
         before = current_values(entry)
         changes = [
@@ -134,6 +142,7 @@ def reseed_by_rating(
     game where the player has one, else the entered one; refused once round 1 is paired."""
     with transaction.atomic():
         lock_tournament(tournament)
+        bump_state_version(tournament.pk)
         if Round.objects.filter(tournament=tournament).exists():
             raise EntryEditError(
                 _("Round 1 is paired: the seeds can no longer change by re-seeding.")

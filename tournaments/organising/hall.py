@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournaments.models.state_version import bump_state_version
 from tournaments.models.tournament import Tournament
 from tournaments.rounds.hall import current_round
 from tournaments.rounds.locks import RoundError
@@ -15,8 +17,10 @@ from tournaments.rules import timer
 
 def set_announcement(tournament: Tournament, text: str) -> None:
     """The hall screen's announcement (empty: none)."""
-    tournament.announcement = text.strip()
-    tournament.save(update_fields=["announcement"])
+    with transaction.atomic():
+        bump_state_version(tournament.pk)
+        tournament.announcement = text.strip()
+        tournament.save(update_fields=["announcement"])
 
 
 def start_round_timer(tournament: Tournament, *, minutes: int, now: datetime) -> int:
@@ -28,8 +32,10 @@ def start_round_timer(tournament: Tournament, *, minutes: int, now: datetime) ->
     round_ = current_round(tournament)
     if round_ is None:
         raise RoundError(_("Publish a round first: the timer belongs to a round."))
-    round_.timer_started_at, round_.timer_minutes = now, minutes
-    round_.save(update_fields=["timer_started_at", "timer_minutes"])
+    with transaction.atomic():
+        bump_state_version(tournament.pk)
+        round_.timer_started_at, round_.timer_minutes = now, minutes
+        round_.save(update_fields=["timer_started_at", "timer_minutes"])
     return round_.number
 
 
@@ -37,5 +43,7 @@ def stop_round_timer(tournament: Tournament) -> None:
     """Take the current round's timer off the screens (nothing else changes)."""
     round_ = current_round(tournament)
     if round_ is not None:
-        round_.timer_started_at, round_.timer_minutes = None, None
-        round_.save(update_fields=["timer_started_at", "timer_minutes"])
+        with transaction.atomic():
+            bump_state_version(tournament.pk)
+            round_.timer_started_at, round_.timer_minutes = None, None
+            round_.save(update_fields=["timer_started_at", "timer_minutes"])

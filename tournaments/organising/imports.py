@@ -29,6 +29,10 @@ from tournaments.models.countries import country_code
 from tournaments.models.people import Player
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
+from tournaments.models.state_version import (
+    bump_state_version,
+    bump_tournaments_of_players_on_commit,
+)
 from tournaments.models.tournament import Entry, Tournament
 from tournaments.organising.csv_rows import CsvImportError, PlayerRow, ResultRow, line_error
 from tournaments.results.final import record_final_results
@@ -89,8 +93,10 @@ def import_players(tournament: Tournament, rows: list[PlayerRow]) -> list[Entry]
             player.rating = row.rating
             rerated.append(player)
     with transaction.atomic():
+        bump_state_version(tournament.pk)  # the tournament row first, as every writer
         Player.objects.bulk_create([p for p in players if p.pk is None], batch_size=1000)
         Player.objects.bulk_update(rerated, ["rating"], batch_size=1000)
+        bump_tournaments_of_players_on_commit((p.pk for p in rerated), besides=tournament.pk)
         seed = _next_seed(tournament)
         entries = [
             Entry(tournament=tournament, player=player, seed=seed + i)
@@ -163,11 +169,13 @@ def enter_player(
     player = _own_players(tournament, {name}).get((name, club))
     replaced, before = False, None
     with transaction.atomic():
+        bump_state_version(tournament.pk)  # the tournament row first, as every writer
         if player is None:
             player = Player.objects.create(name=name, club=club, country=country, rating=rating)
         elif rating is not None and rating != player.rating:
             replaced, before, player.rating = True, player.rating, rating
             player.save(update_fields=["rating"])
+            bump_tournaments_of_players_on_commit([player.pk], besides=tournament.pk)
         entry = Entry.objects.create(
             tournament=tournament,
             player=player,

@@ -40,6 +40,32 @@ class Role(models.TextChoices):
 ORGANISERS_GROUP = "Organisers"
 
 
+#: What ``_appointments`` answers, in its order.
+_APPOINTMENTS = ("co_organisers", "referees")
+
+
+def appointed(user: User, tournament_ref: str = "pk") -> dict[str, Exists]:
+    """Annotations answering whether ``user`` is a co-organiser and whether a referee of
+    the tournament whose id the query's ``tournament_ref`` names: asked within another
+    query (a battle's gate, ``games.web.permissions``), then kept by
+    :func:`remember_appointments`."""
+    return {
+        f"is_{name}": Exists(
+            getattr(Tournament, name).through.objects.filter(
+                tournament_id=OuterRef(tournament_ref), user_id=user.pk
+            )
+        )
+        for name in _APPOINTMENTS
+    }
+
+
+def remember_appointments(tournament: Tournament, user: User, annotated: object) -> None:
+    """Keep the answer :func:`appointed` annotated on ``annotated`` (a row of the other
+    query) on the tournament instance, as :func:`_appointments` keeps its own."""
+    co_organiser, referee = (bool(getattr(annotated, f"is_{name}")) for name in _APPOINTMENTS)
+    tournament.__dict__.setdefault("_appointments", {})[user.pk] = (co_organiser, referee)
+
+
 def _appointments(user: User, tournament: Tournament) -> tuple[bool, bool]:
     """Whether ``user`` is a co-organiser and whether a referee of ``tournament``.
 
@@ -50,17 +76,10 @@ def _appointments(user: User, tournament: Tournament) -> tuple[bool, bool]:
     """
     memo = tournament.__dict__.setdefault("_appointments", {})
     if user.pk not in memo:
-        appointed = {
-            f"is_{name}": Exists(
-                getattr(Tournament, name).through.objects.filter(
-                    tournament_id=OuterRef("pk"), user_id=user.pk
-                )
-            )
-            for name in ("co_organisers", "referees")
-        }
+        annotations = appointed(user)
         memo[user.pk] = Tournament.objects.filter(pk=tournament.pk).annotate(
-            **appointed
-        ).values_list(*appointed).first() or (False, False)
+            **annotations
+        ).values_list(*annotations).first() or (False, False)
     return memo[user.pk]
 
 

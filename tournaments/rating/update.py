@@ -22,6 +22,7 @@ from ratings.glicko2 import Rating
 from ratings.periods import HistoryEntry, Period, PlayerState, RatedMatch, fold, ordered
 from tournaments.models.people import Player
 from tournaments.models.ratings import RatedPeriod, RatingChange, SiteRating
+from tournaments.models.state_version import bump_tournaments_of_players_on_commit
 from tournaments.models.tournament import Tournament
 from tournaments.rating.sources import (
     Sourced,
@@ -56,6 +57,12 @@ def update_ratings(game: str, *, now: datetime, full: bool = False) -> Applied:
             counts = dict(SiteRating.objects.filter(game=game).values_list("player_id", "matches"))
             outcome = Applied.INCREMENTAL
         else:
+            # Whoever loses a rating in the recompute shows without it (the rest are
+            # bumped by ``_write``).
+            bump_tournaments_of_players_on_commit(
+                SiteRating.objects.filter(game=game).values_list("player_id", flat=True),
+                game=game,
+            )
             RatedPeriod.objects.filter(game=game).delete()
             RatingChange.objects.filter(game=game).delete()
             SiteRating.objects.filter(game=game).delete()
@@ -168,6 +175,9 @@ def _write(
         row.last_at, (row.last_key_a, row.last_key_b) = state.last_at, state.last_key
         if row.pk is None:
             fresh.append(row)
+    # The tournament pages show the site ratings: after the commit (this holds the
+    # ratings' advisory lock and takes no tournament row lock).
+    bump_tournaments_of_players_on_commit(touched, game=game)
     SiteRating.objects.bulk_create(fresh)
     SiteRating.objects.bulk_update(
         existing.values(),

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
+from tournaments.models.state_version import bump_state_version_of_matches
 from tournaments.models.wording import say
 from tournaments.results.writing import (
     OPEN,
@@ -90,6 +91,7 @@ def record_final_results(
     if len(set(ids)) != len(ids):
         raise ValueError("each match at most once")
     with transaction.atomic():
+        bump_state_version_of_matches(ids)  # the tournament rows first, as claim_match
         games = {}
         for round_ in (
             Round.objects.select_for_update(of=("self",))

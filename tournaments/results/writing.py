@@ -37,6 +37,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
+from tournaments.models.state_version import bump_state_version_of_round
 from tournaments.models.wording import say
 from tournaments.rating.update import after_rounds_changed
 from tournaments.rules import lifecycle
@@ -91,8 +92,12 @@ def claim_match(
     """Lock the round, compare-and-set the match; returns the locked, fresh match.
 
     The round lock comes first (the order every writer uses), so that an organiser's
-    unpublish, which takes the same lock, sees this write or happens before it.
+    unpublish, which takes the same lock, sees this write or happens before it. Before it,
+    the tournament's state version is bumped (which locks the tournament row, as the round
+    adapters do first): every result write changes the public pages, even a pending one
+    (the pairings show a match's result status).
     """
+    bump_state_version_of_round(match.round_id)
     round_ = Round.objects.select_for_update().get(pk=match.round_id)
     try:
         lifecycle.check_results(round_facts(round_))

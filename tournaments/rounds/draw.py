@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.models.entries import ForbiddenPair, RoundAbsence
 from tournaments.models.rounds import Match, Round
+from tournaments.models.state_version import bump_state_version
 from tournaments.models.tournament import Entry, Tournament
 from tournaments.models.wording import say
 from tournaments.pairing import elimination
@@ -191,6 +192,7 @@ def pair_next_round(
     """
     with transaction.atomic():
         tournament = lock_tournament(tournament)
+        bump_state_version(tournament.pk)  # the earlier rounds finish (their status shows)
         rounds = list(tournament.round_set.prefetch_related("matches").order_by("number"))
         number = _check_can_pair(tournament, rounds)
         entries = list(Entry.objects.filter(tournament=tournament).select_related("player"))
@@ -257,6 +259,7 @@ def round_one_rule(round_: Round) -> RoundOneRule | None:
 def discard_draft(round_: Round, *, now: datetime) -> None:
     with transaction.atomic():
         lock_tournament(round_.tournament)
+        bump_state_version(round_.tournament_id)  # the previous round reopens
         round_ = Round.objects.select_for_update().get(pk=round_.pk)
         try:
             lifecycle.check_editable(round_facts(round_))

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.models.entries import ForbiddenPair
 from tournaments.models.rounds import Match, Round
+from tournaments.models.state_version import bump_state_version
 from tournaments.models.tournament import Entry, Tournament
 from tournaments.models.wording import say
 from tournaments.rounds.draw import active_entries
@@ -181,9 +182,11 @@ def next_round_number(tournament: Tournament) -> int:
 
 def toggle_withdrawal(entry: Entry) -> Entry:
     """Withdraw from the next unpublished round on, or reinstate a withdrawn player."""
-    if entry.withdrawn_from_round is None:
-        entry.withdrawn_from_round = next_round_number(entry.tournament)
-    else:
-        entry.withdrawn_from_round = None
-    entry.save(update_fields=["withdrawn_from_round"])
-    return entry
+    with transaction.atomic():
+        bump_state_version(entry.tournament_id)  # the pages mark a withdrawn player
+        if entry.withdrawn_from_round is None:
+            entry.withdrawn_from_round = next_round_number(entry.tournament)
+        else:
+            entry.withdrawn_from_round = None
+        entry.save(update_fields=["withdrawn_from_round"])
+        return entry

@@ -127,14 +127,16 @@ def _timer(round_: Round | None, now: datetime) -> timer.TimerStatus | None:
 
 def hall_fingerprint(tournament: Tournament) -> str:
     """Changes when the slides' content does: results and rounds (the standings'
-    fingerprint), the announcement, the tournament closing, the round timer, names (two
-    small queries)."""
-    fresh = Tournament.objects.only("announcement", "status").get(pk=tournament.pk)
+    fingerprint), the announcement, the tournament closing, the round timer, names, and
+    whatever else bumps the state version (the slides' cache key, so a screen told to
+    refetch gets the new slides; two small queries)."""
+    fresh = Tournament.objects.only("announcement", "status", "state_version").get(pk=tournament.pk)
     round_ = current_round(tournament)
     parts = (
         standings_fingerprint(tournament),
         fresh.announcement,
         fresh.status,
+        fresh.state_version,
         round_ and (round_.pk, round_.status, round_.timer_started_at, round_.timer_minutes),
     )
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]

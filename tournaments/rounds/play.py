@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.events import signals
 from tournaments.models.rounds import Match, Round
+from tournaments.models.state_version import bump_state_version
 from tournaments.models.tournament import Tournament
 from tournaments.models.wording import say
 from tournaments.rating.update import after_rounds_changed
@@ -33,6 +34,7 @@ def _transition(
     """Lock the tournament and the round, apply a lifecycle step, save the new status
     (and ``published_at`` when the round is now published)."""
     lock_tournament(round_.tournament)
+    bump_state_version(round_.tournament_id)
     round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
     try:
         round_.status = step(round_facts(round_))
@@ -93,6 +95,7 @@ def close_tournament(tournament: Tournament, *, now: datetime) -> Tournament:
         tournament = lock_tournament(tournament)
         if tournament.status == Tournament.Status.FINISHED:
             raise RoundError(_("The tournament is already closed."))
+        bump_state_version(tournament.pk)
         rounds = list(tournament.round_set.prefetch_related("matches"))
         if any(r.status == Round.Status.DRAFT for r in rounds):
             raise RoundError(_("A draft round is still open; publish or discard it first."))

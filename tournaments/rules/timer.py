@@ -50,3 +50,22 @@ def status(started_at: datetime | None, minutes: int | None, now: datetime) -> T
         warning=0 < remaining <= WARNING_S,
         over=remaining == 0,
     )
+
+
+def next_change_s(timer: TimerStatus | None, now: datetime) -> float | None:
+    """Seconds from ``now`` until the timer is shown otherwise than by a tick of its
+    count (the warning begins, the time is up); None if that never comes.
+
+    >>> from datetime import UTC, datetime, timedelta
+    >>> t0 = datetime(2026, 1, 1, 10, 0, tzinfo=UTC)
+    >>> next_change_s(status(t0, 45, t0), t0)
+    2400.0
+    >>> next_change_s(status(t0, 45, t0 + timedelta(minutes=41)), t0 + timedelta(minutes=41))
+    240.0
+    >>> next_change_s(status(t0, 45, t0 + timedelta(hours=1)), t0) is None
+    True
+    """
+    if timer is None or timer.over:
+        return None
+    at = timer.ends_at if timer.warning else timer.ends_at - timedelta(seconds=WARNING_S)
+    return max(0.0, (at - now).total_seconds())

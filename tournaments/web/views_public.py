@@ -10,30 +10,28 @@ field costs each request one page, not the whole list.
 
 from __future__ import annotations
 
-from django.core.cache import cache
+from collections.abc import Callable
+
 from django.core.paginator import Page, Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from thud_site.http import HtmxHttpRequest
+from thud_site.page_cache import CachedPage
 from tournaments.models.rounds import Round
 from tournaments.models.tournament import Tournament
 from tournaments.organising.checkin import own_attendance
 from tournaments.permissions.roles import can_organise, can_referee
 from tournaments.permissions.tournament_gates import access_tournament_public, own_entry
 from tournaments.rating.reads import shown_ratings
-from tournaments.rounds.reads import (
-    entry_matches,
-    load_standings,
-    match_score,
-    standings_fingerprint,
-)
+from tournaments.rounds.reads import entry_matches, load_standings, match_score
 from tournaments.standings import tiebreaks
 
 PAGE_SIZE = 100
@@ -50,13 +48,6 @@ def _published_rounds(tournament: Tournament) -> list[Round]:
 def _page_of(request: HtmxHttpRequest, rows) -> Page:
     """The requested page of ``rows`` (a queryset is sliced in SQL)."""
     return Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
-
-
-def _page(request: HtmxHttpRequest, template: str, partial: str, context: dict) -> HttpResponse:
-    """The whole page, or only the named partial for htmx's polling refresh."""
-    if request.htmx:
-        template = f"{template}#{partial}"
-    return render(request, template, context)
 
 
 def _as_seen_by(entry_id: int, match) -> dict:
@@ -81,44 +72,93 @@ def _as_seen_by(entry_id: int, match) -> dict:
     return line
 
 
-@require_GET
-def tournament(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    t = access_tournament_public(slug)
+def _page_number(request: HtmxHttpRequest, count: Callable[[], int]) -> int:
+    """The number of the page ``?page`` asks for, resolved as ``_page_of`` would, so that
+    "?page=x", "?page=1" and no page share one cache key. Without "?page" it is page 1
+    whatever the count (every phone's poll): ``count`` is not called."""
+    if request.GET.get("page") is None:
+        return 1
+    return _page_of(request, range(count())).number
+
+
+def _tournament_public(request: HtmxHttpRequest, t: Tournament, number: int) -> str:
+    """The tournament page's part that is the same for every reader: rounds and players."""
     entries = t.entries.select_related("player").order_by("seed", "player__name", "pk")
-    page = _page_of(request, entries)
+    page = Paginator(entries, PAGE_SIZE).get_page(number)
     site = shown_ratings((e.player_id for e in page), t.game)
     context = {
         "tournament": t,
         "rounds": _published_rounds(t),
         "page": page,
         "rows": [(e, site.get(e.player_id)) for e in page],
-        "can_organise": can_organise(request.user, t),
-        "can_referee": can_referee(request.user, t),
-        "attendance": own_attendance(own_entry(request.user, t)),
     }
-    return render(request, "tournaments/tournament.html", context)
+    return render_to_string(
+        "tournaments/tournament.html#tournament-public", context, request=request
+    )
+
+
+@require_GET
+def tournament(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """The tournament page: its public part from the cache, the reader's own controls
+    (organiser, referee, their attendance) around it."""
+    t = access_tournament_public(slug)
+    number = _page_number(request, t.entries.count)
+    cached = CachedPage(
+        request, t, "tournament-public", (number,), in_layout=True, now=timezone.now()
+    )
+    if (answer := cached.not_modified()) is not None:
+        return answer
+
+    def context() -> dict:
+        public = cached.body(lambda: _tournament_public(request, t, number))
+        return {
+            "tournament": t,
+            "public": mark_safe(public),  # rendered by our template
+            "can_organise": can_organise(request.user, t),
+            "can_referee": can_referee(request.user, t),
+            "attendance": own_attendance(own_entry(request.user, t)),
+        }
+
+    return cached.respond(cached.page("tournaments/tournament.html", context))
+
+
+def _pairings_table(request: HtmxHttpRequest, t: Tournament, round_: Round, page: int) -> str:
+    # rounds.public_matches would load every match of the round; page in SQL instead.
+    matches = round_.matches.select_related(
+        "player_a__player", "player_b__player", "confirmed_version"
+    ).order_by("table")
+    shown = Paginator(matches, PAGE_SIZE).get_page(page)
+    context = {"tournament": t, "page": shown, "rows": [(m, match_score(m)) for m in shown]}
+    return render_to_string(
+        "tournaments/round_pairings.html#pairings-table", context, request=request
+    )
 
 
 @require_GET
 def round_pairings(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
+    """A published round's pairings; the table from the cache, for htmx's refresh alone."""
     t = access_tournament_public(slug)
     rounds = _published_rounds(t)
-    # rounds.public_matches would load every match of the round; page in SQL instead.
     round_ = next((r for r in rounds if r.number == number), None)
     if round_ is None:
         raise Http404(_("No such published round"))
-    matches = round_.matches.select_related(
-        "player_a__player", "player_b__player", "confirmed_version"
-    ).order_by("table")
-    page = _page_of(request, matches)
-    context = {
-        "tournament": t,
-        "round": round_,
-        "rounds": rounds,
-        "page": page,
-        "rows": [(m, match_score(m)) for m in page],
-    }
-    return _page(request, "tournaments/round_pairings.html", "pairings-table", context)
+    page = _page_number(request, round_.matches.count)
+    cached = CachedPage(
+        request, t, "pairings-table", (number, page), in_layout=not request.htmx, now=timezone.now()
+    )
+    if (answer := cached.not_modified()) is not None:
+        return answer
+
+    def table() -> str:
+        return cached.body(lambda: _pairings_table(request, t, round_, page))
+
+    if request.htmx:
+        return cached.respond(HttpResponse(table()))
+
+    def context() -> dict:
+        return {"tournament": t, "round": round_, "rounds": rounds, "table": mark_safe(table())}
+
+    return cached.respond(cached.page("tournaments/round_pairings.html", context))
 
 
 def _standing_lines(t: Tournament, rows) -> list[tuple]:
@@ -139,34 +179,9 @@ def _standing_lines(t: Tournament, rows) -> list[tuple]:
     return lines
 
 
-STANDINGS_CACHE_S = 60
-
-
-def _standings_table(request: HtmxHttpRequest, t: Tournament) -> str:
-    """The rendered page of the standings table, from the cache when its inputs are unchanged.
-
-    Ranks need the whole field, so a miss computes all the standings and renders one
-    page; each page is cached under its own key. When a new result invalidates a page,
-    one request renders it while concurrent ones get the previous one (one result
-    behind at most; their next poll brings the new one) instead of every polling phone
-    rendering at the same moment.
-    """
-    # The page number is resolved against the entry count first (one small query), so
-    # "?page=x", "?page=1" and no page share one cache key. Without "?page" it is page 1
-    # whatever the count (every phone's poll): no query.
-    if request.GET.get("page") is None:
-        number = 1
-    else:
-        number = _page_of(request, range(t.entries.count())).number
-    # The creation time keeps scopes apart across databases that reuse primary keys.
-    scope = f"standings-table:{t.pk}:{t.created_at.timestamp()}:{get_language()}:{number}"
-    key = f"{scope}:{standings_fingerprint(t)}"
-    table = cache.get(key)
-    if table is not None:
-        return table
-    previous = cache.get(f"{scope}:latest")
-    if previous is not None and not cache.add(f"{scope}:rendering", 1, 5):
-        return previous
+def _standings_table(request: HtmxHttpRequest, t: Tournament, number: int) -> str:
+    """Page ``number`` of the standings table. Ranks need the whole field, so this
+    computes all the standings and renders one page."""
     page = Paginator(load_standings(t), PAGE_SIZE).get_page(number)
     rows = _standing_lines(t, page.object_list)
     context = {
@@ -176,10 +191,7 @@ def _standings_table(request: HtmxHttpRequest, t: Tournament) -> str:
         "columns": [(TIEBREAK_LABELS[key], TIEBREAK_HELP[key], key) for key in COLUMNS],
         "kept": _compact_columns(t),
     }
-    table = render_to_string("tournaments/standings.html#standings-table", context, request=request)
-    cache.set_many({key: table, f"{scope}:latest": table}, STANDINGS_CACHE_S)
-    cache.delete(f"{scope}:rendering")
-    return table
+    return render_to_string("tournaments/standings.html#standings-table", context, request=request)
 
 
 #: The standings' figure columns, in the table's order.
@@ -195,24 +207,34 @@ def _compact_columns(t: Tournament) -> set[str]:
 
 @require_GET
 def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """The standings page; its table is cached under a fingerprint of its inputs.
+    """The standings page; its table from the cache (``page_cache``), alone for htmx.
 
     Every phone in the hall polls this page, and rendering 200 rows costs far more
-    than the three small queries of the fingerprint, which changes with any result.
+    than reading them from the cache.
     """
     t = access_tournament_public(slug)
-    table = _standings_table(request, t)
+    number = _page_number(request, t.entries.count)
+    cached = CachedPage(
+        request, t, "standings-table", (number,), in_layout=not request.htmx, now=timezone.now()
+    )
+    if (answer := cached.not_modified()) is not None:
+        return answer
+
+    def table() -> str:
+        return cached.body(lambda: _standings_table(request, t, number))
+
     if request.htmx:
-        return HttpResponse(table)
-    order = [TIEBREAK_LABELS[key] for key in t.tiebreak_order]
-    legend = [(TIEBREAK_LABELS[key], TIEBREAK_HELP[key]) for key in t.tiebreak_order]
-    context = {
-        "tournament": t,
-        "order": order,
-        "legend": legend,
-        "table": mark_safe(table),
-    }  # rendered above by our template
-    return render(request, "tournaments/standings.html", context)
+        return cached.respond(HttpResponse(table()))
+
+    def context() -> dict:
+        return {
+            "tournament": t,
+            "order": [TIEBREAK_LABELS[key] for key in t.tiebreak_order],
+            "legend": [(TIEBREAK_LABELS[key], TIEBREAK_HELP[key]) for key in t.tiebreak_order],
+            "table": mark_safe(table()),  # rendered above by our template
+        }
+
+    return cached.respond(cached.page("tournaments/standings.html", context))
 
 
 @require_GET

@@ -4,6 +4,7 @@ every client receiving every published state plus a snapshot on reconnect."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
 
@@ -23,6 +24,41 @@ from tests.processes import free_port, uvicorn_proc
 
 def test_sse_message_format():
     assert live.format_sse({"version": 3}) == b'event: state\ndata: {"version": 3}\n\n'
+
+
+def test_a_published_state_is_parsed_and_framed_once_for_all_its_watchers():
+    """2,000 spectators of one battle cost one serialisation, not one each: every queue
+    gets the same message, and every stream frames it into the same bytes."""
+
+    async def run():
+        hub = live._Hub()
+        hub.task = asyncio.get_running_loop().create_future()  # no real subscription
+        watchers = [hub.register(7) for _ in range(3)]
+        other = hub.register(8)
+        hub.dispatch(b"7", json.dumps({"version": 4, "status": "running"}).encode())
+        hub.dispatch(b"7", b"not json")  # refused, delivered to nobody
+        hub.dispatch(b"x", b"{}")
+        got = [queue.get_nowait() for queue in watchers]
+        assert all(queue.empty() for queue in [*watchers, other])
+        return got
+
+    got = asyncio.run(run())
+    assert got[0] == {"version": 4, "status": "running"}
+    assert all(item is got[0] for item in got)
+    frames = [live.format_sse(item) for item in got]
+    assert all(frame is frames[0] for frame in frames)
+    assert frames[0] == live.format_sse({"version": 4, "status": "running"})
+    # The hall screen names the same state differently, framed once too.
+    assert live.format_sse(got[1], event="battle") is live.format_sse(got[2], event="battle")
+    assert live.format_sse(got[0], event="battle").startswith(b"event: battle\ndata: {")
+
+
+def test_a_published_text_with_a_newline_is_framed_on_one_data_line():
+    published = live.Published('{"version": 1,\n "status": "paused"}')
+    assert published == {"version": 1, "status": "paused"}
+    assert (
+        live.format_sse(published) == b'event: state\ndata: {"version": 1, "status": "paused"}\n\n'
+    )
 
 
 def test_overflowing_client_queue_is_replaced_by_a_resync_marker():
@@ -214,3 +250,69 @@ def test_without_redis_a_stream_polls_its_battle_and_sends_what_changed(settings
         state["status"] == "paused"
         and state["version"] > json.loads(first.split(b"data: ")[1])["version"]
     )
+
+
+def hall_events(
+    monkeypatch, *, flood_s: float, listen_s: float, fingerprints: list[str], battles=(7,)
+):
+    """The hall stream's events in its first ``listen_s`` seconds, while its battles
+    publish a state every 5 ms for ``flood_s`` seconds, its round reading
+    ``fingerprints`` one after the other."""
+    monkeypatch.setattr(live, "POLL_S", 0.05)
+    monkeypatch.setattr(live, "HALL_BATTLE_EVERY_S", 0.2)
+
+    async def run():
+        hub = live._Hub()
+        hub.task = asyncio.get_running_loop().create_future()  # no real subscription
+        hub.ready = None
+        monkeypatch.setattr(live, "hub", hub)
+        reads = iter(fingerprints)
+        last = [fingerprints[0]]
+
+        def read_watch():
+            last[0] = next(reads, last[0])
+            return frozenset(battles), last[0]
+
+        body = live.hall_stream((frozenset(battles), fingerprints[0]), read_watch)
+        assert await body.__anext__() == b": connected\n\n"
+        sent = 0
+
+        async def flood():
+            nonlocal sent
+            end = asyncio.get_running_loop().time() + flood_s
+            while asyncio.get_running_loop().time() < end:
+                sent += 1
+                hub.dispatch(str(battles[0]).encode(), json.dumps({"version": sent}).encode())
+                await asyncio.sleep(0.005)
+
+        publisher = asyncio.create_task(flood())
+        frames = []
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(listen_s):
+                async for frame in body:
+                    frames.append(frame)
+        publisher.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await publisher
+        await body.aclose()
+        return frames, sent
+
+    return asyncio.run(run())
+
+
+def test_the_hall_is_told_of_its_round_while_its_battles_never_rest(monkeypatch):
+    # A busy round never left the stream quiet for POLL_S: a new round or a result was
+    # not told while a thousand battles were being played.
+    frames, sent = hall_events(
+        monkeypatch, flood_s=3.0, listen_s=1.0, fingerprints=["r1", "r1", "r2"]
+    )
+    assert sent > 50
+    assert any(f.startswith(b"event: changed\n") and b'"r2"' in f for f in frames)
+
+
+def test_a_busy_rounds_states_are_told_at_most_every_so_often_and_the_newest_last(monkeypatch):
+    frames, sent = hall_events(monkeypatch, flood_s=1.0, listen_s=1.6, fingerprints=["r1"])
+    told = [json.loads(f.split(b"data: ")[1]) for f in frames if f.startswith(b"event: battle")]
+    assert sent > 20
+    assert 1 <= len(told) <= 1.6 / 0.2 + 1  # one a window at most, not one a state
+    assert told[-1] == {"version": sent}  # the last state is told after the flood

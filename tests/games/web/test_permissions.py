@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
@@ -10,6 +11,7 @@ from games.battles.starting import create_battles
 from games.models.battle import Battle
 from games.web import permissions
 from tests.factories import make_match
+from tournaments.permissions.roles import can_organise, can_referee
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +25,7 @@ def test_a_battle_comes_with_its_tournament_seats_and_match_sides_in_one_query(
     referee = match.round.tournament.referees.get()
     with django_assert_num_queries(1):
         battle = permissions._battle(created[number - 1].pk)
-    with django_assert_num_queries(2):  # can_referee: one query for the appointments
+    with django_assert_num_queries(1):  # the appointments are asked in the same query
         assert permissions.access_battle_for_referee(referee, battle.pk) is not None
     with django_assert_num_queries(0):
         names = (
@@ -36,6 +38,40 @@ def test_a_battle_comes_with_its_tournament_seats_and_match_sides_in_one_query(
     a, b = match.player_a.player.name, match.player_b.player.name
     seats = (a, b) if number == 1 else (b, a)  # battle 2: the sides swap
     assert names == (match.round.tournament.name, *seats, a, b)
+
+
+@pytest.mark.parametrize("role", ["referee", "co-organiser", "both", "stranger", "owner"])
+@pytest.mark.parametrize(
+    "gate", [permissions.access_battle_for_referee, permissions.access_battle_for_arbiter]
+)
+def test_the_gates_one_query_answers_each_appointment_as_the_tournament_would(
+    role, gate, django_assert_num_queries
+):
+    (match,) = make_match()
+    battle, _ = create_battles(match, mode=Battle.Mode.OTB, now=timezone.now())
+    tournament = match.round.tournament
+    user = get_user_model().objects.create_user(f"u-{role}")
+    if role in ("co-organiser", "both"):
+        tournament.co_organisers.add(user)
+    if role in ("referee", "both"):
+        tournament.referees.add(user)
+    if role == "owner":
+        user = tournament.owner
+    expected = (role != "stranger" and role != "referee", role != "stranger")
+    if role == "stranger":
+        with django_assert_num_queries(1), pytest.raises(PermissionDenied):
+            gate(user, battle.pk)
+        return
+    with django_assert_num_queries(1):
+        gated = gate(user, battle.pk)
+    with django_assert_num_queries(0):  # remembered, and the same answer as on its own
+        answer = (
+            can_organise(user, gated.match.round.tournament),
+            can_referee(user, gated.match.round.tournament),
+        )
+    assert answer == expected
+    fresh = type(tournament).objects.get(pk=tournament.pk)
+    assert (can_organise(user, fresh), can_referee(user, fresh)) == expected
 
 
 def test_a_player_of_the_match_is_no_referee():

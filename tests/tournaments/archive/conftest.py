@@ -43,7 +43,7 @@ def default_worker(transactional_db, default_queue, settings, tmp_path):
         ),
         "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
         "THUD_CELERY_DEFAULT_QUEUE": queue,
-        "DJANGO_SETTINGS_MODULE": "thud_site.settings",
+        "DJANGO_SETTINGS_MODULE": "tests.settings",
         "PYTHONUNBUFFERED": "1",
         "LOG_LEVEL": "WARNING",
     }

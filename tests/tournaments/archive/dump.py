@@ -90,7 +90,8 @@ def dump(slug: str) -> dict[str, Any]:
     out["pairings_pdf"] = [
         pdf_text(get(f"/t/{slug}/rounds/{n}/pairings.pdf")) for n in (numbers[0], numbers[-1])
     ]
-    for page in ("crosstable", "stats", "standings", "bracket", "report"):
+    pages = ("crosstable", "stats", "standings", "bracket", "report")
+    for page in pages if t.has_knockout else [p for p in pages if p != "bracket"]:
         out[f"{page}_page"] = page_text(get(f"/t/{slug}/{page}/").decode())
     out["versions"] = [
         [v.match.round.number, v.match.table, v.number, v.kind, v.source, v.status, v.reason]

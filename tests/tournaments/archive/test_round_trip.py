@@ -40,7 +40,7 @@ def laptop(tmp_path: Path, *args: str) -> str:
         "DATABASE_URL": f"sqlite:///{tmp_path / 'laptop.sqlite3'}",
         # Its own cache keys: a PDF cached by the other installation must not be served.
         "THUD_CACHE_PREFIX": f"laptop-{tmp_path.name}",
-        "DJANGO_SETTINGS_MODULE": "thud_site.settings",
+        "DJANGO_SETTINGS_MODULE": "tests.settings",
     }
     command = [sys.executable, *args] if args[0] == "-c" else [sys.executable, "manage.py", *args]
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)

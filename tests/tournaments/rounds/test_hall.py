@@ -15,6 +15,7 @@ from tests.factories import make_match
 from tests.tournaments.rounds.played import finish
 from tournaments.models.people import Player
 from tournaments.models.rounds import Match, Round
+from tournaments.models.state_version import bump_state_version
 from tournaments.models.tournament import Entry
 from tournaments.organising.hall import set_announcement, start_round_timer
 from tournaments.rounds import hall
@@ -74,6 +75,15 @@ def test_the_fingerprint_changes_with_what_the_screen_shows(db, change):
         set_announcement(t, "Lunch at one.")
     else:
         start_round_timer(t, minutes=45, now=timezone.now())
+    assert hall.hall_fingerprint(t) != before
+
+
+def test_the_fingerprint_follows_the_state_version(db):
+    """The slides are cached per state version: a screen told of a change must get them
+    anew, whatever bumped it (``tournaments.models.state_version``)."""
+    t = make_match()[0].round.tournament
+    before = hall.hall_fingerprint(t)
+    bump_state_version(t.pk)
     assert hall.hall_fingerprint(t) != before
 
 

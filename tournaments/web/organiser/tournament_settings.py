@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from thud_site.http import AuthedRequest
 from tournaments.models.rounds import Round
+from tournaments.models.state_version import bump_state_version
 from tournaments.models.tournament import DEFAULT_TIEBREAKS, Tournament
 from tournaments.organising import settings_changes
 from tournaments.permissions.tournament_gates import access_tournament_for_organiser
@@ -79,7 +80,8 @@ def tournament_settings(request: AuthedRequest, slug: str) -> HttpResponse:
         facts = settings_facts(locked)
         form = TournamentSettingsForm(request.POST or None, instance=locked, facts=facts)
         if request.method == "POST" and form.is_valid():
-            form.save()
+            form.save()  # leaves state_version alone (Tournament.save)
+            bump_state_version(t.pk)
             messages.success(request, _("Settings saved."))
             return redirect(_settings_url(t))
     context = tiebreak_context(t) | {
@@ -98,8 +100,10 @@ def tiebreak_order(request: AuthedRequest, slug: str) -> HttpResponse:
     t = access_tournament_for_organiser(request.user, slug)
     form = TiebreakOrderForm(request.POST)
     if form.is_valid():
-        t.tiebreaks = form.cleaned_data["order"]
-        t.save(update_fields=["tiebreaks"])
+        with transaction.atomic():
+            bump_state_version(t.pk)
+            t.tiebreaks = form.cleaned_data["order"]
+            t.save(update_fields=["tiebreaks"])
         notes = [(messages.SUCCESS, _("Tiebreak order saved; the standings follow it now."))]
     else:
         notes = [(messages.ERROR, form_errors(form))]
