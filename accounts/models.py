@@ -65,3 +65,53 @@ class ClaimNote(models.Model):
 
     def __str__(self) -> str:
         return self.text[:40]
+
+
+class TokenScope(models.TextChoices):
+    """What a personal access token may be used for: the one list of scopes, with the
+    labels the account page shows. A scope only narrows a token; it never grants what the
+    account itself may not do (the API's views pass the token's user through the same
+    permission gates as the pages)."""
+
+    READ = "read", _("Read: your games, tournaments and ratings")
+    PLAY = "play", _("Play: make moves and answer challenges in your games")
+    BOT = "bot", _("Bot: let a program play as this account")
+    TOURNAMENT_ADMIN = "tournament:admin", _("Tournament administration: run your tournaments")
+
+
+#: A token's name is a reminder for its owner ("laptop script", "club bot").
+TOKEN_NAME_MAX = 60
+#: Visible part of a token kept in clear, to recognise it in the list: ``thud_`` + 8 chars.
+TOKEN_PREFIX_LENGTH = 13
+
+
+class PersonalAccessToken(models.Model):
+    """A token its owner made on the account page (``accounts.tokens``): the secret is kept
+    only as its SHA-256 hash; the plain token was shown once, when it was made. A revoked
+    token stays listed (when, by whom it was used last) and is refused."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="access_tokens",
+        verbose_name=_("user"),
+    )
+    name = models.CharField(_("name"), max_length=TOKEN_NAME_MAX)
+    scopes = models.JSONField(_("scopes"), default=list)
+    prefix = models.CharField(_("prefix"), max_length=TOKEN_PREFIX_LENGTH)
+    token_hash = models.CharField(_("token hash"), max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(_("created"))
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("personal access token")
+        verbose_name_plural = _("personal access tokens")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    @property
+    def is_revoked(self) -> bool:
+        return self.revoked_at is not None

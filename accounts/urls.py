@@ -6,6 +6,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from accounts import views_claims as views
+from accounts import views_tokens
 from accounts.forms import RateLimitedAuthenticationForm
 from accounts.views_password_reset import PasswordResetView
 
@@ -36,6 +37,12 @@ urlpatterns = [
         views.decide_claim,
         {"decision": "reject"},
         name="reject_claim",
+    ),
+    path("tokens/", views_tokens.access_tokens, name="access_tokens"),
+    path(
+        "tokens/<int:token_id>/revoke/",
+        views_tokens.revoke_access_token,
+        name="revoke_access_token",
     ),
     path("", include("django.contrib.auth.urls")),
 ]

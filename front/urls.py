@@ -3,7 +3,8 @@
 - public pages (no login):            tournaments/web/urls_public.py
 - organiser pages (``manage/``):      tournaments/web/organiser/urls.py
 - referee pages (``referee/``):       tournaments/web/urls_referee.py
-- read-only JSON API (``api/``):      tournaments/web/urls_api.py
+- API v1 (``api/v1/``: OpenAPI document, docs): front/api_v1.py, over the apps' routers
+- the old read-only JSON API (``api/``, deprecated): tournaments/web/urls_api.py
 - accounts (``accounts/``):           accounts/urls.py
 - online battles and clocks:          games/urls.py
 - game records and battles in the API: games/views_records.py, games/views_api.py
@@ -24,7 +25,7 @@ from django.views.i18n import JavaScriptCatalog
 
 from accounts.forms import RateLimitedAdminAuthenticationForm
 from accounts.views import set_language
-from front import home, views, views_player_page
+from front import api_v1, home, views, views_player_page
 from games.web import views_api, views_records
 from thud_site import views_app
 
@@ -35,6 +36,7 @@ urlpatterns = [
     path("", home.home, name="home"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
+    path("api/v1/", api_v1.urls),
     path("api/tournaments/<slug:slug>/battles", views_api.battles, name="api_battles"),
     path("api/battles/<int:battle_id>", views_api.battle, name="api_battle"),
     path("api/", include("tournaments.web.urls_api")),

@@ -15,6 +15,9 @@ Keys are hashed, so an address or an e-mail never appears in Redis in clear.
 from __future__ import annotations
 
 import hashlib
+import math
+from dataclasses import dataclass
+from datetime import datetime
 
 from django.core.cache import caches
 
@@ -52,3 +55,29 @@ def allow(scope: str, key: str, *, limit: int, window_s: int) -> bool:
 def forget(scope: str, key: str) -> None:
     """Close the window (e.g. a successful login forgets the failed attempts)."""
     _cache().delete(_key(scope, key))
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One attempt's answer: allowed or not, and when the window ends (whole seconds, at
+    least 1: what an HTTP ``Retry-After`` says)."""
+
+    allowed: bool
+    retry_after: int
+
+
+def allow_in_window(scope: str, key: str, *, limit: int, window_s: int, now: datetime) -> Verdict:
+    """Count one attempt in a fixed window aligned to the clock (``now`` divided by
+    ``window_s``), and say whether it is within ``limit`` and when the window ends.
+
+    Unlike ``allow``'s window, which starts with the first attempt and whose end the cache
+    does not tell, this one's end follows from ``now``, so a refusal can say how long to
+    wait. The price is a burst of up to twice the limit across a window's edge, which a
+    per-minute limit of an API can afford.
+    """
+    stamp = now.timestamp()
+    window = int(stamp // window_s)
+    remaining = max(1, math.ceil((window + 1) * window_s - stamp))
+    # The key names its window, so the count never outlives it (plus a second of slack).
+    attempts = count(scope, f"{key}|{window}", window_s=remaining + 1)
+    return Verdict(allowed=attempts <= limit, retry_after=remaining)

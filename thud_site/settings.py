@@ -91,6 +91,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "django_countries",  # a player's country: ISO codes, names in the site's languages
+    "ninja",  # API v1 (front/api_v1.py): its docs page's Swagger UI from its own static files
     "tournaments",
     "games",
     "accounts",
@@ -119,13 +120,17 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "front.urls"
 
-#: The games played here beyond the built-in ones (``games.engines.registry``): per game,
-#: the dotted paths of its engine (a ``games.rules.interface.Game`` class: pure, read when
+#: The games played here, one line each: the dotted paths of its engine (a
+#: ``games.rules.interface.Game`` class: pure, registered in ``games.engines.registry`` when
 #: the games app is set up, before any model) and of its presentation (a
-#: ``games.rules.presentation.Presentation``, read once the models are). A game kept outside
-#: ``games/`` also adds its templates' directory to ``TEMPLATES[0]["DIRS"]`` and its static
-#: files' to ``STATICFILES_DIRS`` (ARCHITECTURE.md, "A new game").
-GAMES: list[tuple[str, str]] = []
+#: ``games.rules.presentation.Presentation``, registered once the models are). The first is
+#: the default game. A game kept outside ``games/`` also adds its templates' directory to
+#: ``TEMPLATES[0]["DIRS"]`` and its static files' to ``STATICFILES_DIRS`` (ARCHITECTURE.md,
+#: "A new game"); the test settings add one (``tests/settings.py``).
+GAMES: list[tuple[str, str]] = [
+    ("games.thud.game.ThudGame", "games.web.presenters_thud.PRESENTATION"),
+    ("games.cavalli.game.CavalliGame", "games.web.presenters_cavalli.PRESENTATION"),
+]
 
 TEMPLATES = [
     {

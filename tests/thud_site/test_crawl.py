@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.urls import reverse
 
 from tests.crawler import crawl
 
@@ -32,3 +33,5 @@ def test_every_reachable_page_renders_for_each_role(client, demo, username):
     assert len(seen) > 5, seen  # the crawl went somewhere
     missing = {url: s for url, s in seen.items() if s == 404}
     assert missing == {}, "a link leads nowhere"
+    if username:  # the account's pages are reached too (the settings page links them)
+        assert seen.get(reverse("access_tokens")) == 200

@@ -7,7 +7,7 @@ from django.views.decorators.http import require_GET
 
 from thud_site.http import HtmxHttpRequest, json_404
 from tournaments.models.rounds import Match
-from tournaments.models.tournament import DEFAULT_GAME, Tournament
+from tournaments.models.tournament import DEFAULT_GAME, Entry, Tournament
 from tournaments.organising.checkin import entries_with_absences
 from tournaments.permissions.tournament_gates import access_player_public, access_tournament_public
 from tournaments.reports import loaders
@@ -20,7 +20,7 @@ from tournaments.rounds.reads import (
     standings_json,
 )
 from tournaments.rules.scales import api_key
-from tournaments.standings.scoring import PointsScheme
+from tournaments.standings.scoring import MatchScore, PointsScheme
 from tournaments.standings.table import match_points_of
 
 
@@ -52,32 +52,52 @@ def tournament_detail(request: HtmxHttpRequest, slug: str) -> JsonResponse:
     tournament = access_tournament_public(slug)
     data = tournament_json(tournament)
     data["published_rounds"] = list(tournament.round_set.counted().values_list("number", flat=True))
-    data["entries"] = [
-        {
-            "name": e.player.name,
-            "seed": e.seed,
-            "checked_in": e.checked_in,
-            "withdrawn_from_round": e.withdrawn_from_round,
-            "not_playing_rounds": [a.round_number for a in e.absences.all()],
-        }
-        for e in entries_with_absences(tournament)
-    ]
+    data["entries"] = [entry_json(e) for e in entries_with_absences(tournament)]
     return JsonResponse(data)
 
 
-def pairing_json(m: Match, scheme: PointsScheme) -> dict:
-    """One pairing; ``battles`` and ``score`` stay null until the result is confirmed."""
-    a = m.player_a.player.name
-    b = m.player_b.player.name if m.player_b else None
+def entry_json(e: Entry) -> dict:
+    """One entry, with check-in and the rounds it sits out (``entries_with_absences``)."""
+    return {
+        "name": e.player.name,
+        "seed": e.seed,
+        "checked_in": e.checked_in,
+        "withdrawn_from_round": e.withdrawn_from_round,
+        "not_playing_rounds": [a.round_number for a in e.absences.all()],
+    }
+
+
+def pairing_frame(m: Match) -> tuple[dict, MatchScore | None]:
+    """A pairing's fields whatever the API (``battles`` and ``score`` null until the result
+    is confirmed), and its confirmed score, if any: the old API's and v1's."""
     data: dict = {
         "table": m.table,
-        "player_a": a,
-        "player_b": b,
+        "player_a": m.player_a.player.name,
+        "player_b": m.player_b.player.name if m.player_b else None,
         "result_status": m.result_status,
         "battles": None,
         "score": None,
     }
-    score = match_score(m) if m.player_b else None
+    return data, match_score(m) if m.player_b else None
+
+
+def score_json(score: MatchScore, scheme: PointsScheme) -> dict:
+    """A confirmed match's score, as both APIs answer it."""
+    a_mp, b_mp = match_points_of(score.outcome, scheme)
+    return {
+        "a_points": sum(score.a_points),
+        "b_points": sum(score.b_points),
+        "differential": score.differential,
+        "outcome": score.outcome,
+        "a_match_points": a_mp,
+        "b_match_points": b_mp,
+    }
+
+
+def pairing_json(m: Match, scheme: PointsScheme) -> dict:
+    """One pairing; ``battles`` and ``score`` stay null until the result is confirmed."""
+    data, score = pairing_frame(m)
+    a, b = data["player_a"], data["player_b"]
     if score is not None:
         assert m.confirmed_version is not None  # match_score scores the confirmed version
         survivors = m.confirmed_version.survivors
@@ -97,15 +117,7 @@ def pairing_json(m: Match, scheme: PointsScheme) -> dict:
             }
             for n, players in ((1, (a, b)), (2, (b, a)))
         ]
-        a_mp, b_mp = match_points_of(score.outcome, scheme)
-        data["score"] = {
-            "a_points": sum(score.a_points),
-            "b_points": sum(score.b_points),
-            "differential": score.differential,
-            "outcome": score.outcome,
-            "a_match_points": a_mp,
-            "b_match_points": b_mp,
-        }
+        data["score"] = score_json(score, scheme)
     return data
 
 
