@@ -87,8 +87,10 @@ def bearer(request: HttpRequest) -> str | None:
 
 
 def token_user(
-    request: HttpRequest, scope: str, *, now: datetime
+    request: HttpRequest, scope: str | tuple[str, ...], *, now: datetime
 ) -> tuple[User, PersonalAccessToken]:
+    """The token's user and token, if the token has ``scope`` (or one of a tuple's)."""
+    scopes = (scope,) if isinstance(scope, str) else scope
     plain = bearer(request)
     if plain is None:
         raise NotAuthenticated(_("Send a personal access token: Authorization: Bearer <token>."))
@@ -104,9 +106,10 @@ def token_user(
             % {"n": verdict.retry_after},
             retry_after=verdict.retry_after,
         )
-    if not tokens.has_scope(token, scope):
+    if not any(tokens.has_scope(token, one) for one in scopes):
         raise ScopeMissing(
-            _("This token may not do this: it needs the scope “%(scope)s”.") % {"scope": scope}
+            _("This token may not do this: it needs the scope “%(scope)s”.")
+            % {"scope": " | ".join(scopes)}
         )
     tokens.note_use(token, now=now)
     return token.user, token

@@ -9,8 +9,12 @@ What holds for every address of v1, in this one place:
   a redirect (``APPEND_SLASH`` only adds a slash, and these addresses match without one).
 - **Errors are RFC 9457 problem details** (``thud_site.problems``): a 404 (unknown slug or
   id, a draft round, an unknown address), a 422 (a bad parameter: ``page=0``, an unknown
-  ``game``), a 405 (a method v1 does not offer: it is read-only), a 403, a 500 (a bug,
-  logged as Django logs its own).
+  ``game``; a move that is not legal), a 405 (a method the address does not offer), a 401,
+  403 or 429 for a token (``accounts.token_auth``: its ``WWW-Authenticate`` or
+  ``Retry-After`` kept), a 409 (what a battle's state refuses: stale, out of turn), a 500
+  (a bug, logged as Django logs its own).
+- **Reads are open, actions need a token**: what the pages show anyone needs none; playing
+  (``play.api_v1``) acts as a personal access token's user, through the pages' gates.
 - **ETag / If-None-Match** on every successful read (``thud_site.conditional``): the
   digest of the body, or a version an operation knows before its work (a tournament's
   ``state_version`` for its detail, pairings, standings and statistics: a 304 then costs
@@ -32,7 +36,10 @@ from ninja import NinjaAPI
 from ninja.errors import HttpError, ValidationError
 from ninja.openapi.docs import Swagger
 
+from accounts.token_auth import TokenRefused
+from games.battles.errors import BattleError, InvalidInput
 from games.web import api_v1 as games_api
+from play import api_v1 as play_api
 from thud_site.conditional import NotModified, conditional
 from thud_site.problems import CONTENT_TYPE, problem_response
 from tournaments.web.api_v1 import people, tournaments
@@ -41,8 +48,10 @@ NAMESPACE = "api-v1"
 REQUEST_LOGGER = logging.getLogger("django.request")
 
 DESCRIPTION = """\
-The Thud Tournament Manager's read API: tournaments, entries with check-in, pairings,
-standings, statistics, battles with their moves, and ratings.
+The Thud Tournament Manager's API: tournaments, entries with check-in, pairings,
+standings, statistics, battles with their moves, and ratings, for anyone; and playing a
+battle (its state, Ready, touch, move, end offers, resignation) as the user of a personal
+access token (`Authorization: Bearer <token>`, made on the account's tokens page).
 
 Lists are paginated (`page`, `page_size`); every read carries an `ETag` (send it back
 in `If-None-Match` for a 304); errors are RFC 9457 problem details
@@ -90,6 +99,21 @@ api = ApiV1(
 api.add_router("", tournaments.router)
 api.add_router("", people.router)
 api.add_router("", games_api.router)
+api.add_router("", play_api.router)
+
+
+@api.exception_handler(TokenRefused)
+def token_refused(request: HttpRequest, exc: TokenRefused) -> HttpResponse:
+    answer = problem_response(exc.status, exc.message)
+    for header, value in exc.headers().items():
+        answer.headers[header] = value
+    return answer
+
+
+@api.exception_handler(BattleError)
+def battle_refused(request: HttpRequest, exc: BattleError) -> HttpResponse:
+    """What was sent (422) or what the battle's state refuses (409), in the page's words."""
+    return problem_response(422 if isinstance(exc, InvalidInput) else 409, str(exc.message))
 
 
 @api.exception_handler(Http404)
