@@ -208,3 +208,18 @@ def test_a_touched_piece_must_be_the_one_moved(client, seated):
     assert not_a_square.status_code == 422, not_a_square.content
     played = post(client, battle, "move", first, {"move": chosen, "version": version})
     assert played.status_code == 200 and played.json()["ply"] == 1
+
+
+def test_a_flood_from_one_token_is_a_429_and_nobody_else_is_slowed(client, seated, monkeypatch):
+    battle, first, second = seated
+    monkeypatch.setattr("accounts.token_auth.RATE_LIMIT", 3)
+    # A window may end mid-flood: within 2 × 3 + 1 requests one of them is past the limit.
+    answers = [client.get(url(battle, "state"), headers=bearer(first)) for _ in range(7)]
+    codes = [a.status_code for a in answers]
+    assert set(codes) == {200, 429}, codes
+    refused = answers[codes.index(429)]
+    assert refused["Content-Type"] == PROBLEM and 1 <= int(refused["Retry-After"]) <= 60
+    assert "Too many requests" in refused.json()["detail"]
+    # The opponent's token and the pages answer as before.
+    assert client.get(url(battle, "state"), headers=bearer(second)).status_code == 200
+    assert client.get(f"/battles/{battle.pk}/").status_code == 200
