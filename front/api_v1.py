@@ -24,6 +24,7 @@ What holds for every address of v1, in this one place:
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import Callable
 from functools import wraps
@@ -40,6 +41,7 @@ from accounts.token_auth import TokenRefused
 from games.battles.errors import BattleError, InvalidInput
 from games.web import api_v1 as games_api
 from play import api_v1 as play_api
+from play import api_v1_streams as play_streams
 from thud_site.conditional import NotModified, conditional
 from thud_site.problems import CONTENT_TYPE, problem_response
 from tournaments.web.api_v1 import people, tournaments
@@ -81,6 +83,10 @@ class ApiV1(NinjaAPI):
         schema = super().get_openapi_schema(**kwargs)
         for operations in schema["paths"].values():
             for operation in operations.values():
+                streamed = operation.get("x-stream")
+                if streamed:  # one JSON object a line (play.api_v1_streams)
+                    ok = operation["responses"][200]["content"]
+                    ok[streamed] = ok.pop("application/json")
                 for status, answer in operation["responses"].items():
                     if int(status) >= 400 and "application/json" in answer.get("content", {}):
                         answer["content"] = {CONTENT_TYPE: answer["content"]["application/json"]}
@@ -100,6 +106,7 @@ api.add_router("", tournaments.router)
 api.add_router("", people.router)
 api.add_router("", games_api.router)
 api.add_router("", play_api.router)
+api.add_router("", play_streams.router)
 
 
 @api.exception_handler(TokenRefused)
@@ -156,24 +163,42 @@ def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     return problem_response(exc.status_code, str(exc))
 
 
-def problems(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def problems(view: Callable[..., Any]) -> Callable[..., Any]:
     """``view`` with its refusals outside ninja's operations as problems too: a method
-    the address does not offer (405, with its ``Allow``), the root's 404."""
+    the address does not offer (405, with its ``Allow``), the root's 404. An address
+    whose operations are async (the streams) gets an async wrapper."""
+
+    if inspect.iscoroutinefunction(view):
+
+        @wraps(view)
+        async def async_wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+            try:
+                response = await view(request, *args, **kwargs)
+            except Http404:
+                return unknown_address(request)
+            return _allowed(response)
+
+        return async_wrapper
 
     @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
         try:
             response = view(request, *args, **kwargs)
         except Http404:
             return unknown_address(request)
-        if response.status_code == 405:
-            allowed = response.headers.get("Allow", "")
-            answer = problem_response(405, f"This address answers {allowed} only.")
-            answer.headers["Allow"] = allowed
-            return answer
-        return response
+        return _allowed(response)
 
     return wrapper
+
+
+def _allowed(response: Any) -> Any:
+    """A 405 as a problem, with its ``Allow``."""
+    if response.status_code != 405:
+        return response
+    allowed = response.headers.get("Allow", "")
+    answer = problem_response(405, f"This address answers {allowed} only.")
+    answer.headers["Allow"] = allowed
+    return answer
 
 
 def unknown_address(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:

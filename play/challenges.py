@@ -25,6 +25,7 @@ from datetime import datetime, timedelta
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from games.battles import joining
@@ -42,6 +43,9 @@ MAX_LIVE_OFFERS = 20
 MAX_RECEIVED_PER_HOUR = 10
 #: The notice a challenger gets when their challenge or seek is accepted.
 ACCEPTED = "accepted"
+#: The notice a challenged user gets (the pages show none: the start page lists it and an
+#: e-mail may say it; a program's event stream does, ``play.api_v1_streams``).
+CHALLENGED = "challenged"
 
 
 class ChallengeError(Exception):
@@ -115,6 +119,13 @@ def create_challenge(
         )
         if opponent is not None:
             notify.challenge_received(challenge, now=now)
+            told = {
+                "kind": CHALLENGED,
+                "challenge": challenge.pk,
+                "url": reverse("play:start"),
+                "from": by.get_username(),
+            }
+            transaction.on_commit(lambda: publish.publish_notices([(opponent.pk, told)]))
     return challenge
 
 

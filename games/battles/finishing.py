@@ -102,6 +102,7 @@ def finished(battle: Battle, *, now: datetime) -> None:
     Battle.objects.filter(pk=battle.pk).update(**result)
     for name, value in result.items():
         setattr(battle, name, value)
+    _tell_finished(battle)
     match_id = battle.match_id
     if match_id is None:  # a casual battle
         casual_battle_finished.send(sender=Battle, battle=battle, now=now)
@@ -112,6 +113,17 @@ def finished(battle: Battle, *, now: datetime) -> None:
         return
     if all(b.status == Battle.Status.FINISHED for b in battles.values()) and len(battles) == 2:
         record_online_result(battle.match, battles[1], battles[2], now=now)
+
+
+def _tell_finished(battle: Battle) -> None:
+    """Tell the battle's two players it ended, after commit, on their own channels."""
+    notices = [
+        (user, joining.notice(battle, joining.FINISHED, by=""))
+        for user in joining.seat_users(battle)
+        if user is not None
+    ]
+    if notices:
+        transaction.on_commit(lambda: publish.publish_notices(notices))
 
 
 def _open_second(second: Battle, *, now: datetime) -> None:

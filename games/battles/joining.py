@@ -51,6 +51,9 @@ WAITING = "waiting"
 NEXT = "next"
 #: A published round's notice to each of its players: "your match is ready".
 ROUND = "round"
+#: An online battle's end, to its two players (the pages show no notice for it: their
+#: board says it; a program's event stream does, ``play.api_v1_streams``).
+FINISHED = "finished"
 
 REFUSALS = {
     presence.NOT_AWAITING: _("This battle is not waiting for its players."),

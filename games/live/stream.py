@@ -261,19 +261,28 @@ async def stream(battle_id: int, *, read_clock: Callable[[], datetime]):
         hub.unregister(battle_id, queue)
 
 
-async def _keyed_stream(events: _Hub, key: int, to_sse: Callable[[Any], bytes | None]):
-    """The SSE body of one key of ``events`` (a user, a tournament): a comment once
+async def keyed_stream(
+    events: _Hub,
+    key: int,
+    to_sse: Callable[[Any], bytes | None],
+    *,
+    connected: bytes = b": connected\n\n",
+    keepalive: bytes = b": keepalive\n\n",
+):
+    """The SSE body of one key of ``events`` (a user, a tournament): ``connected`` once
     subscribed, then each message as ``to_sse`` writes it (``None``: skipped), with
-    keepalives. Nothing is replayed: the pages that read these refetch what they show."""
+    ``keepalive`` every ``KEEPALIVE_S`` of silence (another format, NDJSON, passes its
+    own). Nothing is replayed: the pages that read these refetch what they show."""
     queue = events.register(key)
     try:
         await events.wait_ready()
-        yield b": connected\n\n"
+        if connected:
+            yield connected
         while True:
             try:
                 item = await asyncio.wait_for(queue.get(), timeout=KEEPALIVE_S)
             except TimeoutError:
-                yield b": keepalive\n\n"
+                yield keepalive
                 continue
             event = to_sse(item)
             if event is not None:
@@ -295,7 +304,7 @@ def user_stream(user_id: int):
     """The SSE body of one user's notices (``publish.publish_notices``), each as ``event:
     notice`` with its time of sending. What a page misses, the home page and "Your games"
     list anyway."""
-    return _keyed_stream(user_hub, user_id, _notice)
+    return keyed_stream(user_hub, user_id, _notice)
 
 
 async def hall_stream(
@@ -367,4 +376,4 @@ def _tournament_event(item: Any) -> bytes | None:
 def tournament_stream(tournament_id: int):
     """The SSE body of one tournament's events (``publish.publish_tournament_event``),
     each by its name; a missed event costs the page one refresh."""
-    return _keyed_stream(tournament_hub, tournament_id, _tournament_event)
+    return keyed_stream(tournament_hub, tournament_id, _tournament_event)

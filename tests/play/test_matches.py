@@ -137,7 +137,8 @@ def test_battle_2_opens_when_battle_1_ends_sides_swapped_and_waits_for_both(
     assert sub.get_message(timeout=2)["type"] == "subscribe"
     with django_capture_on_commit_callbacks(execute=True):
         play_to_end(m.battle_1_id, now=now + timedelta(seconds=5))
-    message = sub.get_message(timeout=2)
+    # Battle 1's end, then battle 2 waiting: two notices, in that order.
+    ended, message = sub.get_message(timeout=2), sub.get_message(timeout=2)
     sub.close()
     m.refresh_from_db()
     b1, b2 = m.battle_1, m.battle_2
@@ -146,6 +147,12 @@ def test_battle_2_opens_when_battle_1_ends_sides_swapped_and_waits_for_both(
     assert (b2.number, b2.game, b2.timing, b2.board_seed) == (2, game, "quickfire", b1.board_seed)
     assert (b2.status, b2.awaits_players, b2.deadline) == ("pending", True, None)
     assert m.status == "playing" and m.ended_at is None
+    assert json.loads(ended["data"]) == {
+        "kind": "finished",
+        "battle": b1.pk,
+        "url": f"/battles/{b1.pk}/",
+        "from": "",
+    }
     assert json.loads(message["data"]) == {
         "kind": "next",
         "battle": b2.pk,

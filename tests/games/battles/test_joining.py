@@ -275,25 +275,23 @@ def test_battle_2_waits_for_both_players_and_tells_them_when_battle_1_ends(
     # No clock runs for battle 2 until both are on its page, however long that takes.
     assert (b2.status, b2.awaits_players, b2.deadline) == ("pending", True, None)
     assert events(b2, ClockEvent.Kind.STARTED) == []
-    got = {}
-    for _ in range(2):
+    got: dict[str, list] = {}
+    for _ in range(4):
         message = sub.get_message(timeout=2)
-        got[message["channel"].decode()] = json.loads(message["data"])
+        got.setdefault(message["channel"].decode(), []).append(json.loads(message["data"]))
     sub.close()
     url = f"/battles/{b2.pk}/"
+    # Each is told battle 1 ended (their program's event stream), then battle 2 waits.
+    ended = {"kind": "finished", "battle": b1.pk, "url": f"/battles/{b1.pk}/", "from": ""}
     assert got == {
-        publish.user_channel(a.user_id): {
-            "kind": "next",
-            "battle": b2.pk,
-            "url": url,
-            "from": b.name,
-        },
-        publish.user_channel(b.user_id): {
-            "kind": "next",
-            "battle": b2.pk,
-            "url": url,
-            "from": a.name,
-        },
+        publish.user_channel(a.user_id): [
+            ended,
+            {"kind": "next", "battle": b2.pk, "url": url, "from": b.name},
+        ],
+        publish.user_channel(b.user_id): [
+            ended,
+            {"kind": "next", "battle": b2.pk, "url": url, "from": a.name},
+        ],
     }
     joining.join(b2.pk, side="dwarf", now=later + timedelta(minutes=5))
     joining.join(b2.pk, side="troll", now=later + timedelta(minutes=6))
