@@ -73,6 +73,12 @@ class TokenAuth(HttpBearer):
         raise NotImplementedError("__call__ reads the header")
 
 
+class TokenRequest(HttpRequest):
+    """A request to an operation behind ``TokenAuth``: ``auth`` is the token's user."""
+
+    auth: User
+
+
 PLAYING = TokenAuth(PLAYING_SCOPES)
 READING = TokenAuth(READING_SCOPES)
 
@@ -180,21 +186,21 @@ def state_of(user: Any, battle: Battle, *, now: datetime) -> dict[str, Any]:
     }
 
 
-def _answer(request: HttpRequest, battle_id: int) -> dict[str, Any]:
+def _answer(request: TokenRequest, battle_id: int) -> dict[str, Any]:
     """The battle after an action, read again through the gate."""
     battle = permissions.access_battle_public(request.auth, battle_id)
     return state_of(request.auth, battle, now=timezone.now())
 
 
 @router.get("/battles/{int:battle_id}/state", response={200: StateOut, **REFUSALS}, auth=READING)
-def battle_state(request: HttpRequest, battle_id: int):
+def battle_state(request: TokenRequest, battle_id: int):
     """The battle now, for anyone who may watch it (its clock settled first)."""
     battle = _settled(request.auth, battle_id)
     return state_of(request.auth, battle, now=timezone.now())
 
 
 @router.post("/battles/{int:battle_id}/ready", response={200: StateOut, **REFUSALS}, auth=PLAYING)
-def ready(request: HttpRequest, battle_id: int):
+def ready(request: TokenRequest, battle_id: int):
     """The player is at the battle (the page's *Ready*); the second of the two starts its
     clock. Saying it twice joins once."""
     _battle, side = permissions.access_battle_for_player(request.auth, battle_id)
@@ -203,7 +209,7 @@ def ready(request: HttpRequest, battle_id: int):
 
 
 @router.post("/battles/{int:battle_id}/touch", response={200: StateOut, **REFUSALS}, auth=PLAYING)
-def touch(request: HttpRequest, battle_id: int, body: TouchIn):
+def touch(request: TokenRequest, battle_id: int, body: TouchIn):
     """Touch a piece (binding where the battle's rule is touch-move: only it may move)."""
     _battle, side = permissions.access_battle_for_player(request.auth, battle_id)
     touch_piece(battle_id, side=side, version=body.version, square=body.square, now=timezone.now())
@@ -211,7 +217,7 @@ def touch(request: HttpRequest, battle_id: int, body: TouchIn):
 
 
 @router.post("/battles/{int:battle_id}/move", response={200: StateOut, **REFUSALS}, auth=PLAYING)
-def move(request: HttpRequest, battle_id: int, body: MoveIn):
+def move(request: TokenRequest, battle_id: int, body: MoveIn):
     """Play a move in the game's canonical notation, decided on the state's ``version``."""
     battle, side = permissions.access_battle_for_player(request.auth, battle_id)
     submit_move(
@@ -239,7 +245,7 @@ _END_OFFERS = {
     auth=PLAYING,
 )
 def end_offer(
-    request: HttpRequest,
+    request: TokenRequest,
     battle_id: int,
     action: Literal["offer", "accept", "decline", "withdraw"],
 ):
@@ -250,7 +256,7 @@ def end_offer(
 
 
 @router.post("/battles/{int:battle_id}/resign", response={200: StateOut, **REFUSALS}, auth=PLAYING)
-def resign_battle(request: HttpRequest, battle_id: int, body: VersionIn):
+def resign_battle(request: TokenRequest, battle_id: int, body: VersionIn):
     """Resign a casual battle. The page asks first; here the request is the answer, and
     its ``version`` says which position it was decided on."""
     _battle, side = permissions.access_battle_for_player(request.auth, battle_id)
