@@ -190,7 +190,7 @@ def make_challenge(request: TokenRequest, body: ChallengeIn):
     response={200: ChallengeOut, **REFUSALS},
     auth=PLAYING,
 )
-def accept(request: TokenRequest, challenge_id: int):
+def accept_challenge(request: TokenRequest, challenge_id: int):
     """Accept a challenge made to the token's user (or a public seek): the answer's
     ``battle`` is the battle created (a quickfire one waits for both players' Ready,
     ``POST /battles/{id}/ready``)."""
@@ -204,7 +204,7 @@ def accept(request: TokenRequest, challenge_id: int):
     response={200: ChallengeOut, **REFUSALS},
     auth=PLAYING,
 )
-def decline(request: TokenRequest, challenge_id: int):
+def decline_challenge(request: TokenRequest, challenge_id: int):
     """Decline a challenge made to the token's user."""
     _concerning(request.auth, challenge_id)
     challenges.decline(challenge_id, by=request.auth, now=timezone.now())
@@ -216,7 +216,7 @@ def decline(request: TokenRequest, challenge_id: int):
     response={200: ChallengeOut, **REFUSALS},
     auth=PLAYING,
 )
-def cancel(request: TokenRequest, challenge_id: int):
+def cancel_challenge(request: TokenRequest, challenge_id: int):
     """Withdraw a challenge or seek the token's user made."""
     _concerning(request.auth, challenge_id)
     challenges.cancel(challenge_id, by=request.auth, now=timezone.now())
