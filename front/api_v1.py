@@ -41,7 +41,9 @@ from accounts.token_auth import TokenRefused
 from games.battles.errors import BattleError, InvalidInput
 from games.web import api_v1 as games_api
 from play import api_v1 as play_api
+from play import api_v1_challenges as play_challenges_api
 from play import api_v1_streams as play_streams
+from play.challenges import ChallengeError
 from thud_site.conditional import NotModified, conditional
 from thud_site.problems import CONTENT_TYPE, problem_response
 from tournaments.web.api_v1 import people, tournaments
@@ -107,6 +109,7 @@ api.add_router("", people.router)
 api.add_router("", games_api.router)
 api.add_router("", play_api.router)
 api.add_router("", play_streams.router)
+api.add_router("", play_challenges_api.router)
 
 
 @api.exception_handler(TokenRefused)
@@ -121,6 +124,13 @@ def token_refused(request: HttpRequest, exc: TokenRefused) -> HttpResponse:
 def battle_refused(request: HttpRequest, exc: BattleError) -> HttpResponse:
     """What was sent (422) or what the battle's state refuses (409), in the page's words."""
     return problem_response(422 if isinstance(exc, InvalidInput) else 409, str(exc.message))
+
+
+@api.exception_handler(ChallengeError)
+def challenge_refused(request: HttpRequest, exc: ChallengeError) -> HttpResponse:
+    """What the offers' state refuses (``play.api_v1_challenges``: no longer open, the
+    limits), in the page's words; what was sent is refused before, by the form (422)."""
+    return problem_response(409, str(exc.message))
 
 
 @api.exception_handler(Http404)

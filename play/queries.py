@@ -1,7 +1,10 @@
 """Which casual battles belong to a user, and which of them wait for the user's move; and
-every battle that waits for the user (``waiting_for_you``: the home page)."""
+every battle that waits for the user (``waiting_for_you``: the home page); the live
+challenges a user received and made (the start page and API v1 list the same)."""
 
 from __future__ import annotations
+
+from datetime import datetime
 
 from django.contrib.auth import get_user_model
 from django.db import models
@@ -11,6 +14,8 @@ from games.engines import registry
 from games.models.battle import Battle
 from games.models.reasons import CANCELLED_REASONS
 from tournaments.for_games import battles_of_copies
+
+from .models import Challenge
 
 
 def your_move(user, *, tournament: bool = False) -> Q:
@@ -55,6 +60,20 @@ def waiting_for_you(user) -> QuerySet[Battle]:
             "second_entry__player",
         )
         .order_by("status", "deadline", "pk")  # "pending" (to join) before "running"
+    )
+
+
+def challenges_received(user, *, now: datetime) -> QuerySet[Challenge]:
+    """The live challenges made to ``user`` (not the public seeks), newest first."""
+    return (
+        Challenge.objects.live(now).filter(opponent=user).select_related("challenger", "opponent")
+    )
+
+
+def challenges_made(user, *, now: datetime) -> QuerySet[Challenge]:
+    """The live challenges and seeks ``user`` made, newest first."""
+    return (
+        Challenge.objects.live(now).filter(challenger=user).select_related("challenger", "opponent")
     )
 
 

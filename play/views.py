@@ -99,11 +99,14 @@ def _start_page(
         "form": form,
         "computer_form": computer_form or ComputerForm(),
         "received": paginate(
-            request, live.filter(opponent=request.user), param="received", anchor="received"
+            request,
+            queries.challenges_received(request.user, now=now),
+            param="received",
+            anchor="received",
         ),
         "seeks": paginate(request, seeks, param="page", anchor="seeks"),
         "made": paginate(
-            request, live.filter(challenger=request.user), param="made", anchor="made"
+            request, queries.challenges_made(request.user, now=now), param="made", anchor="made"
         ),
         "waiting": waiting,
         "match_numbers": matches.numbers_of([b.pk for b in waiting]),
