@@ -32,4 +32,4 @@ def challenge_words(context, challenge) -> SafeString:
         html = html.replace(
             _OPPONENT, str(conditional_escape(name_with_bot_mark(challenge.opponent)))
         )
-    return mark_safe(html)  # noqa: S308 - the line escaped, the names escaped with their marks
+    return mark_safe(html)  # the line escaped, then the names escaped with their marks

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -131,3 +133,25 @@ def test_a_rated_challenge_of_a_bot_to_a_person_says_why_it_is_not_rated(client)
     page = client.get(reverse("games:battle", args=[battle.pk])).content.decode()
     assert "not rated: a bot account plays a person" in page
     assert 'id="match-unrated"' in page and MARK in page
+
+
+def test_the_marks_cost_no_query_per_name(client):
+    me = UserFactory()
+    now = timezone.now()
+    client.force_login(me)
+
+    def challenged_by_a_new_bot(n: int) -> None:
+        challenges.create_challenge(
+            by=make_bot(f"bot{n}"), opponent=me, game="thud", timing="quickfire", now=now
+        )
+
+    challenged_by_a_new_bot(0)
+    client.get(reverse("play:start"))  # the first request also saves the session
+    with CaptureQueriesContext(connection) as one:
+        client.get(reverse("play:start"))
+    for n in range(1, 4):
+        challenged_by_a_new_bot(n)
+    with CaptureQueriesContext(connection) as four:
+        page = client.get(reverse("play:start")).content.decode()
+    assert page.count(MARK) == 4
+    assert len(four) == len(one)
