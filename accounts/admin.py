@@ -17,9 +17,11 @@ from accounts.usernames import validate_not_look_alike
 
 @admin.register(UserProfile)
 class UserProfileAdmin(admin.ModelAdmin):
-    list_display = ["user", "language"]
-    list_filter = ["language"]
+    list_display = ["user", "language", "is_bot"]
+    list_filter = ["language", "is_bot"]
     search_fields = ["user__username"]
+    # Set once by its owner (``play.bots.become_bot``), never turned off: shown, not edited.
+    readonly_fields = ["is_bot", "became_bot_at"]
 
 
 TOKEN_FIELDS: tuple[str, ...] = (

@@ -3,6 +3,10 @@
 Terminology: the *profile language* is the interface language a logged-in user chose with
 the language switcher. Blank means "never chosen": the browser's cookie or Accept-Language
 decides, as for anonymous visitors.
+
+A *bot account* (``is_bot``) is one a program plays through the API. Its owner turns the
+flag on once, before the account has played (``play.bots.become_bot`` decides when, as it
+must ask the games); it is never turned off. A user without a profile row is no bot.
 """
 
 from __future__ import annotations
@@ -33,6 +37,8 @@ class UserProfile(models.Model):
             "Email me when a challenge arrives and when it is my move in a correspondence game."
         ),
     )
+    is_bot = models.BooleanField(_("bot account"), default=False, editable=False)
+    became_bot_at = models.DateTimeField(_("became a bot account"), null=True, editable=False)
 
     class Meta:
         verbose_name = _("user profile")

@@ -35,6 +35,8 @@ Terminology and invariants:
   as the RD falls.
 - A match in which no move was played (both battles ended at ply 0) is never rated
   (``unrated_reason`` "unplayed"), as tournaments leave out matches decided without play.
+- A match between a bot account and a person (``play.bots``) is played unrated, whatever
+  was asked (``unrated_reason`` "bot"); two bot accounts' match is rated as asked.
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ from games.models.battle import DAY_MS, DEFAULT_MOVE_LIMIT, Battle
 from games.models.reasons import NEVER_STARTED
 from tournaments.for_games import LOST_ON_TIME, RESIGNED, match_decision, match_differential
 
-from . import rating_hook
+from . import bots, rating_hook
 from .models import CasualMatch
 
 #: Rated matches of one game a pair of users may play per :data:`RATING_PERIOD`.
@@ -73,8 +75,8 @@ def start_match(
     now: datetime,
 ) -> CasualMatch:
     """Create battle 1 (``first`` moves first; a timed one waits for both players) and its
-    match; rated if asked and the pair has rated matches left this period (see the module
-    note). ``move_limit``: a quickfire match's moves per side, in both battles. Raises
+    match; rated if asked, unless a bot account plays a person, and if the pair has rated
+    matches left this period (see the module note). ``move_limit``: a quickfire match's moves per side, in both battles. Raises
     ``games.battles.errors.NotAllowed`` as ``create_casual_battle`` does."""
     with transaction.atomic():
         battle = create_casual_battle(
@@ -88,7 +90,9 @@ def start_match(
             now=now,
         )
         reason = CasualMatch.UnratedReason.NONE
-        if rated and rated_left(first, second, game=battle.game, now=now) <= 0:
+        if rated and bots.against_a_person(first, second):
+            rated, reason = False, CasualMatch.UnratedReason.BOT
+        elif rated and rated_left(first, second, game=battle.game, now=now) <= 0:
             rated, reason = False, CasualMatch.UnratedReason.LIMIT
         return CasualMatch.objects.create(
             user_a=first,
@@ -226,7 +230,7 @@ def of_battle(battle: Battle) -> CasualMatch | None:
     if not battle.is_casual:
         return None
     return (
-        CasualMatch.objects.select_related("user_a", "user_b", "no_show_by")
+        CasualMatch.objects.select_related("user_a__profile", "user_b__profile", "no_show_by")
         .filter(_either(battle.pk))
         .first()
     )
@@ -300,4 +304,8 @@ def label(number: int, *, rated: bool, reason: str = "") -> str:
         ) % {"n": number}
     if reason == CasualMatch.UnratedReason.UNPLAYED:
         return gettext("Match, battle %(n)d of 2, not rated: no move was played") % {"n": number}
+    if reason == CasualMatch.UnratedReason.BOT:
+        return gettext("Match, battle %(n)d of 2, not rated: a bot account plays a person") % {
+            "n": number
+        }
     return gettext("Match, battle %(n)d of 2") % {"n": number}

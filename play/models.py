@@ -200,7 +200,9 @@ class CasualMatch(models.Model):
       played unrated when its pair already has ``play.matches.RATED_PER_PERIOD`` rated
       matches of the game in the last ``RATING_PERIOD`` (``unrated_reason`` "limit",
       decided when it is created), or ends unrated when no move was played in it
-      (``unrated_reason`` "unplayed", written with its result).
+      (``unrated_reason`` "unplayed", written with its result). A match between a bot
+      account and a person (``play.bots``) is never rated (``unrated_reason`` "bot",
+      decided when it is created); two bots' match is rated.
     - ``no_show_by``: the player who never joined battle 2; they lose the match (their
       opponent's differential is battle 1's, at least 1), it ends and is rated as usual.
     """
@@ -209,6 +211,7 @@ class CasualMatch(models.Model):
         NONE = "", _("rated, or asked for unrated")
         LIMIT = "limit", _("rated matches against this opponent used up for the period")
         UNPLAYED = "unplayed", _("no move was played")
+        BOT = "bot", _("a bot account against a person")
 
     class Status(models.TextChoices):
         PLAYING = "playing", _("Playing")

@@ -15,4 +15,5 @@ urlpatterns = [
     path("games/", views.my_games, name="games"),
     path("stats/", views.stats, name="stats"),
     path("settings/", views.notifications, name="settings"),
+    path("settings/bot/", views.become_bot, name="become_bot"),
 ]

@@ -17,7 +17,7 @@ from accounts.models import UserProfile
 from games.engines import registry
 from thud_site.http import AuthedRequest, HtmxHttpRequest
 
-from . import challenges, computer, matches, queries, suggest
+from . import bots, challenges, computer, matches, queries, suggest
 from . import stats as stats_lib
 from .forms import ChallengeForm, ComputerForm, NotificationsForm
 from .models import Challenge
@@ -88,12 +88,15 @@ def _start_page(
     now: datetime,
     status: int,
 ) -> HttpResponse:
-    live = Challenge.objects.live(now).select_related("challenger", "opponent")
+    # The profiles come with the users: the names' BOT marks cost no query each.
+    live = Challenge.objects.live(now).select_related("challenger__profile", "opponent__profile")
     seeks = live.filter(opponent__isnull=True).exclude(challenger=request.user)
     # Accepted challenges whose battles wait for the players (found here without
     # JavaScript too; with it, the page turns into the battle at once).
     waiting = list(
-        queries.waiting_for_players(request.user).select_related("first_user", "second_user")
+        queries.waiting_for_players(request.user).select_related(
+            "first_user__profile", "second_user__profile"
+        )
     )
     context = {
         "form": form,
@@ -171,7 +174,9 @@ def answer(request: HtmxHttpRequest, challenge_id: int, action: str) -> HttpResp
 @require_GET
 def my_games(request: HtmxHttpRequest) -> HttpResponse:
     """The user's casual battles, the ones waiting for their move first."""
-    mine = queries.casual_battles_of(request.user).select_related("first_user", "second_user")
+    mine = queries.casual_battles_of(request.user).select_related(
+        "first_user__profile", "second_user__profile"
+    )
     your_move = queries.your_move(request.user)
     first = list(mine.filter(your_move).order_by("deadline", "pk"))
     others = list(mine.exclude(your_move).order_by("-updated_at", "-pk")[:100])
@@ -216,14 +221,67 @@ def stats(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "play/stats.html", {"rows": rows, "player": player})
 
 
+#: The form field the site's confirmation dialog adds (``static/js/site.js``).
+CONFIRM_FIELD = "confirm"
+
+
+def bot_question() -> str:
+    """What the "become a bot account" button asks before it does it."""
+    return _(
+        "Turn this account into a bot account for good? A program will play it through the "
+        "API; it can then play people only in unrated games, and it can never become a "
+        "person's account again."
+    )
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def notifications(request: AuthedRequest) -> HttpResponse:
-    """The user's email setting (on the profile)."""
+    """The user's email setting (on the profile), and the bot account section."""
     profile, _created = UserProfile.objects.get_or_create(user=request.user)
     form = NotificationsForm(request.POST if request.method == "POST" else None, instance=profile)
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, _("Your settings are saved."))
         return redirect("play:settings")
-    return render(request, "play/settings.html", {"form": form})
+    return _settings_page(request, form, profile=profile)
+
+
+def _settings_page(
+    request: AuthedRequest,
+    form: NotificationsForm,
+    *,
+    profile: UserProfile,
+    refusal: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    context = {
+        "form": form,
+        "is_bot": profile.is_bot,
+        "bot_question": bot_question(),
+        "bot_refusal": refusal,
+    }
+    return render(request, "play/settings.html", context, status=status)
+
+
+@login_required
+@require_POST
+def become_bot(request: AuthedRequest) -> HttpResponse:
+    """Turn the account into a bot account (asked first; refused once it has played)."""
+    if request.POST.get(CONFIRM_FIELD) != "1":
+        # Nothing done: the same question, on a page of its own (no JavaScript ran).
+        context = {
+            "question": bot_question(),
+            "yes": _("Make this a bot account"),
+            "fields": [],
+            "back": reverse("play:settings"),
+        }
+        return render(request, "tournaments/confirm.html", context, status=400)
+    try:
+        bots.become_bot(request.user, now=timezone.now())
+    except bots.BotRefused as exc:
+        profile, _created = UserProfile.objects.get_or_create(user=request.user)
+        form = NotificationsForm(instance=profile)
+        return _settings_page(request, form, profile=profile, refusal=exc.message, status=409)
+    messages.success(request, _("This account is a bot account now."))
+    return redirect("play:settings")

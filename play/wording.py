@@ -143,12 +143,21 @@ def clock_of(challenge: Challenge) -> ClockWords:
     return casual_quickfire(challenge.move_limit)
 
 
-def words_for(challenge: Challenge, *, reader) -> str:
-    """``challenge_words`` for ``challenge`` as the user ``reader`` reads it."""
+def words_for(
+    challenge: Challenge,
+    *,
+    reader,
+    challenger_name: str | None = None,
+    opponent_name: str | None = None,
+) -> str:
+    """``challenge_words`` for ``challenge`` as the user ``reader`` reads it. The names
+    are the users' (``challenger_name``, ``opponent_name``: other words in their places,
+    for a page that marks them up, ``play.templatetags.challenge_words``)."""
     game = registry.get(challenge.game)
+    opponent = challenge.opponent
     return challenge_words(
-        challenger=challenge.challenger.get_username(),
-        opponent=challenge.opponent.get_username() if challenge.opponent else None,
+        challenger=challenger_name or challenge.challenger.get_username(),
+        opponent=(opponent_name or opponent.get_username()) if opponent else None,
         reader_is_challenger=reader is not None and reader.pk == challenge.challenger_id,
         game=_(game.name),  # noqa: INT001
         sides=(_(game.sides[0].name), _(game.sides[1].name)),  # noqa: INT001

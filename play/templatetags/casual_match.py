@@ -1,13 +1,16 @@
 """Casual matches on the pages: ``{% match_label battle numbers %}`` in the lists of
 battles ("Rated match, battle 1 of 2"; ``numbers`` from ``play.matches.numbers_of``), and
 ``{% casual_match_box battle %}`` on a casual battle's page (the games app's template
-asks play, which it may not import: a battle knows nothing of its match)."""
+asks play, which it may not import: a battle knows nothing of its match). The battle page
+asks here too which of its seats bot accounts hold (``{% casual_bot_sides battle as
+bot_sides %}``): games knows nothing of accounts either."""
 
 from __future__ import annotations
 
 from django import template
 from django.utils.translation import gettext
 
+from accounts.models import UserProfile
 from games.models.battle import Battle
 from play import matches
 
@@ -47,3 +50,21 @@ def casual_match_box(context, battle: Battle) -> dict:
         "line": matches.result_line(match),
         "request": context.get("request"),
     }
+
+
+@register.simple_tag
+def casual_bot_sides(battle: Battle) -> frozenset[str]:
+    """The side keys of ``battle`` whose players are bot accounts (``play.bots``), in one
+    query for both seats; none in a tournament battle (its seats are entries)."""
+    if not battle.is_casual:
+        return frozenset()
+    seats = dict(zip((battle.first_user_id, battle.second_user_id), side_keys(battle), strict=True))
+    bots = UserProfile.objects.filter(
+        user_id__in=[pk for pk in seats if pk is not None], is_bot=True
+    ).values_list("user_id", flat=True)
+    return frozenset(seats[pk] for pk in bots)
+
+
+def side_keys(battle: Battle) -> tuple[str, str]:
+    first, second = (info.key for info in battle.rules.sides)
+    return first, second
