@@ -67,15 +67,17 @@ class MatchResultForm(forms.Form):
         """Ask the server for the live score as the referee types (no client arithmetic).
 
         Each field asks on its own, so the fields share one queue on their wrapper (which no
-        preview replaces): a newer request aborts an older one, whose answer, computed from
-        fewer numbers, would otherwise land last and overwrite the newer score.
+        preview replaces): while one request is out, only the newest next one waits, and
+        it is sent once the first is answered. Unsynchronised, an older request's answer
+        (fewer numbers) could land after the newer one was sent and leave the newer answer
+        to a replaced element. Queued, not aborted: htmx logs an abort as an error.
         """
         for name in SURVIVOR_FIELDS:
             self.fields[name].widget.attrs.update(
                 {
                     "hx-post": url,
                     "hx-trigger": "input changed delay:300ms",
-                    "hx-sync": "closest .survivor-fields:replace",
+                    "hx-sync": "closest .survivor-fields:queue last",
                     "hx-target": "#result-preview",
                     "hx-swap": "outerHTML",
                     "hx-include": "closest form",
