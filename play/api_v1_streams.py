@@ -12,7 +12,8 @@ connection open).
   battle waits for them: their challenge was accepted, the opponent is at the board,
   battle 2 of a match: ``battle``), ``gameFinish`` (one of their online battles ended:
   ``battle``), ``round`` (a tournament's round with their match was published:
-  ``match``). What happens while no stream is open is not replayed: a program reads
+  ``match``). An empty line comes first, once the stream listens: what happens from then
+  on is told. What happens while no stream is open is not replayed: a program reads
   ``GET /challenges`` and its battles' states when it connects.
 
 Both are served by the events process (uvicorn, the Procfile's ``events``), as the pages'
@@ -173,6 +174,6 @@ async def events(request: TokenRequest):
     each, as they happen."""
     user = request.auth
     body = stream.keyed_stream(
-        stream.user_hub, user.pk, _user_event, connected=b"", keepalive=KEEPALIVE
+        stream.user_hub, user.pk, _user_event, connected=KEEPALIVE, keepalive=KEEPALIVE
     )
     return _streamed(request, body)

@@ -1,0 +1,110 @@
+"""The reference client (scripts/thud_bot.py) against the real site: the project's own
+level-1 and level-5 engines connected as two bot accounts play a rated quickfire match
+through API v1 alone (uvicorn, a clock worker and beat, the real Redis), and the match's
+result and the ratings follow from the battles as the site scored them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from django.conf import settings
+from django.utils import timezone
+
+from accounts import tokens
+from games.models.battle import Battle
+from games.models.history import Move
+from play import bots
+from play.models import CasualMatch
+from tests.factories import UserFactory
+from tournaments.models.ratings import SiteRating
+
+CLIENT = Path(settings.BASE_DIR) / "scripts" / "thud_bot.py"
+MATCH_S = 240
+
+
+def bot_account(name: str) -> tuple:
+    user = UserFactory(username=name)
+    bots.become_bot(user, now=timezone.now())
+    return user, tokens.make_token(user, name="engine", scopes=("bot",), now=timezone.now()).plain
+
+
+def client(site: str, token: str, level: int, log: Path) -> subprocess.Popen:
+    engine = [sys.executable, "-m", "games.thud", "bot", "--level", str(level)]
+    argv = [sys.executable, str(CLIENT), "--site", site, "--token", token, "--max-battles", "2"]
+    return subprocess.Popen(
+        [*argv, "--max-move-ms", "150", "--", *engine],
+        cwd=settings.BASE_DIR,
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+    )
+
+
+def wait_for(log: Path, text: str, proc: subprocess.Popen, timeout: float = 30) -> None:
+    end = time.monotonic() + timeout
+    while text not in log.read_text():
+        assert proc.poll() is None, log.read_text()
+        assert time.monotonic() < end, f"no {text!r} in {log.read_text()}"
+        time.sleep(0.1)
+
+
+@pytest.mark.clock
+def test_two_engines_play_a_rated_quickfire_match_through_the_reference_client(server, tmp_path):
+    (strong, strong_token), (weak, weak_token) = bot_account("level5"), bot_account("level1")
+    logs = [tmp_path / "level5.log", tmp_path / "level1.log"]
+    procs = [client(server, strong_token, 5, logs[0]), client(server, weak_token, 1, logs[1])]
+    try:
+        for proc, log in zip(procs, logs, strict=True):
+            wait_for(log, "listening", proc)
+        # The strong bot challenges the weak one; the weak one's client accepts it.
+        made = httpx.post(
+            f"{server}/api/v1/challenges",
+            headers={"Authorization": f"Bearer {strong_token}"},
+            json={
+                "opponent": "level1",
+                "game": "thud",
+                "timing": "quickfire",
+                "rated_match": True,
+                "first": "challenger",
+            },
+            timeout=30,
+        )
+        assert made.status_code == 201, made.text
+        for proc, log in zip(procs, logs, strict=True):
+            assert proc.wait(timeout=MATCH_S) == 0, log.read_text()
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+    match = CasualMatch.objects.get()
+    assert (match.status, match.rated) == ("ended", True)
+    assert {match.user_a_id, match.user_b_id} == {strong.pk, weak.pk}
+    battles = [match.battle_1, match.battle_2]
+    differential_a = 0
+    for battle in battles:
+        assert battle.status == Battle.Status.FINISHED and battle.ply > 0
+        # Played by the engines: no turn forfeited.
+        assert (battle.forfeits_first, battle.forfeits_second) == (0, 0)
+        # The moves stored, replayed by the engine here, give the stored board and scores.
+        game = battle.rules
+        position = game.initial_state()
+        for move in Move.objects.filter(battle=battle).order_by("ply"):
+            position, _info = game.apply(position, move.notation)
+        assert game.serialise(position) == battle.board
+        assert game.scores(position) == battle.scores
+        a_side = game.sides[0 if battle.first_user_id == match.user_a_id else 1].key
+        b_side = next(side.key for side in game.sides if side.key != a_side)
+        differential_a += battle.scores[a_side] - battle.scores[b_side]
+    # The match is the two battles' summed differential, for user A.
+    assert match.differential_a == differential_a
+    rated = SiteRating.objects.filter(game="thud", player__user__in=[strong, weak])
+    assert rated.count() == 2
+    for log in logs:
+        text = log.read_text()
+        assert "finished" in text and "engine failed" not in text, text
