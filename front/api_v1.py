@@ -27,6 +27,7 @@ from __future__ import annotations
 import inspect
 import logging
 from collections.abc import Callable
+from datetime import UTC, datetime
 from functools import wraps
 from typing import Any
 
@@ -175,8 +176,9 @@ def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
 
 def problems(view: Callable[..., Any]) -> Callable[..., Any]:
     """``view`` with its refusals outside ninja's operations as problems too: a method
-    the address does not offer (405, with its ``Allow``), the root's 404. An address
-    whose operations are async (the streams) gets an async wrapper."""
+    the address does not offer (405, with its ``Allow``), the root's 404. HEAD is
+    answered as GET without the body. An address whose operations are async (the
+    streams) gets an async wrapper."""
 
     if inspect.iscoroutinefunction(view):
 
@@ -192,10 +194,18 @@ def problems(view: Callable[..., Any]) -> Callable[..., Any]:
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        head = request.method == "HEAD"
+        if head:  # a GET whose body is left out: the same status and headers (ETag)
+            request.method = "GET"
         try:
             response = view(request, *args, **kwargs)
         except Http404:
             return unknown_address(request)
+        finally:
+            if head:
+                request.method = "HEAD"
+        if head and not response.streaming:
+            response.content = b""
         return _allowed(response)
 
     return wrapper
@@ -237,3 +247,31 @@ def _patterns() -> list[URLPattern]:
 
 #: For ``front/urls.py``: ``path("api/v1/", api_v1.urls)`` (patterns, app name, namespace).
 urls = (_patterns(), NAMESPACE, NAMESPACE)
+
+
+# The old addresses ---------------------------------------------------------------------
+
+#: When v1 replaced the old JSON addresses (README "API"): they answer as before, each
+#: answer saying so (RFC 9745: ``Deprecation`` as a date, a ``Link`` to v1's docs). They
+#: go with the next major release; no date is set yet, so no ``Sunset``.
+OLD_API_DEPRECATED = datetime(2026, 12, 4, tzinfo=UTC)
+
+
+def _deprecated(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        response.headers["Deprecation"] = f"@{int(OLD_API_DEPRECATED.timestamp())}"
+        docs = reverse(f"{NAMESPACE}:openapi-view")
+        response.headers["Link"] = f'<{docs}>; rel="deprecation"; type="text/html"'
+        return response
+
+    return wrapper
+
+
+def old_addresses(patterns: list[Any]) -> list[URLPattern]:
+    """The old API's URL patterns, each answer marked deprecated."""
+    assert all(isinstance(p, URLPattern) for p in patterns), "no nested URL confs"
+    return [
+        URLPattern(p.pattern, _deprecated(p.callback), p.default_args, p.name) for p in patterns
+    ]

@@ -28,6 +28,7 @@ from accounts.views import set_language
 from front import api_v1, home, views, views_player_page
 from games.web import views_api, views_records
 from thud_site import views_app
+from tournaments.web import urls_api
 
 # The admin's login guards the most powerful accounts: it shares the site login's limiter.
 admin.site.login_form = RateLimitedAdminAuthenticationForm
@@ -37,9 +38,19 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("api/v1/", api_v1.urls),
-    path("api/tournaments/<slug:slug>/battles", views_api.battles, name="api_battles"),
-    path("api/battles/<int:battle_id>", views_api.battle, name="api_battle"),
-    path("api/", include("tournaments.web.urls_api")),
+    # The old JSON addresses (deprecated: each answer says so and links v1's docs).
+    path(
+        "api/",
+        include(
+            api_v1.old_addresses(
+                [
+                    path("tournaments/<slug:slug>/battles", views_api.battles, name="api_battles"),
+                    path("battles/<int:battle_id>", views_api.battle, name="api_battle"),
+                    *urls_api.urlpatterns,
+                ]
+            )
+        ),
+    ),
     path("manage/", include("tournaments.web.organiser.urls")),
     path("referee/", include("tournaments.web.urls_referee")),
     path("battles/", include("games.urls")),

@@ -20,6 +20,9 @@ def old(client, url: str, **query) -> object:
     assert response.status_code == 200, url
     assert response["Content-Type"] == "application/json"
     assert "ETag" not in response  # v1's conditional answers are v1's alone
+    # Each answer says the address is deprecated since v1 came, and where v1 is described.
+    assert response["Deprecation"] == "@1796342400"
+    assert response["Link"] == '</api/v1/docs>; rel="deprecation"; type="text/html"'
     return response.json()
 
 

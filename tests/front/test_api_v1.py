@@ -151,3 +151,13 @@ def test_a_bug_is_a_500_problem_and_is_logged(client, monkeypatch, caplog):
     body = assert_problem(client.get(f"{PREFIX}stats"), 500)
     assert "a bug" not in body["detail"]
     assert any(r.name == "django.request" and r.exc_info for r in caplog.records)
+
+
+def test_head_answers_as_get_without_the_body(client):
+    t = tournament_with_players(2)
+    got = client.get(f"{PREFIX}tournaments/{t.slug}/standings")
+    head = client.head(f"{PREFIX}tournaments/{t.slug}/standings")
+    assert (head.status_code, head["ETag"]) == (200, got["ETag"])
+    assert head.content == b"" and head["Content-Type"] == got["Content-Type"]
+    missing = client.head(f"{PREFIX}tournaments/nowhere")
+    assert missing.status_code == 404 and missing.content == b""
