@@ -170,18 +170,7 @@ def make_challenge(request: TokenRequest, body: ChallengeIn):
     )
     if not form.is_valid():
         raise _invalid(form)
-    data = form.cleaned_data
-    challenge = challenges.create_challenge(
-        by=request.auth,
-        opponent=data["username"],
-        game=data["game"],
-        timing=data["timing"],
-        days=data["days"],
-        first=data["first"],
-        move_limit=data["move_limit"],
-        rated_match=data["rated_match"],
-        now=timezone.now(),
-    )
+    challenge = form.create(by=request.auth, now=timezone.now())
     return Status(201, challenge_out(challenge))
 
 

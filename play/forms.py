@@ -10,6 +10,7 @@ JavaScript (static/js/play_start.js) only the chosen game's name shows.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -24,7 +25,7 @@ from games.engines import registry
 from games.models.battle import CASUAL_MOVE_LIMITS, DEFAULT_MOVE_LIMIT, MAX_CORRESPONDENCE_DAYS
 from games.rules.interface import Game
 
-from . import computer
+from . import challenges, computer
 from .models import Challenge
 
 #: Between one game's name of a side and the next game's (hidden by the script).
@@ -127,6 +128,22 @@ class ChallengeForm(forms.ModelForm):
 
     def clean_move_limit(self) -> int:
         return self.cleaned_data["move_limit"] or DEFAULT_MOVE_LIMIT
+
+    def create(self, *, by, now: datetime) -> Challenge:
+        """The challenge (or seek) these valid choices make, through the one domain call;
+        ``challenges.ChallengeError`` for what the offers' state refuses."""
+        data = self.cleaned_data
+        return challenges.create_challenge(
+            by=by,
+            opponent=data["username"],
+            game=data["game"],
+            timing=data["timing"],
+            days=data["days"],
+            first=data["first"],
+            move_limit=data["move_limit"],
+            rated_match=data["rated_match"],
+            now=now,
+        )
 
 
 class NotificationsForm(forms.ModelForm):

@@ -33,19 +33,8 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
     now = timezone.now()
     form = ChallengeForm(request.POST if request.method == "POST" else None, user=request.user)
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
-            challenges.create_challenge(
-                by=request.user,
-                opponent=data["username"],
-                game=data["game"],
-                timing=data["timing"],
-                days=data["days"],
-                first=data["first"],
-                move_limit=data["move_limit"],
-                rated_match=data["rated_match"],
-                now=now,
-            )
+            form.create(by=request.user, now=now)
         except challenges.ChallengeError as exc:
             form.add_error(None, exc.message)
         else:
