@@ -13,8 +13,10 @@ connection open).
   battle 2 of a match: ``battle``), ``gameFinish`` (one of their online battles ended:
   ``battle``), ``round`` (a tournament's round with their match was published:
   ``match``). An empty line comes first, once the stream listens: what happens from then
-  on is told. What happens while no stream is open is not replayed: a program reads
-  ``GET /challenges`` and its battles' states when it connects.
+  on is told, after the last minute's events (``publish.recent_notices``), sent again for
+  a program that was connecting when they came (so an event may come twice). Older ones
+  are not replayed: a program reads ``GET /challenges`` and its battles' states when it
+  connects.
 
 Both are served by the events process (uvicorn, the Procfile's ``events``), as the pages'
 SSE streams are: under the WSGI server these addresses answer a 503 problem at once (an
@@ -39,6 +41,7 @@ from django.utils import timezone
 from ninja import Field, Router, Schema
 
 from games.battles import joining
+from games.events import publish
 from games.live import stream
 from games.web import permissions
 from play import challenges
@@ -174,6 +177,11 @@ async def events(request: TokenRequest):
     each, as they happen."""
     user = request.auth
     body = stream.keyed_stream(
-        stream.user_hub, user.pk, _user_event, connected=KEEPALIVE, keepalive=KEEPALIVE
+        stream.user_hub,
+        user.pk,
+        _user_event,
+        connected=KEEPALIVE,
+        keepalive=KEEPALIVE,
+        replay=lambda: publish.recent_notices(user.pk),
     )
     return _streamed(request, body)

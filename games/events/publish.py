@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
@@ -103,10 +104,24 @@ def user_channel(user_id: int) -> str:
     return f"{settings.THUD_EVENTS_PREFIX}user:{user_id}"
 
 
+#: A user's latest notices are kept this long, at most this many, for a stream that opens
+#: just after them: a bot accepts a challenge in milliseconds, while the challenger's page
+#: is still loading after its POST and not listening yet.
+RECENT_NOTICES_S = 60
+RECENT_NOTICES_MAX = 10
+
+
+def recent_notices_key(user_id: int) -> str:
+    return f"{settings.THUD_EVENTS_PREFIX}recent-notices:{user_id}"
+
+
 def publish_notices(notices: Iterable[tuple[int, dict[str, Any]]]) -> None:
-    """Publish ``(user_id, notice)`` pairs, after commit. Like the states, a lost notice is
-    only logged: the home page and "Your games" list the battle all the same."""
+    """Publish ``(user_id, notice)`` pairs, after commit, and keep each among its user's
+    recent ones (``recent_notices``), stamped with the time it was published (``at``,
+    epoch ms). Like the states, a lost notice is only logged: the home page and "Your
+    games" list the battle all the same."""
     global _publisher
+    at = int(time.time() * 1000)
     try:
         if _publisher is None:
             _publisher = redis.Redis.from_url(
@@ -115,9 +130,29 @@ def publish_notices(notices: Iterable[tuple[int, dict[str, Any]]]) -> None:
         with _publisher.pipeline(transaction=False) as pipe:
             for user_id, notice in notices:
                 pipe.publish(user_channel(user_id), json.dumps(notice))
+                kept = recent_notices_key(user_id)
+                pipe.lpush(kept, json.dumps(notice | {"at": at}))
+                pipe.ltrim(kept, 0, RECENT_NOTICES_MAX - 1)
+                pipe.expire(kept, RECENT_NOTICES_S)
             pipe.execute()
     except redis.RedisError:
         log.warning("could not publish user notices", exc_info=True)
+
+
+def recent_notices(user_id: int) -> list[dict[str, Any]]:
+    """The user's notices of the last ``RECENT_NOTICES_S``, oldest first, each with the
+    time it was published (``at``); none when Redis cannot say."""
+    global _publisher
+    try:
+        if _publisher is None:
+            _publisher = redis.Redis.from_url(
+                settings.REDIS_URL, socket_timeout=0.5, socket_connect_timeout=0.5
+            )
+        kept = _publisher.lrange(recent_notices_key(user_id), 0, -1)
+    except redis.RedisError:
+        log.warning("could not read recent user notices", exc_info=True)
+        return []
+    return [json.loads(text) for text in reversed(kept)]
 
 
 def tournament_channel(tournament_id: int) -> str:

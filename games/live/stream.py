@@ -268,16 +268,25 @@ async def keyed_stream(
     *,
     connected: bytes = b": connected\n\n",
     keepalive: bytes = b": keepalive\n\n",
+    replay: Callable[[], list[Any]] | None = None,
 ):
     """The SSE body of one key of ``events`` (a user, a tournament): ``connected`` once
     subscribed, then each message as ``to_sse`` writes it (``None``: skipped), with
     ``keepalive`` every ``KEEPALIVE_S`` of silence (another format, NDJSON, passes its
-    own). Nothing is replayed: the pages that read these refetch what they show."""
+    own). ``replay`` (called in a thread once subscribed) gives what to send first: a
+    user's recent notices, which the stream may then also tell from the queue (the
+    readers drop a notice they have seen). Else nothing is replayed: the pages that read
+    these refetch what they show."""
     queue = events.register(key)
     try:
         await events.wait_ready()
         if connected:
             yield connected
+        if replay is not None:
+            for item in await sync_to_async(replay, thread_sensitive=False)():
+                event = to_sse(item)
+                if event is not None:
+                    yield event
         while True:
             try:
                 item = await asyncio.wait_for(queue.get(), timeout=KEEPALIVE_S)
@@ -297,14 +306,18 @@ def _notice(item: Any) -> bytes | None:
     (``static/js/notices.js`` drops a notice older than a few minutes)."""
     if not isinstance(item, dict):
         return None
+    if "at" in item:  # a recent notice sent again: the time it was published
+        return format_sse(item, event="notice")
     return format_sse(item | {"at": int(time.time() * 1000)}, event="notice")
 
 
 def user_stream(user_id: int):
     """The SSE body of one user's notices (``publish.publish_notices``), each as ``event:
-    notice`` with its time of sending. What a page misses, the home page and "Your games"
-    list anyway."""
-    return keyed_stream(user_hub, user_id, _notice)
+    notice`` with its time of sending: first the last minute's (``publish.recent_notices``,
+    with the time they were published), for a page that was loading when they came, then
+    each as it comes. ``static/js/notices.js`` shows a notice once a device and drops a
+    stale one. What a page misses, the home page and "Your games" list anyway."""
+    return keyed_stream(user_hub, user_id, _notice, replay=lambda: publish.recent_notices(user_id))
 
 
 async def hall_stream(

@@ -7,6 +7,7 @@ import asyncio
 import json
 import socket
 import time
+import uuid
 
 import pytest
 from django.urls import reverse
@@ -18,7 +19,7 @@ from tests.factories import UserFactory
 
 def test_a_notice_reaches_its_user_stream_and_not_another(settings, monkeypatch):
     monkeypatch.setattr(publish, "_publisher", None)  # a client of another test's Redis
-    settings.THUD_EVENTS_PREFIX = f"test-notices-{socket.gethostname()}-"
+    settings.THUD_EVENTS_PREFIX = f"test-notices-{socket.gethostname()}-{uuid.uuid4().hex}-"
 
     async def run():
         mine, other = live.user_stream(7), live.user_stream(8)
@@ -43,6 +44,32 @@ def test_a_notice_reaches_its_user_stream_and_not_another(settings, monkeypatch)
     assert notice == {"kind": "waiting", "battle": 3, "url": "/battles/3/"}
     assert abs(sent - before) < 60_000
     assert leaked is None
+
+
+def test_a_stream_that_opens_just_after_a_notice_is_told_it_with_its_time(settings, monkeypatch):
+    """A bot accepts a challenge while the challenger's page, after its POST, is loading:
+    the page's stream, opening a moment later, still gets the notice (the last minute's,
+    at most ``RECENT_NOTICES_MAX``, oldest first), stamped with the time it was published."""
+    monkeypatch.setattr(publish, "_publisher", None)
+    settings.THUD_EVENTS_PREFIX = f"test-recent-{uuid.uuid4().hex}-"
+    before = int(time.time() * 1000)
+    publish.publish_notices([(5, {"kind": "old", "n": 0})])
+    publish.publish_notices([(5, {"kind": "accepted", "n": i}) for i in range(1, 11)])
+    publish.publish_notices([(6, {"kind": "accepted", "n": 99})])
+
+    async def run():
+        mine = live.user_stream(5)
+        assert await anext(mine) == b": connected\n\n"
+        got = [await asyncio.wait_for(anext(mine), timeout=5) for _ in range(10)]
+        await mine.aclose()
+        live.user_hub.task.cancel()
+        return got
+
+    notices = [json.loads(frame.split(b"data: ", 1)[1]) for frame in asyncio.run(run())]
+    # The ten newest, oldest first; the eleventh-newest and the other user's are not there.
+    assert [n["n"] for n in notices] == list(range(1, 11))
+    assert all(before <= n["at"] <= time.time() * 1000 for n in notices)
+    assert publish.recent_notices(6) == [{"kind": "accepted", "n": 99, "at": notices[0]["at"]}]
 
 
 def test_a_failed_publish_is_only_logged(settings, caplog, monkeypatch):
