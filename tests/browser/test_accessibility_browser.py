@@ -156,6 +156,8 @@ def test_crawl_keeps_html_pages_of_the_site_and_at_most_three_per_url_name(demo)
     assert reverse("organiser_new") in paths
     # The ratings list (site nav) and a player's rating page (from it) are scanned too.
     assert "ratings" in per_view and "player_ratings" in per_view, per_view
+    # The engine league (from the play statistics in the site nav) is scanned too.
+    assert "play:league" in per_view, per_view
     assert set(paths) <= set(fetched)
     # Never even fetched: the admin is not ours, a stream never ends, a PDF takes seconds.
     skipped = [
