@@ -44,6 +44,7 @@ from games.models.battle import Battle
 from tests.browser.axe import AXE_SCRIPT, EMPTY_STREAM, Violation, describe, scan, summarise
 from tests.browser.keyboard import tab_to
 from tests.crawler import DOWNLOADS, crawl, view_name
+from tests.play.league_support import bot, ended
 from tournaments.models.rounds import Match
 
 pytestmark = [
@@ -96,6 +97,8 @@ def battles(demo):
     referee's clock, the diagram and the replay are then reachable by links."""
     match = Match.objects.filter(round__tournament__slug="quickfire-cup").order_by("table")[0]
     create_battles(match, mode=Battle.Mode.OTB, now=timezone.now())
+    # Two bots' rated match: the engine league's tables are scanned, not its empty state.
+    ended(bot(username="hex"), bot(username="bromide"), ended_at=timezone.now(), diff=4)
 
 
 @pytest.mark.parametrize("role", ROLES)
