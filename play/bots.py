@@ -11,8 +11,8 @@ Terminology and invariants:
 - Why here and not in ``accounts``: whether a user has played is the games' and the
   tournaments' knowledge, which ``accounts`` may not import; ``play`` may.
 - A match between a bot account and a person is never rated (``play.matches``); two
-  bots' match is. (Their own rating pool is not built yet: both count in the game's one
-  pool today.)
+  bots' match is, in the bots' own pool only: the engine league (``play.league``), never
+  the people's ratings (``play.rated``).
 """
 
 from __future__ import annotations

@@ -186,6 +186,16 @@ class CasualMatchQuerySet(models.QuerySet):
         """The rated matches of ``game`` played to the end (they have a result)."""
         return self.filter(game=game, rated=True, status=CasualMatch.Status.ENDED)
 
+    def between_people(self) -> CasualMatchQuerySet:
+        """The matches whose two users are people (``play.bots``: a user without a profile
+        row is one): what the people's ratings read."""
+        # ``exclude`` keeps a user with no profile row (its flag is NULL, not true).
+        return self.exclude(user_a__profile__is_bot=True).exclude(user_b__profile__is_bot=True)
+
+    def between_bots(self) -> CasualMatchQuerySet:
+        """The matches whose two users are bot accounts: what the engine league reads."""
+        return self.filter(user_a__profile__is_bot=True, user_b__profile__is_bot=True)
+
 
 class CasualMatch(models.Model):
     """Two casual battles with sides swapped between two users, like a tournament match.

@@ -44,6 +44,7 @@ from games.models.battle import Battle
 from tests.browser.axe import AXE_SCRIPT, EMPTY_STREAM, Violation, describe, scan, summarise
 from tests.browser.keyboard import tab_to
 from tests.crawler import DOWNLOADS, crawl, view_name
+from tests.play.league_support import bot, ended
 from tournaments.models.rounds import Match
 
 pytestmark = [
@@ -96,6 +97,8 @@ def battles(demo):
     referee's clock, the diagram and the replay are then reachable by links."""
     match = Match.objects.filter(round__tournament__slug="quickfire-cup").order_by("table")[0]
     create_battles(match, mode=Battle.Mode.OTB, now=timezone.now())
+    # Two bots' rated match: the engine league's tables are scanned, not its empty state.
+    ended(bot(username="hex"), bot(username="bromide"), ended_at=timezone.now(), diff=4)
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -156,6 +159,8 @@ def test_crawl_keeps_html_pages_of_the_site_and_at_most_three_per_url_name(demo)
     assert reverse("organiser_new") in paths
     # The ratings list (site nav) and a player's rating page (from it) are scanned too.
     assert "ratings" in per_view and "player_ratings" in per_view, per_view
+    # The engine league (from the play statistics in the site nav) is scanned too.
+    assert "play:league" in per_view, per_view
     assert set(paths) <= set(fetched)
     # Never even fetched: the admin is not ours, a stream never ends, a PDF takes seconds.
     skipped = [

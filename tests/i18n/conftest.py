@@ -74,6 +74,7 @@ def world(db, settings):
         "pairings": (reverse("round_pairings", args=[slug, 1]), None),
         "player": (reverse("player", args=[slug, entries[0].pk]), None),
         "site statistics": (reverse("site_stats"), None),
+        "engine league": (reverse("play:league"), None),
         "tournament statistics": (reverse("tournament_stats", args=[slug]), None),
         "player statistics": (reverse("player_stats", args=[entries[0].player_id]), None),
         "crosstable": (reverse("crosstable", args=[slug]), None),

@@ -1,7 +1,8 @@
 """The reference client (scripts/thud_bot.py) against the real site: the project's own
 level-1 and level-5 engines connected as two bot accounts play a rated quickfire match
 through API v1 alone (uvicorn, a clock worker and beat, the real Redis), and the match's
-result and the ratings follow from the battles as the site scored them."""
+result and the engine league's ratings follow from the battles as the site scored them (the
+people's ratings never see it)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from accounts import tokens
 from games.models.battle import Battle
 from games.models.history import Move
 from play import bots
+from play.league import league
 from play.models import CasualMatch
 from tests.factories import UserFactory
 from tournaments.models.ratings import SiteRating
@@ -103,8 +105,11 @@ def test_two_engines_play_a_rated_quickfire_match_through_the_reference_client(s
         differential_a += battle.scores[a_side] - battle.scores[b_side]
     # The match is the two battles' summed differential, for user A.
     assert match.differential_a == differential_a
-    rated = SiteRating.objects.filter(game="thud", player__user__in=[strong, weak])
-    assert rated.count() == 2
+    # Two bots' rated match: in the bots' own pool, not the people's.
+    assert not SiteRating.objects.filter(game="thud", player__user__in=[strong, weak]).exists()
+    lines = league("thud", now=timezone.now()).lines
+    assert {line.user_id for line in lines} == {strong.pk, weak.pk}
+    assert all(line.played == 1 and line.rating.rd < 350 for line in lines)
     for log in logs:
         text = log.read_text()
         assert "finished" in text and "engine failed" not in text, text
