@@ -14,7 +14,7 @@ What holds for every address of v1, in this one place:
   ``Retry-After`` kept), a 409 (what a battle's state refuses: stale, out of turn), a 500
   (a bug, logged as Django logs its own).
 - **Reads are open, actions need a token**: what the pages show anyone needs none; playing
-  (``play.api_v1``) acts as a personal access token's user, through the pages' gates.
+  (``play.views_api_v1``) acts as a personal access token's user, through the pages' gates.
 - **ETag / If-None-Match** on every successful read (``thud_site.conditional``): the
   digest of the body, or a version an operation knows before its work (a tournament's
   ``state_version`` for its detail, pairings, standings and statistics: a 304 then costs
@@ -41,9 +41,9 @@ from ninja.openapi.docs import Swagger
 from accounts.token_auth import TokenRefused
 from games.battles.errors import BattleError, InvalidInput
 from games.web import api_v1 as games_api
-from play import api_v1 as play_api
-from play import api_v1_challenges as play_challenges_api
-from play import api_v1_streams as play_streams
+from play import views_api_v1 as play_api
+from play import views_api_v1_challenges as play_challenges_api
+from play import views_api_v1_streams as play_streams
 from play.challenges import ChallengeError
 from thud_site.conditional import NotModified, conditional
 from thud_site.problems import CONTENT_TYPE, problem_response
@@ -87,7 +87,7 @@ class ApiV1(NinjaAPI):
         for operations in schema["paths"].values():
             for operation in operations.values():
                 streamed = operation.get("x-stream")
-                if streamed:  # one JSON object a line (play.api_v1_streams)
+                if streamed:  # one JSON object a line (play.views_api_v1_streams)
                     ok = operation["responses"][200]["content"]
                     ok[streamed] = ok.pop("application/json")
                 for status, answer in operation["responses"].items():
@@ -129,7 +129,7 @@ def battle_refused(request: HttpRequest, exc: BattleError) -> HttpResponse:
 
 @api.exception_handler(ChallengeError)
 def challenge_refused(request: HttpRequest, exc: ChallengeError) -> HttpResponse:
-    """What the offers' state refuses (``play.api_v1_challenges``: no longer open, the
+    """What the offers' state refuses (``play.views_api_v1_challenges``: no longer open, the
     limits), in the page's words; what was sent is refused before, by the form (422)."""
     return problem_response(409, str(exc.message))
 

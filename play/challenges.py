@@ -44,7 +44,7 @@ MAX_RECEIVED_PER_HOUR = 10
 #: The notice a challenger gets when their challenge or seek is accepted.
 ACCEPTED = "accepted"
 #: The notice a challenged user gets (the pages show none: the start page lists it and an
-#: e-mail may say it; a program's event stream does, ``play.api_v1_streams``).
+#: e-mail may say it; a program's event stream does, ``play.views_api_v1_streams``).
 CHALLENGED = "challenged"
 
 

@@ -52,7 +52,7 @@ NEXT = "next"
 #: A published round's notice to each of its players: "your match is ready".
 ROUND = "round"
 #: An online battle's end, to its two players (the pages show no notice for it: their
-#: board says it; a program's event stream does, ``play.api_v1_streams``).
+#: board says it; a program's event stream does, ``play.views_api_v1_streams``).
 FINISHED = "finished"
 
 REFUSALS = {

@@ -2,7 +2,7 @@
 JSON object a line; an empty line every ``stream.KEEPALIVE_S`` of silence keeps the
 connection open).
 
-- ``GET /battles/{id}/stream``: the battle's state (``play.api_v1.StateOut``, as
+- ``GET /battles/{id}/stream``: the battle's state (``play.views_api_v1.StateOut``, as
   ``{"type": "state", "state": …}``) at once, then again after every change (a move, a
   touch, an offer, the clock's expiries, a pause), the newest only when several come
   together; the stream ends after the state that says the battle is finished. Whoever may
@@ -45,7 +45,7 @@ from games.events import publish
 from games.live import stream
 from games.web import permissions
 from play import challenges
-from play.api_v1 import READING, REFUSALS, StateOut, TokenRequest, settled_battle, state_of
+from play.views_api_v1 import READING, REFUSALS, StateOut, TokenRequest, settled_battle, state_of
 from thud_site.problems import Problem, problem_response
 
 router = Router(tags=["streams"])

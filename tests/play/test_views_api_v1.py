@@ -1,4 +1,4 @@
-"""Playing a battle through API v1 (play/api_v1.py) as a token's user: the same gates and
+"""Playing a battle through API v1 (play/views_api_v1.py) as a token's user: the same gates and
 workflows as the battle page, compare-and-set on the version, refusals as problems that
 change nothing."""
 

@@ -7,7 +7,7 @@ opponent; the answer names the battle it created), decline (the opponent), cance
 challenger).
 
 - **Who acts**: the user of the request's token, scope ``play`` or ``bot``
-  (``play.api_v1.PLAYING``); the session is never read.
+  (``play.views_api_v1.PLAYING``); the session is never read.
 - **The same rules as the start page**: a new challenge is the start page's form
   (``play.forms.ChallengeForm``) bound to the body's fields, then the same call of
   ``play.challenges.create_challenge``; the answers are its ``accept``, ``decline`` and
@@ -47,9 +47,9 @@ from ninja import Field, Router, Schema, Status
 from ninja.errors import ValidationError
 
 from play import challenges, queries
-from play.api_v1 import PLAYING, REFUSALS, TokenRequest
 from play.forms import ChallengeForm
 from play.models import Challenge
+from play.views_api_v1 import PLAYING, REFUSALS, TokenRequest
 
 router = Router(tags=["challenges"])
 

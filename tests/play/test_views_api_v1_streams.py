@@ -1,4 +1,4 @@
-"""API v1's NDJSON streams (play/api_v1_streams.py): against the real site (uvicorn, a
+"""API v1's NDJSON streams (play/views_api_v1_streams.py): against the real site (uvicorn, a
 clock worker and beat, the real Redis), a program reads its events and its battle's
 states line by line while it plays through the API; under the WSGI server they are 503."""
 

@@ -1,4 +1,4 @@
-"""Challenges through API v1 (play/api_v1_challenges.py) as a token's user: the start
+"""Challenges through API v1 (play/views_api_v1_challenges.py) as a token's user: the start
 page's form and the same domain calls, refusals as problems that change nothing."""
 
 from __future__ import annotations
