@@ -221,6 +221,13 @@ def play_online_battle(pages: dict, battle: Battle, plies: int) -> None:
     for ply, text in enumerate(moves):
         page = pages["dwarf" if ply % 2 == 0 else "troll"]
         other = pages["troll" if ply % 2 == 0 else "dwarf"]
+        # As a player does, move once the board on screen is the battle as it stands (its
+        # version): a move typed on a board the start or the last move has not reached
+        # yet is refused as stale (409), rightly, and the test would wait for it in vain.
+        stored = Battle.objects.get(pk=battle.pk).clock_version
+        expect(page.locator("#typed-move input[name=version]")).to_have_value(
+            str(stored), timeout=WAIT
+        )
         page.locator("#move-text").fill(text)
         page.locator("#move-text").press("Enter")
         expect(other.locator("#move-list li")).to_have_count(ply + 1, timeout=WAIT)
