@@ -43,6 +43,7 @@ from games.battles.errors import BattleError, InvalidInput
 from games.web import api_v1 as games_api
 from play import views_api_v1 as play_api
 from play import views_api_v1_challenges as play_challenges_api
+from play import views_api_v1_matches as play_matches_api
 from play import views_api_v1_streams as play_streams
 from play.challenges import ChallengeError
 from thud_site.conditional import NotModified, conditional
@@ -55,7 +56,8 @@ REQUEST_LOGGER = logging.getLogger("django.request")
 DESCRIPTION = """\
 The Thud Tournament Manager's API: tournaments, entries with check-in, pairings,
 standings, statistics, battles with their moves, and ratings, for anyone; and playing a
-battle (its state, Ready, touch, move, end offers, resignation) as the user of a personal
+battle (its state, Ready, touch, move, end offers, resignation), a tournament match online,
+challenges and live streams, as the user of a personal
 access token (`Authorization: Bearer <token>`, made on the account's tokens page).
 
 Lists are paginated (`page`, `page_size`); every read carries an `ETag` (send it back
@@ -111,6 +113,7 @@ api.add_router("", games_api.router)
 api.add_router("", play_api.router)
 api.add_router("", play_streams.router)
 api.add_router("", play_challenges_api.router)
+api.add_router("", play_matches_api.router)
 
 
 @api.exception_handler(TokenRefused)

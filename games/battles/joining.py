@@ -26,6 +26,7 @@ already, the battle started or never waited) writes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 
@@ -35,7 +36,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.battles import store
 from games.battles.errors import NotAllowed, StaleVersion
-from games.battles.starting import start
+from games.battles.starting import create_battles, start
 from games.events import publish
 from games.events.signals import casual_battle_finished
 from games.models.battle import Battle
@@ -231,6 +232,22 @@ def open_for_players(battle_id: int, *, side: str | None, now: datetime) -> Batt
         if side is not None:
             return join(battle_id, side=side, now=now)
     return battle
+
+
+def play_online(match, *, side_of: Callable[[Battle], str | None], now: datetime) -> Battle:
+    """A tournament match is played online (the match page's *Play online*, or a program's
+    ``POST /api/v1/matches/{id}/play``): both battles are created if they are not yet
+    (``starting.create_battles``: the tournament freezes the pairing), and battle 1 is
+    opened for its players (``open_for_players``), the caller joining it as ``side_of``
+    it (``None``: a referee, or a battle already on). Asked twice, or by both players at
+    once, it creates and joins once. ``NotAllowed`` for a match played over the board
+    (its battles exist as such) or a round that may not be played."""
+    first, _second = create_battles(match, mode=Battle.Mode.ONLINE, now=now)
+    if first.mode != Battle.Mode.ONLINE:
+        raise NotAllowed(_("This match is played over the board."))
+    if first.status != Battle.Status.PENDING:
+        return first
+    return open_for_players(first.pk, side=side_of(first), now=now)
 
 
 def presence_view(battle: Battle, side: str | None, *, now: datetime) -> dict:

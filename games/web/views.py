@@ -33,7 +33,6 @@ from games.battles.play import (
 )
 from games.battles.play import touch as touch_piece
 from games.battles.settle import settle
-from games.battles.starting import create_battles
 from games.live.quarantine import set_aside
 from games.models.battle import Battle
 from games.models.history import ClockEvent, Move
@@ -299,19 +298,15 @@ def nudge(request: HtmxHttpRequest, battle_id: int):
 def start_online(request: HtmxHttpRequest, match_id: int):
     match = permissions.access_match_for_battle_start(request.user, match_id)
     try:
-        b1, _b2 = create_battles(match, mode=Battle.Mode.ONLINE, now=timezone.now())
+        # A timed battle waits for both players; the one who clicked has joined it.
+        b1 = joining.play_online(
+            match,
+            side_of=lambda battle: permissions.battle_side_of(request.user, battle),
+            now=timezone.now(),
+        )
     except BattleError as exc:
         messages.error(request, exc.message)
         return redirect("games:match", match_id=match.pk)
-    if b1.mode != Battle.Mode.ONLINE:
-        messages.error(request, _("This match is played over the board."))
-    elif b1.status == Battle.Status.PENDING:
-        # A timed battle waits for both players; the one who clicked has joined it.
-        side = permissions.battle_side_of(request.user, b1)
-        try:
-            joining.open_for_players(b1.pk, side=side, now=timezone.now())
-        except BattleError as exc:
-            messages.error(request, exc.message)
     return redirect("games:battle", battle_id=b1.pk)
 
 
