@@ -4,7 +4,6 @@ retried by the beat when the server refuses or never answers, given up after a f
 from __future__ import annotations
 
 import threading
-import time
 from datetime import timedelta
 
 import pytest
@@ -66,11 +65,12 @@ def test_a_refusing_server_keeps_the_row_and_the_beat_gives_up_after_a_few_attem
 
 
 @pytest.mark.django_db
-def test_a_server_that_never_answers_costs_one_email_timeout_and_nothing_is_lost(smtp_silent):
+def test_a_server_that_never_answers_costs_one_email_timeout_and_nothing_is_lost(
+    silent_mail_server,
+):
     email = row()
-    started = time.monotonic()
     assert deliver(email.pk, now=timezone.now()) is Delivery.FAILED
-    assert time.monotonic() - started < 3  # EMAIL_TIMEOUT is 0.5 s here
+    assert silent_mail_server.connections() == 1  # one try, one timeout; no retry loop
     email.refresh_from_db()
     assert email.sent_at is None and email.attempts == 1 and "timed out" in email.last_error
 
@@ -106,10 +106,10 @@ def test_a_row_locked_by_another_worker_is_skipped_not_waited_for():
     worker.start()
     assert locked.wait(timeout=5)
     try:
-        started = time.monotonic()
         outcome = deliver(email.pk, now=timezone.now())
-        waited = time.monotonic() - started
+        # Had it waited for the lock, the other worker would have given up holding it.
+        still_held = worker.is_alive()
     finally:
         release.set()
         worker.join()
-    assert outcome is Delivery.SKIPPED and waited < 2 and mail.outbox == []
+    assert outcome is Delivery.SKIPPED and still_held and mail.outbox == []

@@ -6,7 +6,6 @@ The stream itself, against a real uvicorn and Redis, is ``test_events.py``'s."""
 from __future__ import annotations
 
 import asyncio
-import time
 
 import pytest
 from django.test import AsyncClient
@@ -24,10 +23,8 @@ def test_the_stream_under_wsgi_is_refused_at_once_naming_the_events_process(clie
         game="cavalli", first=UserFactory(), second=UserFactory(), now=timezone.now()
     )
     url = reverse("games:events", args=[b.pk])
-    started = time.monotonic()
     r = client.get(url)  # Django's test client is WSGI, as gunicorn is
-    assert r.status_code == 503 and not r.streaming
-    assert time.monotonic() - started < 5
+    assert r.status_code == 503 and not r.streaming  # an answer, never an endless stream
     text = r.content.decode()
     assert "events process" in text and "uvicorn" in text and "Procfile" in text
     assert client.get(reverse("games:events", args=[999999])).status_code == 404
