@@ -32,6 +32,7 @@ from tournaments.permissions.tournament_gates import (
     access_tournament_for_organiser,
 )
 from tournaments.rounds.edits import add_forbidden_pair, toggle_withdrawal
+from tournaments.rounds.locks import RoundError
 from tournaments.web.forms_players import BotEntryForm, CsvUploadForm, EntryForm, PlayerForm
 from tournaments.web.forms_rounds import TwoEntriesForm
 from tournaments.web.organiser.confirmations import ask_first, revoke_question, withdraw_question
@@ -174,7 +175,10 @@ def withdraw(request: AuthedRequest, slug: str, entry_id: int) -> HttpResponse:
         back = dashboard_url(entry.tournament)
         if (refused := ask_first(request, question, _("Withdraw"), back=back)) is not None:
             return refused
-    toggle_withdrawal(entry)
+    try:
+        toggle_withdrawal(entry)
+    except RoundError as exc:
+        return _players_fragment(request, entry.tournament, [(messages.ERROR, str(exc))])
     if entry.withdrawn_from_round:
         note = _("%(name)s is withdrawn from round %(n)d on.") % {
             "name": entry.player,

@@ -11,6 +11,7 @@ from tests.tournaments.web.organiser.pages import HTMX, url
 from tournaments.models.entries import ForbiddenPair
 from tournaments.models.people import Player
 from tournaments.models.tournament import Tournament
+from tournaments.organising.bots import enter_bot
 
 pytestmark = pytest.mark.django_db
 
@@ -302,3 +303,14 @@ def test_only_an_organiser_enters_a_bot(client, bots_allowed):
     missing = client.post("/manage/t/no-such-event/players/add-bot/", {"username": "koom_bot"})
     assert missing.status_code == 404
     assert bots_allowed.entries.count() == 4
+
+
+def test_a_withdrawn_bot_is_not_reinstated_once_bots_are_no_longer_allowed(organiser, bots_allowed):
+    t = bots_allowed
+    entry = enter_bot(t, username="koom_bot")
+    organiser.post(url(t, f"players/{entry.pk}/withdraw/"), {"confirm": "1"})
+    Tournament.objects.filter(pk=t.pk).update(allow_bots=False)
+    response = organiser.post(url(t, f"players/{entry.pk}/withdraw/"), **HTMX)
+    assert "no longer allows bot accounts" in response.content.decode()
+    entry.refresh_from_db()
+    assert entry.withdrawn_from_round == 1
