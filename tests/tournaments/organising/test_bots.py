@@ -77,3 +77,13 @@ def test_with_no_app_saying_who_is_a_bot_nobody_can_be_entered_as_one(monkeypatc
     with pytest.raises(BotEntryError, match="not a bot account"):
         enter_bot(t, username="koom_bot")
     assert state(t) == before
+
+
+def test_a_bot_whose_own_player_has_a_namesake_entered_is_refused():
+    t, bot = with_players(2, allow_bots=True), bot_account(username="koom_bot")
+    PlayerFactory(user=bot, name="Koom Bot 2")
+    EntryFactory(tournament=t, player__name="Koom Bot 2", seed=3)
+    before = state(t)
+    with pytest.raises(BotEntryError, match="Koom Bot 2 is already entered"):
+        enter_bot(t, username="koom_bot")
+    assert state(t) == before

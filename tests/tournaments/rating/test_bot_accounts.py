@@ -47,12 +47,15 @@ def rated_users(round_number: int) -> set[int | None]:
     return set(changes.values_list("player__user_id", flat=True))
 
 
-def test_a_match_with_a_bot_is_not_rated_and_the_rest_of_its_round_is():
+@pytest.mark.parametrize("bot_side", ["a", "b"])
+def test_a_match_with_a_bot_is_not_rated_and_the_rest_of_its_round_is(bot_side):
     t = tournament_with_players(4)
     play_round(t, 1)
     bot_match, people_match = Match.objects.filter(round__number=1).order_by("table")
     bot, person, *people = (UserFactory() for _ in range(4))
-    entries = (bot_match.player_a, bot_match.player_b, people_match.player_a, people_match.player_b)
+    sides = (bot_match.player_a, bot_match.player_b)
+    entries = (*(sides if bot_side == "a" else sides[::-1]), people_match.player_a)
+    entries += (people_match.player_b,)
     for entry, user in zip(entries, (bot, person, *people), strict=True):
         entry.player.user = user
         entry.player.save()
