@@ -16,6 +16,10 @@ as the claimed player's, in time order with the tournament rounds). A Player wit
 tournament entries linked to the account still blocks a claim: that is a real conflict,
 for an administrator.
 
+A bot account (``UserProfile.is_bot``) claims no player, and a claim made before its
+account became one is not approved: a bot plays in a tournament only as the player its
+organiser entered it as (``tournaments.organising.bots``), never as a person's record.
+
 Claims fill the organisers' queue, so an account may have at most
 ``PENDING_CLAIMS_MAX`` claims waiting at once (counted under a lock on the account's row,
 so parallel claims cannot all see room) and make at most ``CLAIMS_PER_DAY`` claims a day
@@ -39,7 +43,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Prefetch, QuerySet
 from django.utils.translation import gettext as _
 
-from accounts.models import CLAIM_NOTE_MAX, ClaimNote
+from accounts.models import CLAIM_NOTE_MAX, ClaimNote, UserProfile
 from thud_site import limits
 from tournaments.models.countries import country_name
 from tournaments.models.people import Player, PlayerClaim
@@ -55,6 +59,17 @@ CLAIMS_SCOPE = "player-claims"
 
 class ClaimError(ValueError):
     """A claim that cannot be made or decided; the message is shown to the user."""
+
+
+def _refuse_a_bot(user_id: int) -> None:
+    """``ClaimError`` when the account is a bot account (see the module's docstring)."""
+    if UserProfile.objects.filter(user_id=user_id, is_bot=True).exists():
+        raise ClaimError(
+            _(
+                "A bot account cannot claim a player: an organiser enters it in a "
+                "tournament that allows bot accounts."
+            )
+        )
 
 
 @dataclass(frozen=True)
@@ -134,6 +149,7 @@ def make_claim(*, user, player: Player, message: str = "") -> PlayerClaim:
         )
     if Player.objects.filter(user=user, entries__isnull=False).exists():
         raise ClaimError(_("Your account is already linked to a player."))
+    _refuse_a_bot(user.pk)
     try:
         with transaction.atomic():
             # The account's row lock queues its own parallel claims behind one another.
@@ -175,6 +191,7 @@ def decide_claim(claim: PlayerClaim, *, approve: bool, by, now: datetime) -> Pla
             casual = linked is not None and not linked.entries.exists()
             if player.user_id is not None or (linked is not None and not casual):
                 raise ClaimError(_("The player or the account is already linked."))
+            _refuse_a_bot(claim.user_id)
             if linked is not None:
                 _unlink_casual(linked)
             player.user_id = claim.user_id

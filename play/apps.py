@@ -20,14 +20,15 @@ class PlayConfig(AppConfig):
         from games.events.signals import casual_battle_finished, turn_changed
         from tournaments.for_games import register_contributions
 
-        from . import matches, notify
+        from . import bots, matches, notify
 
         turn_changed.connect(notify.on_turn_changed, dispatch_uid="play.notify.turn_changed")
         casual_battle_finished.connect(
             matches.on_casual_battle_finished, dispatch_uid="play.matches.battle_finished"
         )
-        # The rated casual matches, for the ratings (``tournaments.rating.sources``).
-        register_contributions(rated_periods=self.rated_periods)
+        # The rated casual matches, for the ratings (``tournaments.rating.sources``), and
+        # who is a bot account (``tournaments.rating.bot_accounts``).
+        register_contributions(rated_periods=self.rated_periods, bot_accounts=bots.bots_among)
 
     def rated_periods(self, game: str) -> list[tuple[int, datetime, int, int, int]]:
         """``(match_id, ended_at, user_a_id, user_b_id, differential_a)`` for every

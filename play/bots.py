@@ -13,10 +13,15 @@ Terminology and invariants:
 - A match between a bot account and a person is never rated (``play.matches``); two
   bots' match is, in the bots' own pool only: the engine league (``play.league``), never
   the people's ratings (``play.rated``).
+- In a tournament, a bot account plays only where its organiser allows bots and entered
+  it (``tournaments.organising.bots``: ``bots_among`` tells the tournaments who is one);
+  a tournament match with a bot on either side is never rated, not even two bots' (the
+  bots' pool is casual play only).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
@@ -50,6 +55,14 @@ def is_bot(user) -> bool:
         return bool(user.profile.is_bot)
     except ObjectDoesNotExist:
         return False
+
+
+def bots_among(user_ids: Sequence[int]) -> set[int]:
+    """Which of ``user_ids`` are bot accounts, in one query: what the tournaments read
+    (``tournaments.contributions.BotAccounts``, registered by ``PlayConfig``) to rate no
+    bot's tournament match and to enter bots only where the organiser allows them."""
+    bots = UserProfile.objects.filter(user_id__in=user_ids, is_bot=True)
+    return set(bots.values_list("user_id", flat=True))
 
 
 def against_a_person(first, second) -> bool:

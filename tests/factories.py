@@ -7,6 +7,7 @@ import itertools
 import factory
 from django.contrib.auth import get_user_model
 
+from accounts.models import UserProfile
 from tournaments.models.people import Player
 from tournaments.models.rounds import Match, Round
 from tournaments.models.tournament import Entry, Tournament
@@ -70,6 +71,13 @@ class MatchFactory(factory.django.DjangoModelFactory):
     table = factory.Sequence(lambda n: n + 1)
     player_a = factory.LazyAttribute(lambda o: EntryFactory(tournament=o.round.tournament))
     player_b = factory.LazyAttribute(lambda o: EntryFactory(tournament=o.round.tournament))
+
+
+def bot_account(**fields):
+    """A bot account: a user whose profile is flagged, as ``play.bots.become_bot`` leaves it."""
+    user = UserFactory(**fields)
+    UserProfile.objects.create(user=user, is_bot=True)
+    return user
 
 
 def tournament_with_players(n: int, **tournament_fields) -> Tournament:

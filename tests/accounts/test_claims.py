@@ -11,9 +11,16 @@ from django.db import connection
 from django.urls import reverse
 
 from accounts.claims import CLAIMS_PER_DAY, PENDING_CLAIMS_MAX, ClaimError, decide_claim, make_claim
+from accounts.models import UserProfile
 from games.battles.starting import create_casual_battle
 from play.models import CasualMatch
-from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, UserFactory
+from tests.factories import (
+    EntryFactory,
+    PlayerFactory,
+    TournamentFactory,
+    UserFactory,
+    bot_account,
+)
 from tests.tournaments.results.test_workflow_concurrency import race
 from tournaments.models.people import Player, PlayerClaim
 from tournaments.models.ratings import RatingChange, SiteRating
@@ -216,3 +223,23 @@ def test_a_casual_player_does_not_block_a_new_claim_but_a_tournament_player_does
     linked = EntryFactory(player__user=UserFactory()).player
     with pytest.raises(ClaimError, match="already linked"):
         make_claim(user=linked.user, player=EntryFactory().player)
+
+
+def test_a_bot_account_claims_no_player():
+    bot, player = bot_account(), EntryFactory().player
+    with pytest.raises(ClaimError, match="A bot account cannot claim a player"):
+        make_claim(user=bot, player=player)
+    assert not player.claims.exists()
+
+
+def test_a_claim_made_before_the_account_became_a_bot_is_not_approved():
+    user, player, admin = UserFactory(), EntryFactory().player, UserFactory(is_superuser=True)
+    claim = make_claim(user=user, player=player)
+    UserProfile.objects.create(user=user, is_bot=True)
+    with pytest.raises(ClaimError, match="A bot account cannot claim a player"):
+        decide_claim(claim, approve=True, by=admin, now=DECIDED_AT)
+    claim.refresh_from_db()
+    player.refresh_from_db()
+    assert claim.status == PlayerClaim.Status.PENDING and player.user is None
+    # Rejecting it is still possible: it leaves the organiser's queue.
+    decide_claim(claim, approve=False, by=admin, now=DECIDED_AT)

@@ -15,7 +15,7 @@ from games.battles.starting import create_battles, start_battle
 from games.models.battle import Battle
 from tests.browser.axe import describe, scan
 from tournaments.models.rounds import Match
-from tournaments.models.tournament import Entry
+from tournaments.models.tournament import Entry, Tournament
 
 pytestmark = [
     pytest.mark.browser,
@@ -43,6 +43,12 @@ def dashboard():
     return "organiser", reverse("organiser_dashboard", args=[DEMO])
 
 
+def dashboard_with_bots():
+    """The dashboard of a tournament that allows bots: the bot account's form shows."""
+    Tournament.objects.filter(slug=DEMO).update(allow_bots=True)
+    return dashboard()
+
+
 def referee_clock():
     match = Match.objects.get(round__tournament__slug=QUICKFIRE, round__number=1, table=1)
     battle = create_battles(match, mode=Battle.Mode.OTB, now=timezone.now())[0]
@@ -50,7 +56,12 @@ def referee_clock():
     return "referee1", reverse("games:referee_clock", args=[battle.pk])
 
 
-PAGES = {"entry-edit": entry_edit, "dashboard-24": dashboard, "referee-clock-24": referee_clock}
+PAGES = {
+    "entry-edit": entry_edit,
+    "dashboard-24": dashboard,
+    "dashboard-bots": dashboard_with_bots,
+    "referee-clock-24": referee_clock,
+}
 
 
 def check(page, name: str, path: str) -> list:

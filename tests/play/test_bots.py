@@ -163,3 +163,11 @@ def test_no_mark_for_a_person_nor_for_no_user():
     person = UserFactory(username="ann")
     assert MARK.render(Context({"user": person})) == "[][ann]"
     assert MARK.render(Context({"user": None})) == "[][]"
+
+
+def test_play_tells_the_tournaments_which_users_are_bot_accounts():
+    bot, person, profiled = UserFactory(), UserFactory(), UserFactory()
+    bots.become_bot(bot, now=timezone.now())
+    UserProfile.objects.create(user=profiled, language="nb")
+    assert bots.bots_among([bot.pk, person.pk, profiled.pk]) == {bot.pk}
+    assert bots.bots_among([]) == set()

@@ -56,7 +56,12 @@ SETTINGS = (
     "join_window_s",
     "announcement",
     "time_zone",
+    "allow_bots",
 )
+
+#: Settings added to version 1 after files were written: a file without one gets this value
+#: (the model's default), so an earlier archive still imports as it was.
+LATER_SETTINGS = {"allow_bots": False}
 
 
 def username(user: User | None, kept: str = "") -> str | None:

@@ -37,7 +37,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.archive import sections
 from tournaments.archive.copies import lock_identity, original_of
-from tournaments.archive.document import SETTINGS
+from tournaments.archive.document import LATER_SETTINGS, SETTINGS
 from tournaments.archive.identity import fingerprint
 from tournaments.archive.sections import ImportRefs, MatchKey, parse_time, time_of
 from tournaments.archive.validation import ArchiveError
@@ -136,7 +136,7 @@ def write_tournament(
     identity: str,
     copy_of: Tournament | None,
 ) -> Tournament:
-    fields = {name: part[name] for name in SETTINGS if name != "slug"}
+    fields = {name: part.get(name, LATER_SETTINGS.get(name)) for name in SETTINGS if name != "slug"}
     fields["rated"] = rated and part["rated"]
     t = Tournament.objects.create(
         slug=slug,

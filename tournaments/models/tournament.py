@@ -140,6 +140,17 @@ class Tournament(models.Model):
         default=True,
         help_text=_("The results of finished rounds count for the players' site ratings."),
     )
+    # Whether the organiser may enter bot accounts (``organising.bots``); off while a bot
+    # plays here is refused (``settings_changes.check_allow_bots``). A bot's matches are never
+    # rated (``rating.sources``), whatever ``rated`` says.
+    allow_bots = models.BooleanField(
+        _("bot accounts may be entered"),
+        default=False,
+        help_text=_(
+            "The organiser may enter bot accounts (programs playing through the API) as "
+            "players; their matches never count for anyone's rating."
+        ),
+    )
     # Written from an archive (``tournaments.archive``): even when a site administrator marks
     # it rated, only its matches between two claimed entries count (``rating.sources``).
     imported = models.BooleanField(_("imported from an archive"), default=False, editable=False)

@@ -60,7 +60,7 @@ def _own_players(tournament: Tournament, names: set[str]) -> dict[tuple[str, str
     return {key: player for key, player in found.items() if key not in ambiguous}
 
 
-def _next_seed(tournament: Tournament) -> int:
+def next_seed(tournament: Tournament) -> int:
     # The tournament row lock serialises seed allocation between concurrent entries.
     Tournament.objects.select_for_update().get(pk=tournament.pk)
     return (Entry.objects.filter(tournament=tournament).aggregate(m=Max("seed"))["m"] or 0) + 1
@@ -97,7 +97,7 @@ def import_players(tournament: Tournament, rows: list[PlayerRow]) -> list[Entry]
         Player.objects.bulk_create([p for p in players if p.pk is None], batch_size=1000)
         Player.objects.bulk_update(rerated, ["rating"], batch_size=1000)
         bump_tournaments_of_players_on_commit((p.pk for p in rerated), besides=tournament.pk)
-        seed = _next_seed(tournament)
+        seed = next_seed(tournament)
         entries = [
             Entry(tournament=tournament, player=player, seed=seed + i)
             for i, player in enumerate(players)
@@ -179,7 +179,7 @@ def enter_player(
         entry = Entry.objects.create(
             tournament=tournament,
             player=player,
-            seed=_next_seed(tournament),
+            seed=next_seed(tournament),
             late_from_round=late_from_round,
             initial_points=initial_points,
         )

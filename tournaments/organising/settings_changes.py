@@ -19,6 +19,11 @@ Terminology and invariants:
 - A Swiss *top cut* (0, 2, 4 or 8 players: a power of two, at most the number of
   players) and the rule for a drawn knockout match are locked once the knockout has
   started (a knockout round exists, drafts included); so is the number of Swiss rounds.
+- *Bots allowed* (``allow_bots``) cannot be turned off while a bot account plays in the
+  tournament (an entry of a bot, not withdrawn; ``check_allow_bots``): the organiser
+  withdraws it first. A
+  withdrawn bot's entry stays, with its results, and is not reinstated while bots are not
+  allowed (``rounds.edits.toggle_withdrawal``). So with the setting off no bot is paired.
 
 ``locked_fields`` names model fields (``think_ms``, not the form's seconds); the form
 maps them to its own fields. The view loads the facts with the tournament row locked,
@@ -63,6 +68,8 @@ class TournamentFacts:
     draft_round: int | None = None  # the number of the draft round, if one exists
     knockout_started: bool = False  # a knockout or playoff round exists
     copy: bool = False  # an import of a tournament the site already holds (archive.copies)
+    allow_bots: bool = False
+    bots_playing: tuple[str, ...] = ()  # names of the bot accounts entered, not withdrawn
 
     @property
     def play_started(self) -> bool:
@@ -143,6 +150,30 @@ def check_top_cut(facts: TournamentFacts, fmt: str, top_cut: int) -> None:
         raise SettingsError(
             _("A top %(cut)d needs at least %(cut)d players; the tournament has %(n)d.")
             % {"cut": top_cut, "n": facts.players}
+        )
+
+
+def check_allow_bots(facts: TournamentFacts, allow_bots: bool) -> None:
+    """Raise ``SettingsError`` when ``allow_bots`` would turn bots off while one plays.
+
+    Not a locked field: a checkbox left unticked is not posted, so a locked one could not
+    be told from one the browser left out (disabled); the organiser unticks it and is
+    told whom to withdraw.
+
+    >>> playing = TournamentFacts(format="swiss", rounds=5, allow_bots=True, bots_playing=("b",))
+    >>> check_allow_bots(playing, True)
+    >>> check_allow_bots(playing, False)
+    Traceback (most recent call last):
+    ...
+    tournaments.organising.settings_changes.SettingsError: Bot accounts play in this tournament (b): withdraw them first, then bot accounts can be disallowed.
+    """
+    if facts.allow_bots and not allow_bots and facts.bots_playing:
+        raise SettingsError(
+            _(
+                "Bot accounts play in this tournament (%(names)s): withdraw them first, "
+                "then bot accounts can be disallowed."
+            )
+            % {"names": ", ".join(facts.bots_playing)}
         )
 
 

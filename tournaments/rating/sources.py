@@ -10,7 +10,10 @@ Terms:
   organiser's decision (``ResultVersion.Kind.DECISION``: decided without play), nor a
   match an app says was decided without play (a ``MatchesWithoutPlay`` it registered with
   ``tournaments.contributions``: games' battles a referee ended before their first move,
-  ``games.unplayed``).
+  ``games.unplayed``), nor a match with a bot account on either side (a ``BotAccounts``
+  an app registered says which users are bots, ``rating.bot_accounts``): a bot against a
+  person rates neither, and two bots' match is not rated either, as the bots' own pool is
+  of casual play only (``play.league``). With no app registered, nobody is a bot.
 * A **casual period** is one rated casual match, offered by an app's ``RatedPeriods``
   (registered with ``tournaments.contributions``: play's rated casual matches) as
   ``(match id, ended_at, user a, user b, differential of a)`` tuples; key ``(0, match id)``.
@@ -31,6 +34,7 @@ from ratings.periods import Key, Period, RatedMatch, score_from_differential
 from tournaments.models.people import Player
 from tournaments.models.results import ResultVersion
 from tournaments.models.rounds import Match, Round
+from tournaments.rating.bot_accounts import bots_among
 from tournaments.standings.scoring import score
 
 CASUAL = 0  # the first half of a casual period's key
@@ -70,15 +74,16 @@ def tournament_periods(game: str) -> list[Sourced]:
         # both its entries are claimed by their account holders (``accounts.claims``).
         .exclude(round__tournament__imported=True, player_a__player__user__isnull=True)
         .exclude(round__tournament__imported=True, player_b__player__user__isnull=True)
-        .select_related("player_a", "player_b", "confirmed_version")
+        .select_related("player_a__player", "player_b__player", "confirmed_version")
     )
     matches = list(found)
     unplayed = without_play([m.pk for m in matches])
+    bots = bots_among(e.player.user_id for m in matches for e in (m.player_a, m.player_b) if e)
     by_round: dict[int, list[RatedMatch]] = {}
     for m in matches:
-        if m.pk in unplayed:
-            continue
         assert m.player_b is not None and m.confirmed_version is not None  # filtered above
+        if m.pk in unplayed or {m.player_a.player.user_id, m.player_b.player.user_id} & bots:
+            continue
         differential = score(m.confirmed_version.survivors).differential
         by_round.setdefault(m.round_id, []).append(
             RatedMatch(

@@ -17,6 +17,7 @@ from tournaments.models.rounds import Match, Round
 from tournaments.models.state_version import bump_state_version
 from tournaments.models.tournament import Entry, Tournament
 from tournaments.models.wording import say
+from tournaments.rating.bot_accounts import bots_among
 from tournaments.rounds.draw import active_entries
 from tournaments.rounds.locks import RoundError, round_facts
 from tournaments.rules import lifecycle
@@ -181,12 +182,25 @@ def next_round_number(tournament: Tournament) -> int:
 
 
 def toggle_withdrawal(entry: Entry) -> Entry:
-    """Withdraw from the next unpublished round on, or reinstate a withdrawn player."""
+    """Withdraw from the next unpublished round on, or reinstate a withdrawn player. A bot
+    account is not reinstated while the tournament does not allow bots (``RoundError``):
+    the organiser withdrew it to turn bots off (``organising.settings_changes``)."""
     with transaction.atomic():
         bump_state_version(entry.tournament_id)  # the pages mark a withdrawn player
         if entry.withdrawn_from_round is None:
             entry.withdrawn_from_round = next_round_number(entry.tournament)
         else:
+            # Read under the tournament row's lock (taken by the bump), as the settings
+            # page saves ``allow_bots`` under it.
+            allowed = Tournament.objects.filter(pk=entry.tournament_id, allow_bots=True)
+            if not allowed.exists() and bots_among([entry.player.user_id]):
+                raise RoundError(
+                    _(
+                        "%(name)s is a bot account and this tournament no longer allows "
+                        "bot accounts: allow them in the settings first."
+                    )
+                    % {"name": entry.player.name}
+                )
             entry.withdrawn_from_round = None
         entry.save(update_fields=["withdrawn_from_round"])
         return entry

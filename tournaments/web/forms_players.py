@@ -1,5 +1,5 @@
 """Entering players: one by hand or a CSV file of them, within the limits of a CSV import
-(``tournaments.organising.csv_rows``)."""
+(``tournaments.organising.csv_rows``), or a bot account by its username."""
 
 from __future__ import annotations
 
@@ -130,6 +130,24 @@ class PlayerForm(forms.Form):
         if data.get("initial_points") and not data.get("late_from_round"):
             self.add_error("initial_points", _("Only a late entry starts with match points."))
         return data
+
+
+class BotEntryForm(forms.Form):
+    """A bot account, by username; whether it may be entered is ``organising.bots``'s word."""
+
+    username = forms.CharField(
+        label=_("The bot account's username"),
+        max_length=150,
+        help_text=_(
+            "The name the bot logs in with, e.g. koom_valley_bot; its owner made it a bot "
+            "account in its play settings."
+        ),
+        error_messages={"required": _("Type the bot account's username.")},
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("auto_id", "id_bot_%s")  # the referee form has a username too
+        super().__init__(*args, **kwargs)
 
 
 class CsvUploadForm(forms.Form):

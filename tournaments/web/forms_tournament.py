@@ -220,6 +220,7 @@ class TournamentSettingsForm(_TournamentChecks):
             "record_otb_moves",
             "check_in_required",
             "rated",
+            "allow_bots",
             "points_win",
             "points_draw",
             "points_loss",
@@ -250,6 +251,7 @@ class TournamentSettingsForm(_TournamentChecks):
                 "record_otb_moves",
                 "check_in_required",
                 "rated",
+                "allow_bots",
             ),
         ),
         (_("Match points"), ("points_win", "points_draw", "points_loss")),
@@ -289,6 +291,14 @@ class TournamentSettingsForm(_TournamentChecks):
 
     def fieldsets(self) -> list[tuple[str | Promise, list[forms.BoundField]]]:
         return [(legend, [self[name] for name in names]) for legend, names in self.GROUPS]
+
+    def clean_allow_bots(self) -> bool:
+        allow_bots = self.cleaned_data["allow_bots"]
+        try:
+            settings_changes.check_allow_bots(self.facts, allow_bots)
+        except settings_changes.SettingsError as exc:
+            raise forms.ValidationError(str(exc)) from None
+        return allow_bots
 
     def clean_rounds(self) -> int:
         rounds = self.cleaned_data["rounds"]

@@ -34,6 +34,7 @@ LABELS: dict[str, StrOrPromise] = {
     "capture_policy": _("How pieces are captured (Thud only)"),
     "record_otb_moves": _("Referees type in the moves of battles played over the board"),
     "check_in_required": _("Players must check in to be paired"),
+    "allow_bots": _("Bot accounts may be entered"),
     "venue": _("Venue"),
     "time_zone": _("Time zone"),
     "start_date": _("First day"),
@@ -87,6 +88,10 @@ HELP: dict[str, StrOrPromise] = {
     "check_in_required": _(
         "Only players checked in (by themselves before round 1, or at the desk) are paired; "
         "the others are absent, not withdrawn, and join the next round once checked in."
+    ),
+    "allow_bots": _(
+        "The organiser may enter bot accounts (programs playing through the API) by their "
+        "username, on the players' list; their matches never count for anyone's rating."
     ),
     "venue": _("Where it is played, e.g. Ankh-Morpork Library, room 2. Optional."),
     "time_zone": _(

@@ -113,6 +113,7 @@ def build_event(players: int = 10, slug: str = "archive-open") -> SimpleNamespac
         pairing_seed=4242,
         time_zone="Europe/Oslo",
         announcement="Velkommen – benvenuti",
+        allow_bots=True,  # not the default: the round trip shows it travels
     )
     t.co_organisers.add(co)
     t.referees.add(ref1, ref2)

@@ -374,3 +374,13 @@ def test_the_rated_setting_and_the_rounds_finishing_times_travel(document):
     del missing["tournament"]["rated"]
     with pytest.raises(ArchiveError, match="rated"):
         read_archive(json.dumps(missing))
+
+
+def test_bots_allowed_travels_and_a_file_from_before_it_imports_with_bots_off(document):
+    assert document["tournament"]["allow_bots"] is True  # the event allows bots
+    assert import_archive(document, slug="bots-on", now=timezone.now()).allow_bots
+    older = copy.deepcopy(document)
+    del older["tournament"]["allow_bots"]
+    older["tournament"]["name"] = "Older Open"  # another tournament, not a copy
+    t = import_archive(read_archive(json.dumps(older)), slug="bots-off", now=timezone.now())
+    assert t.allow_bots is False

@@ -129,3 +129,14 @@ def test_round_robin_warns_when_short_or_long_and_is_quiet_when_exact():
     assert "complete after 5 rounds" in long[0]
     assert warnings(facts(format="round_robin", rounds=5, players=6)) == []
     assert warnings(facts(format="swiss", rounds=3, players=6)) == []
+
+
+def test_bots_cannot_be_turned_off_while_a_bot_plays_and_the_refusal_says_whom_to_withdraw():
+    playing = facts(allow_bots=True, bots_playing=("koom_bot", "bot_2"))
+    with pytest.raises(SettingsError, match=r"\(koom_bot, bot_2\): withdraw them first"):
+        settings_changes.check_allow_bots(playing, False)
+    settings_changes.check_allow_bots(playing, True)
+    settings_changes.check_allow_bots(facts(allow_bots=True), False)  # no bot plays
+    # Off already (a person entered who became a bot later): saving it off again is no change.
+    settings_changes.check_allow_bots(facts(bots_playing=("koom_bot",)), False)
+    assert "allow_bots" not in locked_fields(playing)

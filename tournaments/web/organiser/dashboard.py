@@ -39,7 +39,7 @@ from tournaments.rounds.locks import RoundError
 from tournaments.rounds.play import close_tournament
 from tournaments.rules import timer
 from tournaments.web.forms_hall import AnnouncementForm, RoundTimerForm
-from tournaments.web.forms_players import CsvUploadForm, PlayerForm
+from tournaments.web.forms_players import BotEntryForm, CsvUploadForm, PlayerForm
 from tournaments.web.forms_rounds import PlayoffSidesForm, TwoEntriesForm
 from tournaments.web.forms_staff import UsernameForm
 from tournaments.web.forms_tournament import TournamentForm
@@ -105,6 +105,7 @@ def dashboard_context(t: Tournament, absolute: Callable[[str], str]) -> dict[str
         ),
         "next_round": next_round_number(t),
         "player_form": PlayerForm(tournament=t),
+        "bot_form": BotEntryForm() if t.allow_bots else None,
         "upload_form": CsvUploadForm(),
         "referee_form": UsernameForm(),
         "co_organiser_form": UsernameForm(auto_id="id_co_%s"),  # ids unique on the page

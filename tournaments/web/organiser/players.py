@@ -1,4 +1,5 @@
-"""The organiser's players: entering them by hand or by CSV, editing an entry (with its
+"""The organiser's players: entering them by hand or by CSV (or a bot account by its
+username, where the tournament allows bots), editing an entry (with its
 history), re-seeding by rating, checking them in, withdrawing them (asked first),
 revoking their personal links, and pairs never to be paired."""
 
@@ -14,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from thud_site.http import AuthedRequest
 from tournaments.models.tournament import Tournament
+from tournaments.organising.bots import BotEntryError, enter_bot
 from tournaments.organising.checkin import CheckInError, set_checked_in
 from tournaments.organising.csv_rows import CsvImportError, parse_players
 from tournaments.organising.entries import (
@@ -30,7 +32,8 @@ from tournaments.permissions.tournament_gates import (
     access_tournament_for_organiser,
 )
 from tournaments.rounds.edits import add_forbidden_pair, toggle_withdrawal
-from tournaments.web.forms_players import CsvUploadForm, EntryForm, PlayerForm
+from tournaments.rounds.locks import RoundError
+from tournaments.web.forms_players import BotEntryForm, CsvUploadForm, EntryForm, PlayerForm
 from tournaments.web.forms_rounds import TwoEntriesForm
 from tournaments.web.organiser.confirmations import ask_first, revoke_question, withdraw_question
 from tournaments.web.organiser.dashboard import dashboard_context, dashboard_url
@@ -76,6 +79,21 @@ def add_player(request: AuthedRequest, slug: str) -> HttpResponse:
         )
         notes.append((messages.INFO, elsewhere))
     return _players_fragment(request, t, notes)
+
+
+@login_required
+@require_POST
+def add_bot(request: AuthedRequest, slug: str) -> HttpResponse:
+    t = access_tournament_for_organiser(request.user, slug)
+    form = BotEntryForm(request.POST)
+    if not form.is_valid():
+        return _players_fragment(request, t, [(messages.ERROR, form_errors(form))])
+    try:
+        entry = enter_bot(t, username=form.cleaned_data["username"])
+    except BotEntryError as exc:
+        return _players_fragment(request, t, [(messages.ERROR, str(exc))])
+    note = _("%(name)s entered with seed %(seed)d.") % {"name": entry.player, "seed": entry.seed}
+    return _players_fragment(request, t, [(messages.SUCCESS, note)])
 
 
 @login_required
@@ -157,7 +175,10 @@ def withdraw(request: AuthedRequest, slug: str, entry_id: int) -> HttpResponse:
         back = dashboard_url(entry.tournament)
         if (refused := ask_first(request, question, _("Withdraw"), back=back)) is not None:
             return refused
-    toggle_withdrawal(entry)
+    try:
+        toggle_withdrawal(entry)
+    except RoundError as exc:
+        return _players_fragment(request, entry.tournament, [(messages.ERROR, str(exc))])
     if entry.withdrawn_from_round:
         note = _("%(name)s is withdrawn from round %(n)d on.") % {
             "name": entry.player,

@@ -20,6 +20,7 @@ from tournaments.models.state_version import bump_state_version
 from tournaments.models.tournament import DEFAULT_TIEBREAKS, Tournament
 from tournaments.organising import settings_changes
 from tournaments.permissions.tournament_gates import access_tournament_for_organiser
+from tournaments.rating.bot_accounts import bots_among
 from tournaments.rules import lifecycle
 from tournaments.web.forms_tournament import TiebreakOrderForm, TournamentSettingsForm
 from tournaments.web.organiser.responses import form_errors, respond
@@ -42,7 +43,17 @@ def settings_facts(t: Tournament) -> settings_changes.TournamentFacts:
         published=sum(1 for status in statuses.values() if lifecycle.is_public(status)),
         draft_round=max(drafts, default=None),
         copy=t.is_copy,
+        allow_bots=t.allow_bots,
+        bots_playing=_bots_playing(t),
     )
+
+
+def _bots_playing(t: Tournament) -> tuple[str, ...]:
+    """The names of the bot accounts entered and not withdrawn, by seed."""
+    entries = t.entries.filter(withdrawn_from_round__isnull=True, player__user__isnull=False)
+    rows = list(entries.order_by("seed").values_list("player__user_id", "player__name"))
+    bots = bots_among(user_id for user_id, _name in rows)
+    return tuple(name for user_id, name in rows if user_id in bots)
 
 
 def _settings_url(t: Tournament) -> str:

@@ -43,6 +43,7 @@ urlpatterns = [
     path(T + "hall/announcement/", hall.announcement, name="organiser_announcement"),
     path(T + "hall/timer/<str:action>/", hall.round_timer, name="organiser_round_timer"),
     path(T + "players/add/", players.add_player, name="organiser_add_player"),
+    path(T + "players/add-bot/", players.add_bot, name="organiser_add_bot"),
     path(T + "players/upload/", players.upload_players, name="organiser_upload_players"),
     path(T + "players/reseed/", players.reseed, name="organiser_reseed"),
     path(T + "players/<int:entry_id>/edit/", players.edit_player, name="organiser_edit_player"),

@@ -60,5 +60,6 @@ def settings_data(t: Tournament, **changes) -> dict:
         # A checkbox is posted only when ticked.
         **({"check_in_required": "on"} if t.check_in_required else {}),
         **({"rated": "on"} if t.rated else {}),
+        **({"allow_bots": "on"} if t.allow_bots else {}),
     }
     return data | changes

@@ -6,10 +6,12 @@ from __future__ import annotations
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from tests.factories import EntryFactory
+from tests.factories import EntryFactory, UserFactory, bot_account
 from tests.tournaments.web.organiser.pages import HTMX, url
 from tournaments.models.entries import ForbiddenPair
 from tournaments.models.people import Player
+from tournaments.models.tournament import Tournament
+from tournaments.organising.bots import enter_bot
 
 pytestmark = pytest.mark.django_db
 
@@ -240,3 +242,75 @@ def test_check_in_posting_the_state_applies_once(organiser, tournament):
     assert entry.checked_in
     page = organiser.get(url(tournament))
     assert b'name="present" value="0"' in page.content
+
+
+# ---------------------------------------------------------------- bot accounts
+
+
+@pytest.fixture
+def bots_allowed(tournament):
+    Tournament.objects.filter(pk=tournament.pk).update(allow_bots=True)
+    tournament.refresh_from_db()
+    bot_account(username="koom_bot")
+    return tournament
+
+
+def test_the_bot_form_shows_only_where_bots_are_allowed(organiser, tournament):
+    assert 'id="bot-entry"' not in organiser.get(url(tournament)).content.decode()
+    Tournament.objects.filter(pk=tournament.pk).update(allow_bots=True)
+    page = organiser.get(url(tournament)).content.decode()
+    assert 'id="bot-entry"' in page and '<label for="id_bot_username"' in page
+
+
+def test_the_organiser_enters_a_bot_with_and_without_htmx(organiser, bots_allowed):
+    t = bots_allowed
+    plain = organiser.post(url(t, "players/add-bot/"), {"username": "koom_bot"}, follow=True)
+    assert "koom_bot entered with seed 5." in plain.content.decode()
+    bot_account(username="second_bot")
+    fragment = organiser.post(url(t, "players/add-bot/"), {"username": "second_bot"}, **HTMX)
+    body = fragment.content.decode()
+    assert body.strip().startswith('<div id="players-table"') and "second_bot" in body
+    bots = t.entries.filter(seed__gt=4).order_by("seed")
+    assert list(bots.values_list("player__user__username", flat=True)) == ["koom_bot", "second_bot"]
+
+
+@pytest.mark.parametrize(
+    ("username", "said"),
+    [
+        ("", "Type the bot account&#x27;s username."),
+        ("nobody", "No user named nobody."),
+        ("person", "person is not a bot account"),
+    ],
+)
+def test_a_refused_bot_is_said_and_nothing_is_entered(organiser, bots_allowed, username, said):
+    UserFactory(username="person")
+    response = organiser.post(url(bots_allowed, "players/add-bot/"), {"username": username}, **HTMX)
+    assert said in response.content.decode()
+    assert bots_allowed.entries.count() == 4
+
+
+def test_no_bot_is_entered_where_bots_are_not_allowed(organiser, tournament):
+    bot_account(username="koom_bot")
+    response = organiser.post(url(tournament, "players/add-bot/"), {"username": "koom_bot"}, **HTMX)
+    assert "does not allow bot accounts" in response.content.decode()
+    assert tournament.entries.count() == 4
+
+
+def test_only_an_organiser_enters_a_bot(client, bots_allowed):
+    client.force_login(UserFactory())
+    response = client.post(url(bots_allowed, "players/add-bot/"), {"username": "koom_bot"})
+    assert response.status_code == 403
+    missing = client.post("/manage/t/no-such-event/players/add-bot/", {"username": "koom_bot"})
+    assert missing.status_code == 404
+    assert bots_allowed.entries.count() == 4
+
+
+def test_a_withdrawn_bot_is_not_reinstated_once_bots_are_no_longer_allowed(organiser, bots_allowed):
+    t = bots_allowed
+    entry = enter_bot(t, username="koom_bot")
+    organiser.post(url(t, f"players/{entry.pk}/withdraw/"), {"confirm": "1"})
+    Tournament.objects.filter(pk=t.pk).update(allow_bots=False)
+    response = organiser.post(url(t, f"players/{entry.pk}/withdraw/"), **HTMX)
+    assert "no longer allows bot accounts" in response.content.decode()
+    entry.refresh_from_db()
+    assert entry.withdrawn_from_round == 1

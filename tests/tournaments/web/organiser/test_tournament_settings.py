@@ -7,9 +7,10 @@ import re
 import pytest
 from django.utils import timezone
 
-from tests.factories import UserFactory
+from tests.factories import UserFactory, bot_account
 from tests.tournaments.web.organiser.pages import HTMX, settings_data, url
 from tournaments.models.tournament import Tournament
+from tournaments.organising.bots import enter_bot
 from tournaments.results.final import record_final_result
 from tournaments.rounds.draw import pair_next_round
 
@@ -269,3 +270,26 @@ def test_rated_changes_until_round_1_is_paired_then_is_locked(organiser, tournam
     assert "the players were paired knowing whether the tournament counts" in body
     tournament.refresh_from_db()
     assert not tournament.rated
+
+
+def test_bots_cannot_be_disallowed_while_one_plays_until_it_is_withdrawn(organiser, tournament):
+    Tournament.objects.filter(pk=tournament.pk).update(allow_bots=True)
+    bot_account(username="koom_bot")
+    entry = enter_bot(Tournament.objects.get(pk=tournament.pk), username="koom_bot")
+    response = organiser.post(url(tournament, "settings/"), settings_data(tournament))
+    assert response.status_code == 400
+    said = "Bot accounts play in this tournament (koom_bot): withdraw them first"
+    # On the field: its error is tied to the checkbox (aria-describedby), as every field's.
+    assert re.search(r'id="id_allow_bots_error">.*' + re.escape(said), response.content.decode())
+    assert Tournament.objects.get(pk=tournament.pk).allow_bots
+    # Withdrawn, the bot no longer plays here: bots can be disallowed.
+    organiser.post(url(tournament, f"players/{entry.pk}/withdraw/"), {"confirm": "1"})
+    response = organiser.post(url(tournament, "settings/"), settings_data(tournament))
+    assert response.status_code == 302
+    assert not Tournament.objects.get(pk=tournament.pk).allow_bots
+
+
+def test_bots_are_allowed_in_the_settings(organiser, tournament):
+    data = settings_data(tournament, allow_bots="on")
+    assert organiser.post(url(tournament, "settings/"), data).status_code == 302
+    assert Tournament.objects.get(pk=tournament.pk).allow_bots
