@@ -14,8 +14,10 @@ standard library: no module of the project, so it runs anywhere an engine does.
   battle) are added to the command.
 - **What it does** until stopped (Ctrl-C, or ``--max-battles``): it reads its events
   (``GET /stream/events``, NDJSON); it accepts each challenge to one of ``--games``;
-  for each battle that starts for it (its challenge accepted, a battle waiting for it,
-  battle 2 of a match) it says Ready, follows the battle's states (``GET
+  it plays each tournament match of a published round it is told of (``round``: an
+  organiser entered the bot in a tournament that allows bots; ``POST
+  /matches/{id}/play``); for each battle that starts for it (its challenge accepted, a
+  battle waiting for it, battle 2 of a match) it says Ready, follows the battle's states (``GET
   /battles/{id}/stream``) and, on its turn, asks the engine and sends the move with the
   state's version. A refusal (a 409: the battle moved on meanwhile) is left to the next
   state; nothing is ever sent twice for one version.
@@ -114,6 +116,8 @@ class Bot:
                         self._accept_waiting()
                     elif event["type"] == "gameStart" and event.get("battle"):
                         self.play(event["battle"])
+                    elif event["type"] == "round" and event.get("match"):
+                        self.play_match(event["match"])
             except (OSError, ValueError) as lost:  # a lost link, a restart: connect again
                 self.log(f"events: {lost}; reconnecting")
                 self.done.wait(1)
@@ -130,6 +134,19 @@ class Bot:
             self.log(f"accept {challenge['id']}: {status}")
             if status == 200 and answer.get("battle"):
                 self.play(answer["battle"])
+
+    def play_match(self, match_id: int) -> None:
+        """A tournament match of a published round: play it online (the match page's *Play
+        online*), then each of its battles that waits for this bot or runs; battle 2 comes
+        as a ``gameStart`` event once battle 1 is over."""
+        status, match = self.site.call("POST", f"/matches/{match_id}/play")
+        self.log(f"match {match_id}: {status}")
+        if status != 200:
+            self.log(f"match {match_id}: {match.get('detail')}")
+            return
+        for battle in match["battles"]:
+            if battle["you"] and (battle["awaits_players"] or battle["status"] == "running"):
+                self.play(battle["id"])
 
     # Battles ------------------------------------------------------------------------
 

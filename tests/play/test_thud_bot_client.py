@@ -24,6 +24,10 @@ from play.league import league
 from play.models import CasualMatch
 from tests.factories import UserFactory
 from tournaments.models.ratings import SiteRating
+from tournaments.models.rounds import Match, Round
+from tournaments.models.tournament import Tournament
+from tournaments.organising.bots import enter_bot
+from tournaments.rounds.play import publish_round
 
 CLIENT = Path(settings.BASE_DIR) / "scripts" / "thud_bot.py"
 MATCH_S = 240
@@ -113,3 +117,62 @@ def test_two_engines_play_a_rated_quickfire_match_through_the_reference_client(s
     for log in logs:
         text = log.read_text()
         assert "finished" in text and "engine failed" not in text, text
+
+
+@pytest.mark.clock
+def test_two_bots_entered_in_a_tournament_play_their_round_through_the_reference_client(
+    server, tmp_path
+):
+    """The organiser publishes round 1; each bot's client is told (a ``round`` event),
+    plays the match online (``POST /matches/{id}/play``) and both battles; the match's
+    result is the engine-verified one, in the standings."""
+    (strong, strong_token), (weak, weak_token) = bot_account("level5"), bot_account("level1")
+    organiser = UserFactory(username="bot-organiser")
+    tournament = Tournament.objects.create(
+        name="Engine Open", slug="engine-open", owner=organiser, variant="timed24", allow_bots=True
+    )
+    # Entered by its organiser: each bot as its own player.
+    entries = [enter_bot(tournament, username=bot.username) for bot in (strong, weak)]
+    assert [e.player.user for e in entries] == [strong, weak]
+    round_1 = Round.objects.create(tournament=tournament, number=1)
+    match = Match.objects.create(round=round_1, table=1, player_a=entries[0], player_b=entries[1])
+    logs = [tmp_path / "level5.log", tmp_path / "level1.log"]
+    procs = [client(server, strong_token, 5, logs[0]), client(server, weak_token, 1, logs[1])]
+    try:
+        for proc, log in zip(procs, logs, strict=True):
+            wait_for(log, "listening", proc)
+        publish_round(round_1, now=timezone.now())
+        for proc, log in zip(procs, logs, strict=True):
+            assert proc.wait(timeout=MATCH_S) == 0, log.read_text()
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+    battles = list(Battle.objects.filter(match=match).order_by("number"))
+    assert [(b.number, b.mode, b.status) for b in battles] == [
+        (1, "online", "finished"),
+        (2, "online", "finished"),
+    ]
+    assert all(b.ply > 0 and (b.forfeits_first, b.forfeits_second) == (0, 0) for b in battles)
+    match.refresh_from_db()
+    assert match.result_status == Match.ResultStatus.CONFIRMED
+    # Player A (level 5) has the first side in battle 1, the second in battle 2.
+    first, second = (side.key for side in battles[0].rules.sides)
+    differential_a = (
+        battles[0].scores[first]
+        - battles[0].scores[second]
+        + battles[1].scores[second]
+        - battles[1].scores[first]
+    )
+    standings = httpx.get(f"{server}/api/v1/tournaments/engine-open/standings", timeout=30).json()[
+        "items"
+    ]
+    by_name = {line["name"]: line for line in standings}
+    assert by_name["level5"]["differential"] == differential_a
+    assert by_name["level1"]["differential"] == -differential_a
+    assert all(line["played"] == 1 for line in standings)
+    for log in logs:
+        text = log.read_text()
+        assert f"match {match.pk}: 200" in text and "engine failed" not in text, text
