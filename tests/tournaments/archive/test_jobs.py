@@ -10,7 +10,6 @@ marked ``clock``, where a real Celery worker on this test's default queue runs i
 from __future__ import annotations
 
 import io
-import time
 from datetime import timedelta
 
 import pytest
@@ -73,10 +72,8 @@ def test_an_upload_is_stored_as_a_queued_job_and_sent_to_the_default_queue_unrea
     uploader = organiser()
     client.force_login(uploader)
 
-    started = time.monotonic()
     with django_capture_on_commit_callbacks(execute=True) as published:
         response = upload(client, archive_text, slug="later")
-    took = time.monotonic() - started
 
     job = ArchiveImport.objects.get()
     assert response.status_code == 302 and response["Location"] == page(job)
@@ -84,7 +81,6 @@ def test_an_upload_is_stored_as_a_queued_job_and_sent_to_the_default_queue_unrea
     assert bytes(job.data) == archive_text.encode() and job.size == len(archive_text.encode())
     assert not Tournament.objects.exists()  # nothing read, nothing written
     assert len(published) == 1 and redis.llen(queue) == 1
-    assert took < 2
 
 
 def test_the_jobs_page_follows_it_until_it_links_to_the_tournament(archive_text, client):

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -221,7 +220,8 @@ def test_no_matches_orders_by_seed():
     assert all(r.played == 0 for r in rows)
 
 
-def test_thousand_players_nine_rounds_is_fast():
+def test_thousand_players_nine_rounds_are_all_ranked():
+    """Its speed is bench/standings.py's to measure, never a test's."""
     rng = random.Random(3)
     people = entrants(1000)
     matches = []
@@ -237,12 +237,9 @@ def test_thousand_players_nine_rounds_is_fast():
                     (rng.randint(0, 32), rng.randint(0, 8), rng.randint(0, 32), rng.randint(0, 8)),
                 )
             )
-    start = time.perf_counter()
     rows = compute_standings(people, matches)
-    elapsed = time.perf_counter() - start
     assert len(rows) == 1000
     assert sum(r.played for r in rows) == 9000
-    assert elapsed < 1.0  # target 0.2 s; generous because CI shares two cores
 
 
 def test_a_match_record_has_a_result_and_a_bye_none():
