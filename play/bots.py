@@ -32,7 +32,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import UserProfile
 from games.models.battle import Battle
-from tournaments.for_games import Match
+from tournaments.for_games import Entry, Match
 
 from .models import Challenge
 
@@ -99,6 +99,15 @@ def become_bot(user, *, now: datetime) -> None:
                 _(
                     "This account has played already, so it cannot become a bot account: "
                     "make a new account for the bot."
+                )
+            )
+        if Entry.objects.filter(player__user=user).exists():
+            # A person's entry: the tournament may not allow bots, and its organiser
+            # entered a person (``tournaments.organising.bots`` enters bots).
+            raise BotRefused(
+                _(
+                    "This account is entered in a tournament as a person, so it cannot "
+                    "become a bot account: make a new account for the bot."
                 )
             )
         if Challenge.objects.live(now).filter(Q(challenger=user) | Q(opponent=user)).exists():

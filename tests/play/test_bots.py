@@ -86,6 +86,16 @@ def test_an_entry_in_a_tournament_not_yet_paired_is_no_game_played():
     assert bots.is_bot(user)
 
 
+def test_refused_when_entered_in_a_tournament_as_a_person_not_yet_paired():
+    match = make_match()[0]
+    user = UserFactory()
+    player = type(match.player_a.player).objects.create(name="Entered", user=user)
+    type(match.player_a).objects.create(tournament=match.round.tournament, player=player)
+    with pytest.raises(bots.BotRefused, match="entered in a tournament as a person"):
+        bots.become_bot(user, now=timezone.now())
+    assert not UserProfile.objects.filter(user=user, is_bot=True).exists()
+
+
 @pytest.mark.parametrize("who", ["challenger", "opponent"])
 def test_refused_with_a_live_challenge_allowed_once_it_expired(who):
     alice, bob, now = UserFactory(), UserFactory(), timezone.now()
