@@ -66,10 +66,37 @@ __all__ = [
 ]
 
 
-def _battle(battle_id: int, user: AnyUser | None = None) -> Battle:
+#: What a referee's press of "touched" or "moved" reads of the battle's tournament, match
+#: and seats beyond the battle's own row: the gate's answer and the panel's names and links
+#: (``views_referee``). A full hall is mostly presses (issue 44), and compiling and
+#: building the joined rows' other columns was a quarter of a press's CPU. A column left
+#: out is read when asked for, in a query of its own: the press's pinned query count
+#: (``tests/games/test_referee_press_queries.py``) tells of one.
+_PRESS_ONLY = (
+    *(f.name for f in Battle._meta.concrete_fields),
+    "match__round__number",
+    "match__round__status",
+    "match__round__tournament__name",
+    "match__round__tournament__slug",
+    "match__round__tournament__owner",
+    "match__round__tournament__record_otb_moves",
+    "match__round__tournament__time_zone",
+    "match__table",
+    "match__player_a",
+    "match__player_b",
+    *(
+        f"{seat}__player__{name}"
+        for seat in ("first_entry", "second_entry")
+        for name in ("name", "user")
+    ),
+)
+
+
+def _battle(battle_id: int, user: AnyUser | None = None, *, press: bool = False) -> Battle:
     """The battle with its tournament and seats in one query; given a ``user``, whether
     they are appointed to its tournament too (``roles.appointed``: the referee's gate asks
-    on every press, so not in a second query).
+    on every press, so not in a second query). ``press``: only the columns a press reads
+    of the joined rows (``_PRESS_ONLY``).
 
     The join stays small (measured: 3.5 ms instead of 11.8 ms for the old 14-table
     join, most of it planning and building models): the match's two entries are the
@@ -79,6 +106,8 @@ def _battle(battle_id: int, user: AnyUser | None = None) -> Battle:
     query = Battle.objects.select_related(
         "match__round__tournament", "first_entry__player", "second_entry__player"
     )
+    if press:
+        query = query.only(*_PRESS_ONLY)
     asker = user if isinstance(user, get_user_model()) and not user.is_superuser else None
     annotations = appointed(asker, "match__round__tournament_id") if asker else {}
     try:
@@ -165,10 +194,14 @@ def can_arbitrate(user: AnyUser, battle: Battle) -> bool:
     return can_referee(user, battle.match.round.tournament)
 
 
+#: The referee's presses: the hall's most frequent request (``_PRESS_ONLY``).
+PRESSES = frozenset({"touched", "moved"})
+
+
 def access_battle_for_arbiter(user: AnyUser, battle_id: int, action: str = "") -> Battle:
     """The battle's clock page and its ``action`` (``""``: just the page), for those who
     ``can_arbitrate``; on a casual battle only the ``CASUAL_ARBITER_ACTIONS``."""
-    battle = _battle(battle_id, user)
+    battle = _battle(battle_id, user, press=action in PRESSES)
     if not can_arbitrate(user, battle):
         raise PermissionDenied
     if battle.is_casual and action and action not in CASUAL_ARBITER_ACTIONS:

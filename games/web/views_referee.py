@@ -63,7 +63,10 @@ def _page_context(
     if match is None:
         siblings = {battle.number: battle}
     else:
-        siblings = {b.number: b for b in Battle.objects.filter(match_id=match.pk).order_by()}
+        # Of the other battle, only what the panel tells of it: its number and status.
+        others = Battle.objects.filter(match_id=match.pk).exclude(pk=battle.pk)
+        siblings = {b.number: b for b in others.only("match", "number", "status").order_by()}
+        siblings[battle.number] = battle
     both_done = len(siblings) == 2 and all(b.is_finished for b in siblings.values())
     if both_done and result_form is None and match is not None:
         result_form = SurvivorsForm(match)
