@@ -7,6 +7,7 @@ directly.
 
 from __future__ import annotations
 
+from contextvars import ContextVar, Token
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import PermissionDenied
@@ -28,6 +29,25 @@ if TYPE_CHECKING:
     from tournaments.permissions.roles import AnyUser
 
 
+#: The tournament this request has read already, by slug: the time-zone middleware reads
+#: it before the view (``tournaments.web.time_zones``), and a public page's gate takes it
+#: from there rather than read it again (issue 44: one query fewer on every public page).
+#: Set and cleared by that middleware, for one request.
+_READ: ContextVar[Tournament | None] = ContextVar("tournament_read", default=None)
+
+
+def read_for_request(slug: str) -> tuple[Tournament | None, Token]:
+    """The tournament named by a request's ``slug`` (None: no such tournament), kept
+    until the request's end for :func:`access_tournament_public`; with the token that
+    ends the keeping (``forget_read``)."""
+    tournament = Tournament.objects.filter(slug=slug).first()
+    return tournament, _READ.set(tournament)
+
+
+def forget_read(token: Token) -> None:
+    _READ.reset(token)
+
+
 def get_tournament_or_404(slug: str) -> Tournament:
     try:
         return Tournament.objects.get(slug=slug)
@@ -36,7 +56,12 @@ def get_tournament_or_404(slug: str) -> Tournament:
 
 
 def access_tournament_public(slug: str) -> Tournament:
-    """Tournaments are public read-only once created."""
+    """Tournaments are public read-only once created. The tournament as this request
+    read it already, if it did (``read_for_request``): a reader's page writes nothing to
+    it. The gates that let a user act on a tournament read it afresh."""
+    read = _READ.get()
+    if read is not None and read.slug == slug:
+        return read
     return get_tournament_or_404(slug)
 
 

@@ -4,7 +4,8 @@ A middleware, keyed on the URL: a tournament's pages name it by ``slug``. Other 
 the site's ``TIME_ZONE``. The battle pages (``games``) are not looked up here, for the
 referee's presses must stay at one query for the battle: the battle already holds its
 tournament, and its template shows its times in ``Battle.time_zone``. Stored times stay in
-UTC; only what is shown changes (``timezone.activate``).
+UTC; only what is shown changes (``timezone.activate``). The tournament read here is the
+public pages' too (``tournament_gates.read_for_request``): their gate reads it no more.
 """
 
 from __future__ import annotations
@@ -17,15 +18,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
-from tournaments.models.tournament import Tournament
-
-
-def _tournament_zone(kwargs: dict[str, Any]) -> str | None:
-    if "slug" not in kwargs:
-        return None
-    return (
-        Tournament.objects.filter(slug=kwargs["slug"]).values_list("time_zone", flat=True).first()
-    )
+from tournaments.permissions.tournament_gates import forget_read, read_for_request
 
 
 class TournamentTimeZoneMiddleware:
@@ -37,6 +30,8 @@ class TournamentTimeZoneMiddleware:
             return self.get_response(request)
         finally:
             timezone.deactivate()
+            if (token := getattr(request, "_tournament_read", None)) is not None:
+                forget_read(token)
 
     def process_view(
         self,
@@ -45,8 +40,11 @@ class TournamentTimeZoneMiddleware:
         view_args: tuple[Any, ...],
         view_kwargs: dict[str, Any],
     ) -> None:
-        zone = _tournament_zone(view_kwargs)
-        if zone:
+        if "slug" not in view_kwargs:
+            return
+        # The whole row, kept for the page's gate (``access_tournament_public``): one read.
+        tournament, request._tournament_read = read_for_request(view_kwargs["slug"])  # type: ignore[attr-defined]
+        if tournament is not None and tournament.time_zone:
             # A zone the server no longer knows: the site's.
             with contextlib.suppress(zoneinfo.ZoneInfoNotFoundError, ValueError):
-                timezone.activate(zoneinfo.ZoneInfo(zone))
+                timezone.activate(zoneinfo.ZoneInfo(tournament.time_zone))

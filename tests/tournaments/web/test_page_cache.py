@@ -391,17 +391,18 @@ def field_of(tables: int) -> Tournament:
 
 #: The queries of each page, cold (the first reader after a change) and warm (the next).
 QUERIES = {
-    # The warm reads: the tournament (and its time zone's middleware); the pairings also
+    # The warm reads: the tournament (once: its time zone's middleware reads it for the
+    # gate, ``tournament_gates.read_for_request``); the pairings also
     # the published rounds (is there a round N?), the pages the page number's count. An
     # anonymous reader's whole page comes from the cache: not its navigation's rounds.
     # The cold ones add what the body reads, in a constant number.
-    "tournament": (7, 2),
-    "pairings": (6, 3),
-    "pairings-htmx": (5, 3),
-    "standings": (6, 2),
-    "standings-htmx": (5, 2),
-    "hall": (6, 2),
-    "hall-slides": (6, 2),
+    "tournament": (6, 1),
+    "pairings": (5, 2),
+    "pairings-htmx": (4, 2),
+    "standings": (5, 1),
+    "standings-htmx": (4, 1),
+    "hall": (5, 1),
+    "hall-slides": (5, 1),
 }
 
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 
 import pytest
+from django.http import Http404
 from django.template import Context, Template
 from django.utils import timezone, translation
 
 from tests.factories import tournament_with_players
 from tests.tournaments.web.organiser.pages import settings_data, url
+from tournaments.permissions import tournament_gates
 from tournaments.rounds.draw import pair_next_round
 from tournaments.rounds.play import publish_round
 
@@ -78,3 +80,26 @@ def test_english_dates_are_day_month_year(fmt, expected):
 def test_the_home_page_lists_a_tournament_date_day_month_year(client):
     tournament_with_players(2, start_date=date(2026, 2, 3))
     assert "3 February 2026" in client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+
+def test_the_tournament_the_middleware_read_is_the_gates_for_that_request_only(
+    client, django_assert_num_queries
+):
+    """One read of the tournament per public page (issue 44), kept for that request alone:
+    after it, even one that failed, the gate reads afresh and sees a change."""
+    t = published_tournament(time_zone="Europe/Oslo")
+    assert client.get(f"/t/{t.slug}/").status_code == 200
+    assert client.get(f"/t/{t.slug}/rounds/99/").status_code == 404  # the view raised
+    type(t).objects.filter(pk=t.pk).update(name="Renamed meanwhile")
+    with django_assert_num_queries(1):
+        assert tournament_gates.access_tournament_public(t.slug).name == "Renamed meanwhile"
+    with django_assert_num_queries(1):
+        kept, token = tournament_gates.read_for_request(t.slug)
+    try:
+        with django_assert_num_queries(0):
+            assert tournament_gates.access_tournament_public(t.slug) is kept
+        # Another tournament's gate reads its own.
+        with django_assert_num_queries(1), pytest.raises(Http404):
+            tournament_gates.access_tournament_public("no-such-slug")
+    finally:
+        tournament_gates.forget_read(token)
