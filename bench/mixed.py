@@ -6,7 +6,8 @@ clock worker at normal priority, beat), on the bench database of bench/clocks.py
   "moved" (HTTP POST to gunicorn) at quickfire pace: each turn's move comes after a
   random 2-14 s, and one turn in five nobody moves, so the clock expires it;
 - ``--browsers`` (20) clients reading the standings, a round's pairings, the
-  tournament page and battle pages back to back;
+  tournament page and battle pages back to back (``--reader-pause S``: each waits S
+  seconds on average between its reads, as a person reading does);
 - ``--spectators`` (200) SSE connections on uvicorn watching random battles;
 - ``--hall-screens`` (0) hall screens as ``static/js/hall.js`` runs them: the hall's
   event stream on uvicorn, and on its ``battle`` events the round's live battles
@@ -177,6 +178,8 @@ async def _phase(
                 url = urls.get(kind) or f"{web}/battles/{random.choice(ids)}/"
                 with contextlib.suppress(httpx.HTTPError):
                     await timed(http, kind, url)
+                if args.reader_pause:  # a person reading the page before the next one
+                    await asyncio.sleep(random.expovariate(1 / args.reader_pause))
 
     async def spectator(battle_id: int) -> None:
         with contextlib.suppress(httpx.HTTPError):
@@ -436,6 +439,12 @@ def parse_args(argv=None):
     parser.add_argument("--battles", type=int, default=1000)
     parser.add_argument("--browsers", type=int, default=20)
     parser.add_argument("--spectators", type=int, default=200)
+    parser.add_argument(
+        "--reader-pause",
+        type=float,
+        default=0.0,
+        help="mean seconds a browser waits between its reads (0: back to back)",
+    )
     parser.add_argument("--hall-screens", type=int, default=0, help="hall screens (hall.js)")
     parser.add_argument("--seconds", type=int, default=90, help="how long each phase plays")
     what = parser.add_mutually_exclusive_group()
@@ -451,7 +460,10 @@ def parse_args(argv=None):
         "--curve-battles", type=lambda s: [int(n) for n in s.split(",")], default=list(CURVE)
     )
     args = parser.parse_args(argv)
-    if min(args.battles, args.browsers, args.seconds) < 1 or args.spectators < 0:
+    if (
+        min(args.battles, args.browsers, args.seconds) < 1
+        or min(args.spectators, args.reader_pause) < 0
+    ):
         parser.error("counts and --seconds must be positive")
     if args.only == "hall" and args.hall_screens < 1:
         parser.error("--only hall needs --hall-screens")
@@ -506,6 +518,11 @@ def print_hall(args, r: dict, late: list[float]) -> None:
         f"{moves['accepted']}, refused {moves['refused']}, errors {moves['errors']}; "
         f"{r['spectated']} states to spectators"
     )
+    # Back-to-back readers wait, on average, as long as their number over the pages served
+    # a second (Little's law): their p95 is the server's throughput as much as a page's cost.
+    read = sum(len(pages[k]) for k in PAGE_KINDS)
+    pause = f", each pausing {args.reader_pause:g} s on average" if args.reader_pause else ""
+    print(f"pages read: {read} ({read / args.seconds:.1f} a second{pause})")
     if r["refused"]:
         reasons = ", ".join(f"{n} {why}" for why, n in sorted(r["refused"].items()))
         print(f"moves refused: {reasons}")
@@ -574,6 +591,10 @@ def main() -> None:
                 "mixed_pairings_p95_ms": round(pct(pages["pairings"], 0.95), 1),
                 "mixed_battle_page_p95_ms": round(pct(pages["battle"], 0.95), 1),
                 "mixed_hall_battles_p95_ms": round(pct(pages["hall battles"], 0.95), 1),
+                "mixed_pages_per_s": round(
+                    sum(len(pages[k]) for k in PAGE_KINDS) / args.seconds, 1
+                ),
+                "mixed_reader_pause_s": args.reader_pause,
                 "mixed_moves_accepted": moves["accepted"],
                 "mixed_moves_refused": mixed["refused"],
                 "mixed_errors": moves["errors"],
