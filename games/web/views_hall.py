@@ -43,7 +43,7 @@ def round_battle_ids(tournament) -> frozenset[int]:
 @require_GET
 def hall_battles(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The same for every screen: from the cache, per change of the round's battles."""
-    tournament = access_tournament_public(slug)
+    tournament = access_tournament_public(slug, request)
     language = screen_language(request) or translation.get_language()
     round_ = current_round(tournament)
     summary = hall_cache.round_summary(round_)

@@ -7,7 +7,6 @@ directly.
 
 from __future__ import annotations
 
-from contextvars import ContextVar, Token
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import PermissionDenied
@@ -26,26 +25,9 @@ from tournaments.permissions.roles import (
 )
 
 if TYPE_CHECKING:
+    from django.http import HttpRequest
+
     from tournaments.permissions.roles import AnyUser
-
-
-#: The tournament this request has read already, by slug: the time-zone middleware reads
-#: it before the view (``tournaments.web.time_zones``), and a public page's gate takes it
-#: from there rather than read it again (issue 44: one query fewer on every public page).
-#: Set and cleared by that middleware, for one request.
-_READ: ContextVar[Tournament | None] = ContextVar("tournament_read", default=None)
-
-
-def read_for_request(slug: str) -> tuple[Tournament | None, Token]:
-    """The tournament named by a request's ``slug`` (None: no such tournament), kept
-    until the request's end for :func:`access_tournament_public`; with the token that
-    ends the keeping (``forget_read``)."""
-    tournament = Tournament.objects.filter(slug=slug).first()
-    return tournament, _READ.set(tournament)
-
-
-def forget_read(token: Token) -> None:
-    _READ.reset(token)
 
 
 def get_tournament_or_404(slug: str) -> Tournament:
@@ -55,11 +37,13 @@ def get_tournament_or_404(slug: str) -> Tournament:
         raise Http404("No such tournament") from exc
 
 
-def access_tournament_public(slug: str) -> Tournament:
-    """Tournaments are public read-only once created. The tournament as this request
-    read it already, if it did (``read_for_request``): a reader's page writes nothing to
-    it. The gates that let a user act on a tournament read it afresh."""
-    read = _READ.get()
+def access_tournament_public(slug: str, request: HttpRequest | None = None) -> Tournament:
+    """Tournaments are public read-only once created. Given the ``request``, the
+    tournament as it read it already (``tournament_read``: the time-zone middleware's
+    read, ``tournaments.web.time_zones``), if it did: a reader's page writes nothing to
+    it, and one read is one query fewer on every public page (issue 44). The gates that
+    let a user act on a tournament read it afresh."""
+    read = getattr(request, "tournament_read", None)
     if read is not None and read.slug == slug:
         return read
     return get_tournament_or_404(slug)

@@ -4,8 +4,8 @@ A middleware, keyed on the URL: a tournament's pages name it by ``slug``. Other 
 the site's ``TIME_ZONE``. The battle pages (``games``) are not looked up here, for the
 referee's presses must stay at one query for the battle: the battle already holds its
 tournament, and its template shows its times in ``Battle.time_zone``. Stored times stay in
-UTC; only what is shown changes (``timezone.activate``). The tournament read here is the
-public pages' too (``tournament_gates.read_for_request``): their gate reads it no more.
+UTC; only what is shown changes (``timezone.activate``). The tournament read here goes
+with the request (``tournament_read``): the public pages' gate takes it from there.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
-from tournaments.permissions.tournament_gates import forget_read, read_for_request
+from tournaments.models.tournament import Tournament
 
 
 class TournamentTimeZoneMiddleware:
@@ -30,8 +30,6 @@ class TournamentTimeZoneMiddleware:
             return self.get_response(request)
         finally:
             timezone.deactivate()
-            if (token := getattr(request, "_tournament_read", None)) is not None:
-                forget_read(token)
 
     def process_view(
         self,
@@ -42,8 +40,10 @@ class TournamentTimeZoneMiddleware:
     ) -> None:
         if "slug" not in view_kwargs:
             return
-        # The whole row, kept for the page's gate (``access_tournament_public``): one read.
-        tournament, request._tournament_read = read_for_request(view_kwargs["slug"])  # type: ignore[attr-defined]
+        # The whole row, kept on the request for the page's gate: one read
+        # (``tournament_gates.access_tournament_public``).
+        tournament = Tournament.objects.filter(slug=view_kwargs["slug"]).first()
+        request.tournament_read = tournament  # type: ignore[attr-defined]
         if tournament is not None and tournament.time_zone:
             # A zone the server no longer knows: the site's.
             with contextlib.suppress(zoneinfo.ZoneInfoNotFoundError, ValueError):

@@ -49,7 +49,7 @@ def tournament_list(request: HtmxHttpRequest) -> JsonResponse:
 @require_GET
 @json_404
 def tournament_detail(request: HtmxHttpRequest, slug: str) -> JsonResponse:
-    tournament = access_tournament_public(slug)
+    tournament = access_tournament_public(slug, request)
     data = tournament_json(tournament)
     data["published_rounds"] = list(tournament.round_set.counted().values_list("number", flat=True))
     data["entries"] = [entry_json(e) for e in entries_with_absences(tournament)]
@@ -124,7 +124,7 @@ def pairing_json(m: Match, scheme: PointsScheme) -> dict:
 @require_GET
 @json_404
 def round_pairings(request: HtmxHttpRequest, slug: str, number: int) -> JsonResponse:
-    tournament = access_tournament_public(slug)
+    tournament = access_tournament_public(slug, request)
     try:
         _round, matches = public_matches(tournament, number)
     except NoSuchRound as exc:
@@ -136,7 +136,7 @@ def round_pairings(request: HtmxHttpRequest, slug: str, number: int) -> JsonResp
 @require_GET
 @json_404
 def standings(request: HtmxHttpRequest, slug: str) -> JsonResponse:
-    tournament = access_tournament_public(slug)
+    tournament = access_tournament_public(slug, request)
     return JsonResponse(standings_json(load_standings(tournament)), safe=False)
 
 
@@ -149,7 +149,7 @@ def site_stats(request: HtmxHttpRequest) -> JsonResponse:
 @require_GET
 @json_404
 def tournament_stats(request: HtmxHttpRequest, slug: str) -> JsonResponse:
-    tournament = access_tournament_public(slug)
+    tournament = access_tournament_public(slug, request)
     data = loaders.tournament_stats(tournament).as_json()
     return JsonResponse({"tournament": tournament.slug, **data})
 

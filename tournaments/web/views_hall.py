@@ -48,7 +48,7 @@ def _slides(request: HtmxHttpRequest, t: Tournament, cached: CachedPage, part: s
 @require_GET
 def hall(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The same for every viewer: from the cache (``page_cache``), per state version."""
-    t = access_tournament_public(slug)
+    t = access_tournament_public(slug, request)
     language = screen_language(request) or translation.get_language()
     part = "slides" if request.GET.get("part") == "slides" else "screen"
     cached = CachedPage(

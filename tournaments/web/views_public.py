@@ -101,7 +101,7 @@ def _tournament_public(request: HtmxHttpRequest, t: Tournament, number: int) -> 
 def tournament(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The tournament page: its public part from the cache, the reader's own controls
     (organiser, referee, their attendance) around it."""
-    t = access_tournament_public(slug)
+    t = access_tournament_public(slug, request)
     number = _page_number(request, t.entries.count)
     cached = CachedPage(
         request, t, "tournament-public", (number,), in_layout=True, now=timezone.now()
@@ -137,7 +137,7 @@ def _pairings_table(request: HtmxHttpRequest, t: Tournament, round_: Round, page
 @require_GET
 def round_pairings(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     """A published round's pairings; the table from the cache, for htmx's refresh alone."""
-    t = access_tournament_public(slug)
+    t = access_tournament_public(slug, request)
     rounds = _published_rounds(t)
     round_ = next((r for r in rounds if r.number == number), None)
     if round_ is None:
@@ -212,7 +212,7 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     Every phone in the hall polls this page, and rendering 200 rows costs far more
     than reading them from the cache.
     """
-    t = access_tournament_public(slug)
+    t = access_tournament_public(slug, request)
     number = _page_number(request, t.entries.count)
     cached = CachedPage(
         request, t, "standings-table", (number,), in_layout=not request.htmx, now=timezone.now()
@@ -239,7 +239,7 @@ def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def player(request: HtmxHttpRequest, slug: str, entry_id: int) -> HttpResponse:
-    t = access_tournament_public(slug)
+    t = access_tournament_public(slug, request)
     entry = t.entries.select_related("player").filter(pk=entry_id).first()
     if entry is None:
         raise Http404(_("No such player in this tournament"))

@@ -71,7 +71,7 @@ def _unchanged_since(request: HtmxHttpRequest, tournament: Tournament, kind: str
 
 @router.get("/tournaments/{slug}", response={200: TournamentDetailOut, **NOT_FOUND})
 def tournament(request: HtmxHttpRequest, slug: str):
-    found = access_tournament_public(slug)
+    found = access_tournament_public(slug, request)
     _unchanged_since(request, found, "tournament")
     return TournamentDetailOut(
         **TournamentOut.model_validate(found).model_dump(),
@@ -84,7 +84,7 @@ def tournament(request: HtmxHttpRequest, slug: str):
 def entries(request: HttpRequest, slug: str):
     """The entries in seed order, with check-in and the rounds each sits out."""
     # Check-in does not bump the state version: this answer's ETag is its body's digest.
-    return [entry_json(e) for e in entries_with_absences(access_tournament_public(slug))]
+    return [entry_json(e) for e in entries_with_absences(access_tournament_public(slug, request))]
 
 
 @router.get(
@@ -95,7 +95,7 @@ def entries(request: HttpRequest, slug: str):
 def pairings(request: HtmxHttpRequest, slug: str, number: int):
     """A published round's pairings; ``battles`` and ``score`` stay null until the
     result is confirmed. A draft round is a 404, like a missing one."""
-    found = access_tournament_public(slug)
+    found = access_tournament_public(slug, request)
     _unchanged_since(request, found, f"pairings:{number}")
     try:
         _round, matches = public_matches(found, number)
@@ -110,7 +110,7 @@ def pairings(request: HtmxHttpRequest, slug: str, number: int):
 )
 @paginate(Pages)
 def standings(request: HtmxHttpRequest, slug: str):
-    found = access_tournament_public(slug)
+    found = access_tournament_public(slug, request)
     _unchanged_since(request, found, "standings")
     return standings_json(load_standings(found))
 
@@ -118,6 +118,6 @@ def standings(request: HtmxHttpRequest, slug: str):
 @router.get("/tournaments/{slug}/stats", response={200: TournamentStatsOut, **NOT_FOUND})
 def tournament_stats(request: HtmxHttpRequest, slug: str):
     """Battles won by each side over the tournament's confirmed results."""
-    found = access_tournament_public(slug)
+    found = access_tournament_public(slug, request)
     _unchanged_since(request, found, "stats")
     return {"tournament": found.slug, **stats_data(loaders.tournament_stats(found))}
