@@ -10,9 +10,10 @@ clock worker at normal priority, beat), on the bench database of bench/clocks.py
   seconds on average between its reads, as a person reading does);
 - ``--spectators`` (200) SSE connections on uvicorn watching random battles;
 - ``--hall-screens`` (0) hall screens as ``static/js/hall.js`` runs them: the hall's
-  event stream on uvicorn, and on its ``battle`` events the round's live battles
-  fetched again (``/battles/hall/<slug>/``) at most every 700 ms, on ``changed`` the
-  slides (``/t/<slug>/hall/?part=slides``) and the battles.
+  event stream on uvicorn, and on its ``battle`` events the live-battles slide on its
+  screen fetched again (``/battles/hall/<slug>/?slide=N``; each screen on a slide of its
+  own, the next every 12 s) at most every 700 ms, on ``changed`` the slides
+  (``/t/<slug>/hall/?part=slides``) and the battles.
 Reported: expiry lateness (applied_at - deadline - grace, from the ClockEvent trail),
 page latencies per page (client side), moves accepted / refused, the refused ones by
 the reason the server gave (stale, out of turn, finished, ...).
@@ -192,10 +193,18 @@ async def _phase(
                         spectated[0] += 1
 
     async def hall_screen() -> None:
-        """``static/js/hall.js``: the battles again at most every 700 ms after a battle
-        event, the slides and the battles after a ``changed`` event."""
+        """``static/js/hall.js``: the live-battles slide on screen again at most every
+        700 ms after a battle event, the slides and the battles after a ``changed`` event.
+        Each screen shows a slide of its own, the next one every 12 s (as if it showed
+        nothing but live battles: the most a screen fetches)."""
         headers = {"HX-Request": "true"}
-        battles_url = f"{web}/battles/hall/{slug}/"
+        slides = -(-len(ids) // 6)  # games.web.presenters_hall.BATTLES_PER_SLIDE
+        first, started_at = random.randrange(slides), time.monotonic()
+
+        def battles_url() -> str:
+            shown = (first + int((time.monotonic() - started_at) / 12)) % slides
+            return f"{web}/battles/hall/{slug}/?slide={shown}"
+
         slides_url = f"{web}/t/{slug}/hall/?part=slides"
         pending: list[asyncio.Task] = []  # the fetch waiting its 700 ms (hall.js)
         started: set[asyncio.Task] = set()  # every fetch started, to cancel at the end
@@ -204,7 +213,7 @@ async def _phase(
             await asyncio.sleep(0.7)
             pending.clear()
             with contextlib.suppress(httpx.HTTPError):
-                await timed(http, "hall battles", battles_url, headers=headers)
+                await timed(http, "hall battles", battles_url(), headers=headers)
 
         with contextlib.suppress(httpx.HTTPError):
             async with (
@@ -213,7 +222,7 @@ async def _phase(
                 events.stream("GET", f"{sse}/battles/hall/{slug}/events/") as r,
             ):
                 try:
-                    await timed(http, "hall battles", battles_url, headers=headers)
+                    await timed(http, "hall battles", battles_url(), headers=headers)
                     event = ""
                     async for line in r.aiter_lines():
                         if line.startswith("event: "):
@@ -223,7 +232,7 @@ async def _phase(
                             started.add(pending[-1])
                         elif line.startswith("data") and event == "changed":
                             await timed(http, "hall slides", slides_url, headers=headers)
-                            await timed(http, "hall battles", battles_url, headers=headers)
+                            await timed(http, "hall battles", battles_url(), headers=headers)
                 finally:
                     for task in started:  # before their client closes
                         task.cancel()

@@ -68,8 +68,3 @@ def hall_line(battle: Battle, *, now: datetime | None = None) -> dict[str, Any]:
         "move_no": min(move_no, per_side) if per_side else move_no,
         "move_limit": per_side,
     }
-
-
-def in_slides(lines: list[Any]) -> list[list[Any]]:
-    """The round's lines, by table, in slides of ``BATTLES_PER_SLIDE``."""
-    return [lines[i : i + BATTLES_PER_SLIDE] for i in range(0, len(lines), BATTLES_PER_SLIDE)]

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from asgiref.sync import sync_to_async
 from django.core.handlers.wsgi import WSGIRequest
-from django.http import HttpResponse, StreamingHttpResponse
+from django.http import HttpResponse, HttpResponseBadRequest, StreamingHttpResponse
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.live import stream
@@ -42,11 +43,19 @@ def round_battle_ids(tournament) -> frozenset[int]:
 
 @require_GET
 def hall_battles(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """The same for every screen: from the cache, per change of the round's battles."""
+    """The live-battles slide a screen shows (``?slide=``, from 0), the same for every
+    screen: from the cache, per change of its battles."""
     tournament = access_tournament_public(slug, request)
+    try:
+        index = int(request.GET.get("slide", "0"))
+    except ValueError:
+        index = -1
+    if index < 0:
+        return HttpResponseBadRequest(_("The slide is a whole number from 0."))
     language = screen_language(request) or translation.get_language()
     round_ = current_round(tournament)
-    summary = hall_cache.round_summary(round_)
+    slide = hall_cache.slide_of(round_, index)
+    summary = (round_.pk if round_ else None, *slide.summary)
     cached = CachedPage(
         request, tournament, "hall-battles", summary, language=language, now=timezone.now()
     )
@@ -55,7 +64,7 @@ def hall_battles(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         version = tournament.state_version
         with translation.override(language):
             body = cached.body(
-                lambda: hall_cache.fragment(round_, state_version=version, language=language)
+                lambda: hall_cache.fragment(round_, slide, state_version=version, language=language)
             )
         answer = cached.respond(HttpResponse(body))
     answer[SERVER_NOW] = str(int(timezone.now().timestamp() * 1000))

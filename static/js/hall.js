@@ -1,8 +1,12 @@
 // The hall screen (templates/tournaments/hall.html): nobody touches it.
 // - Rotates through the slides (.hall-slide) every data-every seconds.
 // - Live: the hall's event stream says "battle" (a battle of the round changed: fetch the
-//   live battles again, at most every 700 ms) or "changed" (results, rounds, timer,
-//   announcement: fetch the slides again). The slide on screen stays on screen.
+//   live-battles slide on screen again, at most every 700 ms) or "changed" (results,
+//   rounds, timer, announcement: fetch the slides again). The slide on screen stays on
+//   screen.
+// - The live battles come one slide at a time (?slide=N, the Nth live-battles slide, from
+//   0): the one on screen, or the one about to be shown, fetched before it is; the
+//   others are empty places, so that the rotation knows how many there are.
 // - Counts down the running clocks between events (the round timer: round_timer.js): the
 //   fragment, the same for every screen, holds the moments the think and the turn end
 //   (data-think-ends-ms, data-ends-ms, epoch ms), and every answer, a 304 too, the
@@ -36,6 +40,13 @@
     var list = slides();
     if (!list.length) return;
     var at = list.findIndex(function (s) { return s.classList.contains("current"); });
+    var next = list[(at + 1) % list.length];
+    if (next.dataset.kind === "battles") {
+      // Its battles as they are now, then the slide: never a slide's old lines.
+      current = { kind: "battles", index: list.filter(function (x) { return x.dataset.kind === "battles"; }).indexOf(next) };
+      loadBattles();
+      return;
+    }
     show(list, (at + 1) % list.length);
   }
 
@@ -58,13 +69,16 @@
 
   var battlesHtml = "";
   function loadBattles() {
-    return get(body.dataset.battlesUrl).then(function (html) {
+    var slide = current.kind === "battles" ? current.index : 0;
+    var url = body.dataset.battlesUrl;
+    url += (url.indexOf("?") < 0 ? "?" : "&") + "slide=" + slide;
+    return get(url).then(function (html) {
       battlesHtml = html;
       var box = document.getElementById("hall-battles");
       if (box) box.innerHTML = html;
       tick();  // before it is drawn: the text in the fragment is not the time left now
       keep();
-    }).catch(function () { /* the next event or change tries again */ });
+    }).catch(function () { keep(); /* the next event or change tries again */ });
   }
 
   function loadSlides() {
@@ -80,7 +94,8 @@
 
   var pending = null;
   function battlesSoon() {
-    if (pending) return;
+    // A battle off screen: its slide is fetched when it is shown.
+    if (pending || current.kind !== "battles") return;
     pending = window.setTimeout(function () { pending = null; loadBattles(); }, 700);
   }
 

@@ -81,3 +81,71 @@ def test_the_screen_shows_the_servers_time_left_whatever_its_own_clock(skew_ms):
         expected.append({"text": str(math.ceil(ms / 1000)), "low": ms <= 5_000})
     assert faces == expected
     assert [f["text"] for f in faces] == ["15", "5", "9", "0", "1"]
+
+
+ROTATION = """
+const fs = require("fs"), vm = require("vm");
+const kinds = JSON.parse(process.argv[1]);
+const fetched = [], intervals = [], listeners = {};
+const list = kinds.map(kind => {
+  const el = { dataset: { kind }, classes: new Set() };
+  el.classList = { toggle(c, on) { on ? el.classes.add(c) : el.classes.delete(c); },
+                   contains(c) { return el.classes.has(c); } };
+  return el;
+});
+global.window = global;
+global.setInterval = (f, ms) => intervals.push([f, ms]);
+global.setTimeout = f => { f(); };
+global.EventSource = function () { this.addEventListener = (name, f) => { listeners[name] = f; }; };
+global.fetch = url => { fetched.push(url); return Promise.resolve({ ok: true,
+  headers: { get() { return null; } }, text() { return Promise.resolve(""); } }); };
+global.document = {
+  body: { dataset: { every: "12", battlesUrl: "/battles/hall/t/?lang=nb", eventsUrl: "/e" } },
+  getElementById(id) { return id === "hall-battles" ? {} : null; },
+  querySelectorAll(sel) { return sel.includes("hall-slide") ? list : []; },
+};
+vm.runInThisContext(fs.readFileSync(process.argv[2], "utf8"));
+const rotate = intervals.find(([, ms]) => ms === 12000)[0];
+const settle = () => new Promise(r => setImmediate(r));
+const shown = () => list.findIndex(s => s.classes.has("current"));
+(async () => {
+  const steps = [];
+  for (const step of process.argv[3].split(",")) {
+    await settle();
+    step === "rotate" ? rotate() : listeners.battle();
+    await settle();
+    steps.push([step, shown(), fetched.length]);
+  }
+  process.stdout.write(JSON.stringify({ fetched, steps }));
+})();
+"""
+
+
+def test_the_screen_fetches_the_battles_slide_it_shows_before_showing_it_and_no_other():
+    """One slide of live battles at a time (issue 44): the screen asks for the Nth
+    live-battles slide as it turns to it, refetches it on a battle's change while it is on
+    screen, and fetches nothing for a change while another kind of slide is."""
+    kinds = ["tables", "battles", "battles", "standings"]
+    steps = "battle,rotate,battle,rotate,rotate,battle"
+    run = subprocess.run(
+        [NODE, "-e", ROTATION, json.dumps(kinds), str(HALL_JS), steps],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    out = json.loads(run.stdout)
+    assert [u.rsplit("?", 1)[1] for u in out["fetched"]] == [
+        "lang=nb&slide=0",  # on load (the tables on screen)
+        "lang=nb&slide=0",  # turning to the first live-battles slide
+        "lang=nb&slide=0",  # a battle changed while it is on screen
+        "lang=nb&slide=1",  # turning to the second
+    ]
+    assert out["steps"] == [
+        ["battle", 0, 1],  # the tables on screen: nothing fetched
+        ["rotate", 1, 2],
+        ["battle", 1, 3],
+        ["rotate", 2, 4],
+        ["rotate", 3, 4],  # the standings: nothing to fetch
+        ["battle", 3, 4],
+    ]

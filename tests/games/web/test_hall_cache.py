@@ -27,6 +27,7 @@ from games.models.battle import Battle
 from games.models.history import ClockEvent
 from games.web import hall_cache, presenters_hall
 from tests.factories import UserFactory, make_match
+from tournaments.for_games import current_round
 from tournaments.models.rounds import Match
 from tournaments.models.tournament import Tournament
 from tournaments.organising.entries import current_values, edit_entry
@@ -258,3 +259,51 @@ def test_a_battle_opened_for_its_players_joins_the_hall_at_the_next_read(client,
 
 def test_the_docstring_examples_hold():
     assert doctest.testmod(hall_cache).failed == 0
+
+
+# --- one slide at a time --------------------------------------------------------------------
+
+
+def slide(client, t: Tournament, index, **headers):
+    url = reverse("games:hall_battles", args=[t.slug])
+    return client.get(url, {"slide": index}, **HTMX, **headers)
+
+
+def battles_by_table(t: Tournament) -> list[Battle]:
+    return list(hall_cache.shown_battles(current_round(t)).order_by("match__table", "number"))
+
+
+def test_a_screen_gets_the_lines_of_the_slide_it_shows_and_the_number_of_slides(client):
+    t = playing(tables=14)  # 14 battles running: slides of 6, 6 and 2
+    battles = battles_by_table(t)
+    html = slide(client, t, 1).content.decode()
+    assert html.count('class="hall-slide"') == 3
+    assert [f'data-battle="{b.pk}"' in html for b in battles] == [False] * 6 + [True] * 6 + [
+        False
+    ] * 2
+    assert "2/3" in html  # its place among the slides
+    last = slide(client, t, 99).content.decode()  # the round has fewer now: the last
+    assert [f'data-battle="{b.pk}"' in last for b in battles[12:]] == [True, True]
+    assert last.count('class="hall-battle"') == 2
+
+
+def test_a_change_on_another_slide_leaves_a_screens_slide_as_it_holds_it(client, settings):
+    t = playing(tables=8)
+    battles = battles_by_table(t)
+    etag = slide(client, t, 0)["ETag"]
+    b = battles[7]  # on slide 1
+    submit_move(b.pk, side=b.side_to_move, version=b.clock_version, notation="d F1-F2", now=now())
+    assert slide(client, t, 0, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    changed = slide(client, t, 1).content.decode()
+    settings.CACHES = settings.CACHES | {
+        "default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
+    }
+    assert changed == slide(client, t, 1).content.decode()  # as rendered afresh
+
+
+@pytest.mark.parametrize("bad", ["-1", "two", "1.5", ""])
+def test_a_slide_that_is_no_whole_number_from_0_is_refused_saying_so(client, bad):
+    t = playing()
+    answer = slide(client, t, bad)
+    assert answer.status_code == 400
+    assert "The slide is a whole number from 0." in answer.content.decode()
