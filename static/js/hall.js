@@ -21,13 +21,23 @@
 
   function slides() { return Array.prototype.slice.call(document.querySelectorAll("#hall-slides .hall-slide")); }
 
+  // A slide by its kind and its place among the slides of that kind: what stays on
+  // screen when the slides are fetched again.
+  function placeOf(list, s) {
+    var sameKind = list.filter(function (x) { return x.dataset.kind === s.dataset.kind; });
+    return { kind: s.dataset.kind, index: sameKind.indexOf(s) };
+  }
+
   function show(list, i) {
     list.forEach(function (s, k) { s.classList.toggle("current", k === i); });
-    var s = list[i];
-    if (s) {
-      var sameKind = list.filter(function (x) { return x.dataset.kind === s.dataset.kind; });
-      current = { kind: s.dataset.kind, index: sameKind.indexOf(s) };
-    }
+    if (list[i]) current = placeOf(list, list[i]);
+  }
+
+  // The slide on screen now (the page's, whoever turned it).
+  function here() {
+    var list = slides();
+    var s = list.find(function (x) { return x.classList.contains("current"); });
+    return s ? placeOf(list, s) : current;
   }
 
   function position(list) {
@@ -43,8 +53,7 @@
     var next = list[(at + 1) % list.length];
     if (next.dataset.kind === "battles") {
       // Its battles as they are now, then the slide: never a slide's old lines.
-      current = { kind: "battles", index: list.filter(function (x) { return x.dataset.kind === "battles"; }).indexOf(next) };
-      loadBattles();
+      loadBattles(placeOf(list, next));
       return;
     }
     show(list, (at + 1) % list.length);
@@ -68,21 +77,28 @@
   }
 
   var battlesHtml = "";
-  function loadBattles() {
-    var slide = current.kind === "battles" ? current.index : 0;
+  // The live-battles slide on screen, or ``target`` (the one the rotation turns to next,
+  // shown once it is in); another kind of slide on screen: the first.
+  function loadBattles(target) {
+    var at = target || here();
     var url = body.dataset.battlesUrl;
-    url += (url.indexOf("?") < 0 ? "?" : "&") + "slide=" + slide;
+    url += (url.indexOf("?") < 0 ? "?" : "&") + "slide=" + (at.kind === "battles" ? at.index : 0);
     return get(url).then(function (html) {
+      current = target || here();  // where the screen is now, not when it asked
       battlesHtml = html;
       var box = document.getElementById("hall-battles");
       if (box) box.innerHTML = html;
       tick();  // before it is drawn: the text in the fragment is not the time left now
       keep();
-    }).catch(function () { keep(); /* the next event or change tries again */ });
+    }).catch(function () {
+      // The next event or change tries again; the rotation goes on meanwhile.
+      if (target) { current = target; keep(); }
+    });
   }
 
   function loadSlides() {
     return get(body.dataset.slidesUrl).then(function (html) {
+      current = here();
       // The round's heading comes with the slides: never "Round 1" above round 2.
       document.getElementById("hall-live").innerHTML = html;
       var box = document.getElementById("hall-battles");
@@ -95,7 +111,7 @@
   var pending = null;
   function battlesSoon() {
     // A battle off screen: its slide is fetched when it is shown.
-    if (pending || current.kind !== "battles") return;
+    if (pending || here().kind !== "battles") return;
     pending = window.setTimeout(function () { pending = null; loadBattles(); }, 700);
   }
 

@@ -82,6 +82,9 @@ def test_the_hall_screen_fits_a_projector_and_follows_the_round_live(browser, se
     )
     row = page.locator(".hall-slide[data-kind=tables] tr", has_text="18 – 9")
     expect(row).to_have_count(1, timeout=6_000)
+    # The live battles are followed while their slide is on screen (another kind of slide
+    # on screen: they are fetched as the rotation turns to them).
+    assert page.evaluate(SHOW, 2) == "battles"
     b1 = Battle.objects.get(pk=b1.pk)
     submit_move(
         b1.pk, side="dwarf", version=b1.clock_version, notation="d F1-F2", now=timezone.now()
@@ -97,5 +100,40 @@ def test_the_hall_screen_fits_a_projector_and_follows_the_round_live(browser, se
     )
     expect(live).to_have_text("move 2 of 24", timeout=6_000)
     assert page.evaluate("window.notReloaded") is True
+    assert errors == []
+    connections.close_all()
+
+
+def test_the_screen_turns_to_each_live_battles_slide_with_its_battles_fetched(
+    browser, server, monkeypatch
+):
+    """One slide of live battles at a time (issue 44): as the rotation turns to the second
+    of two, its battles are in it, and the first, off screen, is an empty place."""
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import expect
+
+    OUT.mkdir(exist_ok=True)
+    matches = make_match(tables=8, variant="timed24", think_ms=600_000, move_ms=600_000)
+    t = matches[0].round.tournament
+    now = timezone.now()
+    firsts = []
+    for m in matches:
+        b1, _b2 = create_battles(m, mode=Battle.Mode.ONLINE, now=now)
+        joining.open_for_players(b1.pk, side="dwarf", now=now)
+        joining.join(b1.pk, side="troll", now=now)
+        firsts.append(b1.pk)
+
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}/t/{t.slug}/hall/?every=5")
+    second = page.locator(".hall-slide.current[data-kind=battles]", has_text="2/2")
+    expect(second).to_have_count(1, timeout=40_000)  # tables, names, battles 1/2, 2/2
+    page.screenshot(path=str(OUT / "hall-1920-battles-2-of-2.png"))
+    shown = second.locator(".hall-battle")
+    expect(shown).to_have_count(2)
+    assert [int(shown.nth(i).get_attribute("data-battle")) for i in range(2)] == firsts[6:]
+    first = page.locator(".hall-slide[data-kind=battles]", has_text="1/2")
+    assert first.locator(".hall-battle").count() == 0
     assert errors == []
     connections.close_all()
