@@ -288,6 +288,9 @@ def day(browser, server: str, fresh: FreshSite, worker) -> None:
     expect(ref).to_have_url(re.compile(f"/battles/referee/{ob1.pk}/$"))
     link = ref.locator("#referee-link")
     expect(link).to_have_attribute("data-state", "connected", timeout=WAIT)
+    # The hall follows the battles while their slide is on screen (one slide at a time):
+    # from the start on.
+    hall.evaluate(SHOW, "battles")
     ref.locator("#start").click()
     expect(ref.locator("#clock-panel")).to_have_attribute("data-phase", RUNNING, timeout=WAIT)
     for ply in (1, 2):
