@@ -46,13 +46,14 @@ def hall_battles(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The live-battles slide a screen shows (``?slide=``, from 0), the same for every
     screen: from the cache, per change of its battles."""
     tournament = access_tournament_public(slug, request)
+    language = screen_language(request) or translation.get_language()
     try:
         index = int(request.GET.get("slide", "0"))
     except ValueError:
         index = -1
     if index < 0:
-        return HttpResponseBadRequest(_("The slide is a whole number from 0."))
-    language = screen_language(request) or translation.get_language()
+        with translation.override(language):  # the screen's, as its slides are
+            return HttpResponseBadRequest(_("The slide is a whole number from 0."))
     round_ = current_round(tournament)
     slide = hall_cache.slide_of(round_, index)
     summary = (round_.pk if round_ else None, *slide.summary)

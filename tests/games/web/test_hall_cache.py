@@ -307,3 +307,11 @@ def test_a_slide_that_is_no_whole_number_from_0_is_refused_saying_so(client, bad
     answer = slide(client, t, bad)
     assert answer.status_code == 400
     assert "The slide is a whole number from 0." in answer.content.decode()
+
+
+def test_the_refusal_is_in_the_screens_language(client):
+    t = playing()
+    url = reverse("games:hall_battles", args=[t.slug])
+    answer = client.get(url, {"slide": "x", "lang": "nb"}, **HTMX)
+    assert answer.status_code == 400
+    assert "Lysbildet er et heltall fra 0 og oppover." in answer.content.decode()
