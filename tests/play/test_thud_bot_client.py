@@ -6,6 +6,7 @@ people's ratings never see it)."""
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 import time
@@ -58,14 +59,32 @@ def wait_for(log: Path, text: str, proc: subprocess.Popen, timeout: float = 30) 
         time.sleep(0.1)
 
 
-@pytest.mark.clock
-def test_two_engines_play_a_rated_quickfire_match_through_the_reference_client(server, tmp_path):
-    (strong, strong_token), (weak, weak_token) = bot_account("level5"), bot_account("level1")
+@contextlib.contextmanager
+def two_clients(site: str, tmp_path: Path, strong_token: str, weak_token: str):
+    """The level-5 and level-1 bots' clients, started and listening; yields their logs and
+    ``finish``, which waits for both to end well. Killed on the way out if still running."""
     logs = [tmp_path / "level5.log", tmp_path / "level1.log"]
-    procs = [client(server, strong_token, 5, logs[0]), client(server, weak_token, 1, logs[1])]
+    procs = [client(site, strong_token, 5, logs[0]), client(site, weak_token, 1, logs[1])]
+
+    def finish() -> None:
+        for proc, log in zip(procs, logs, strict=True):
+            assert proc.wait(timeout=MATCH_S) == 0, log.read_text()
+
     try:
         for proc, log in zip(procs, logs, strict=True):
             wait_for(log, "listening", proc)
+        yield logs, finish
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+
+@pytest.mark.clock
+def test_two_engines_play_a_rated_quickfire_match_through_the_reference_client(server, tmp_path):
+    (strong, strong_token), (weak, weak_token) = bot_account("level5"), bot_account("level1")
+    with two_clients(server, tmp_path, strong_token, weak_token) as (logs, finish):
         # The strong bot challenges the weak one; the weak one's client accepts it.
         made = httpx.post(
             f"{server}/api/v1/challenges",
@@ -80,13 +99,7 @@ def test_two_engines_play_a_rated_quickfire_match_through_the_reference_client(s
             timeout=30,
         )
         assert made.status_code == 201, made.text
-        for proc, log in zip(procs, logs, strict=True):
-            assert proc.wait(timeout=MATCH_S) == 0, log.read_text()
-    finally:
-        for proc in procs:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+        finish()
 
     match = CasualMatch.objects.get()
     assert (match.status, match.rated) == ("ended", True)
@@ -136,19 +149,9 @@ def test_two_bots_entered_in_a_tournament_play_their_round_through_the_reference
     assert [e.player.user for e in entries] == [strong, weak]
     round_1 = Round.objects.create(tournament=tournament, number=1)
     match = Match.objects.create(round=round_1, table=1, player_a=entries[0], player_b=entries[1])
-    logs = [tmp_path / "level5.log", tmp_path / "level1.log"]
-    procs = [client(server, strong_token, 5, logs[0]), client(server, weak_token, 1, logs[1])]
-    try:
-        for proc, log in zip(procs, logs, strict=True):
-            wait_for(log, "listening", proc)
+    with two_clients(server, tmp_path, strong_token, weak_token) as (logs, finish):
         publish_round(round_1, now=timezone.now())
-        for proc, log in zip(procs, logs, strict=True):
-            assert proc.wait(timeout=MATCH_S) == 0, log.read_text()
-    finally:
-        for proc in procs:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+        finish()
 
     battles = list(Battle.objects.filter(match=match).order_by("number"))
     assert [(b.number, b.mode, b.status) for b in battles] == [
