@@ -37,6 +37,7 @@ from games.battles.starting import create_battles, start_battle, waits_for
 from games.events import publish
 from games.models.battle import Battle
 from thud_site.http import HtmxHttpRequest
+from thud_site.prepared import Prepared
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -49,6 +50,19 @@ from games.web.views import settled
 from tournaments.for_games import ResultError, enter_referee_result
 
 GIVE_MS = 5_000
+
+#: Of the other battle of a battle's match, only what the panel tells of it: its number and
+#: status (every press shows the panel: its query is compiled once, ``Prepared``).
+_OTHER_BATTLES = Prepared(
+    lambda match_id, battle_id: (
+        Battle.objects.filter(match_id=match_id)
+        .exclude(pk=battle_id)
+        .only("match", "number", "status")
+        .order_by()
+    ),
+    -900_001,
+    -900_002,
+)
 
 
 def _page_context(
@@ -63,9 +77,7 @@ def _page_context(
     if match is None:
         siblings = {battle.number: battle}
     else:
-        # Of the other battle, only what the panel tells of it: its number and status.
-        others = Battle.objects.filter(match_id=match.pk).exclude(pk=battle.pk)
-        siblings = {b.number: b for b in others.only("match", "number", "status").order_by()}
+        siblings = {b.number: b for b in _OTHER_BATTLES.all(match.pk, battle.pk)}
         siblings[battle.number] = battle
     both_done = len(siblings) == 2 and all(b.is_finished for b in siblings.values())
     if both_done and result_form is None and match is not None:

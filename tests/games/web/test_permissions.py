@@ -79,3 +79,40 @@ def test_a_player_of_the_match_is_no_referee():
     b1, _ = create_battles(match, mode=Battle.Mode.OTB, now=timezone.now())
     with pytest.raises(PermissionDenied):
         permissions.access_battle_for_referee(match.player_a.player.user, b1.pk)
+
+
+def _read(battle: Battle) -> dict:
+    """The battle's and its joined rows' loaded fields (not deferred ones) and the gate's
+    appointment annotations."""
+
+    def loaded(obj) -> dict:
+        deferred = obj.get_deferred_fields()
+        fields = obj._meta.concrete_fields
+        return {f.attname: getattr(obj, f.attname) for f in fields if f.attname not in deferred}
+
+    tournament = battle.match.round.tournament
+    return {
+        "battle": loaded(battle),
+        "match": loaded(battle.match),
+        "round": loaded(battle.match.round),
+        "tournament": loaded(tournament),
+        "seats": [loaded(e) | loaded(e.player) for e in (battle.first_entry, battle.second_entry)],
+        "appointed": [getattr(battle, f"is_{n}", None) for n in ("co_organisers", "referees")],
+    }
+
+
+@pytest.mark.parametrize("press", [False, True])
+@pytest.mark.parametrize("asks", [False, True])
+def test_the_gates_query_compiled_once_reads_what_the_orm_reads(press, asks):
+    """``_GATES``: each of the four queries, prepared, gives each battle as the queryset
+    it was built from gives it, whichever battle and user come first."""
+    matches = make_match(tables=2) + make_match()
+    now = timezone.now()
+    battles = [b for m in matches for b in create_battles(m, mode=Battle.Mode.OTB, now=now)]
+    users = [m.round.tournament.referees.get() for m in matches[1:]]  # of either tournament
+    gate = permissions._GATES[press, asks]
+    build = gate._queryset
+    for battle in battles:
+        for user in users if asks else [None]:
+            values = (battle.pk, user.pk) if asks else (battle.pk,)
+            assert _read(gate.get(*values)) == _read(build(*values).get())
