@@ -194,7 +194,7 @@ CACHES = {
     },
 }
 # Sessions live in the database: a Redis outage or flush logs nobody out and breaks no page.
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+SESSION_ENGINE = "thud_site.sessions"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
