@@ -54,6 +54,9 @@ def parse_args(argv=None):
     parser.add_argument("--battles", type=int, default=20)
     parser.add_argument("--profile", action="store_true", help="cProfile the presses")
     parser.add_argument("--top", type=int, default=30, help="functions in the profile")
+    parser.add_argument(
+        "--sort", choices=("cumulative", "tottime"), default="cumulative", help="the profile's"
+    )
     parser.add_argument("--sql", action="store_true", help="print the statements of one press")
     parser.add_argument(
         "--live",
@@ -216,7 +219,7 @@ def main() -> None:
         )
     if profiler:
         out = io.StringIO()
-        pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(args.top)
+        pstats.Stats(profiler, stream=out).sort_stats(args.sort).print_stats(args.top)
         log(out.getvalue())
     print(
         json.dumps(
