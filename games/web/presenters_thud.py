@@ -17,6 +17,7 @@ Django lives here, not in the pure engine package ``games/thud/`` (STYLE.md poin
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Sequence
 from datetime import datetime
 
@@ -46,9 +47,16 @@ PIECE_NAMES = {"d": "dwarf", "T": "troll"}
 
 
 def position_of(battle: Battle) -> Position:
-    if battle.board:
-        return Position.from_diagram(battle.board)
-    return Position.initial()
+    """The battle's stored position (its board's diagram; none yet: the opening)."""
+    return _position_from(battle.board)
+
+
+@functools.lru_cache(maxsize=4096)
+def _position_from(diagram: str) -> Position:
+    """A :class:`Position` never changes, so the one read from a diagram is shared: every
+    spectator's battle page reads its battle's position, and a full hall reads the same
+    few thousand again and again (issue 44)."""
+    return Position.from_diagram(diagram) if diagram else Position.initial()
 
 
 def last_move_of(moves: Sequence[StoredMove], position: Position) -> Move | None:
