@@ -24,6 +24,8 @@ from tournaments.permissions.tournament_gates import (
     access_organiser_roles,
     access_round_for_referee,
     access_tournament_for_owner,
+    find_tournament,
+    get_tournament_or_404,
 )
 from tournaments.results.entry import enter_result
 
@@ -120,3 +122,21 @@ def test_only_superusers_grant_the_organiser_role():
         with pytest.raises(PermissionDenied):
             access_organiser_roles(user)
     access_organiser_roles(UserFactory(is_superuser=True))
+
+
+def test_a_tournament_is_found_by_its_own_slug_in_one_query(django_assert_num_queries):
+    """``find_tournament``'s query is compiled once (``thud_site.prepared``): each slug
+    still finds its own tournament, whole, and an unknown one finds none."""
+    first, second = TournamentFactory(), TournamentFactory()
+    for tournament in (second, first, second):
+        with django_assert_num_queries(1):
+            found = find_tournament(tournament.slug)
+        assert (found.pk, found.name, found.time_zone) == (
+            tournament.pk,
+            tournament.name,
+            tournament.time_zone,
+        )
+    assert find_tournament("no-such-tournament") is None
+    with pytest.raises(Http404):
+        get_tournament_or_404("no-such-tournament")
+    assert get_tournament_or_404(first.slug) == first

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
+from thud_site.prepared import Prepared
 from tournaments.models.imports import ArchiveImport
 from tournaments.models.people import Player
 from tournaments.models.rounds import Round
@@ -30,11 +31,24 @@ if TYPE_CHECKING:
     from tournaments.permissions.roles import AnyUser
 
 
-def get_tournament_or_404(slug: str) -> Tournament:
+#: A tournament by its slug. Every tournament page reads one (the time-zone middleware,
+#: the gates), so the query is compiled once per process (``thud_site.prepared``).
+_BY_SLUG = Prepared(lambda slug: Tournament.objects.filter(slug=slug), "stand-in:900001")
+
+
+def find_tournament(slug: str) -> Tournament | None:
+    """The tournament whose slug is ``slug``, or None."""
     try:
-        return Tournament.objects.get(slug=slug)
-    except Tournament.DoesNotExist as exc:
-        raise Http404("No such tournament") from exc
+        return _BY_SLUG.get(slug)
+    except Tournament.DoesNotExist:
+        return None
+
+
+def get_tournament_or_404(slug: str) -> Tournament:
+    tournament = find_tournament(slug)
+    if tournament is None:
+        raise Http404("No such tournament")
+    return tournament
 
 
 def access_tournament_public(slug: str, request: HttpRequest | None = None) -> Tournament:

@@ -18,7 +18,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
-from tournaments.models.tournament import Tournament
+from tournaments.permissions.tournament_gates import find_tournament
 
 
 class TournamentTimeZoneMiddleware:
@@ -42,7 +42,7 @@ class TournamentTimeZoneMiddleware:
             return
         # The whole row, kept on the request for the page's gate: one read
         # (``tournament_gates.access_tournament_public``).
-        tournament = Tournament.objects.filter(slug=view_kwargs["slug"]).first()
+        tournament = find_tournament(view_kwargs["slug"])
         request.tournament_read = tournament  # type: ignore[attr-defined]
         if tournament is not None and tournament.time_zone:
             # A zone the server no longer knows: the site's.
