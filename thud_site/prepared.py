@@ -11,8 +11,9 @@ It builds the same model instances the queryset would, as Django's ``ModelIterab
 
 Only for querysets whose SQL does not depend on the values, such as a filter on an id: not
 on whether a value is None, or on a list's length. The stand-ins must be values the query
-holds nowhere else (say ``-900001``), and each must reach its SQL as a parameter: the
-constructor's first use checks both and refuses a queryset that breaks either.
+holds nowhere else (say ``-900001``: a constant equal to one would take the call's value
+too), and each must reach its SQL as a parameter, which the first use checks: a queryset
+that drops one is refused.
 """
 
 from __future__ import annotations
