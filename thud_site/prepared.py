@@ -52,9 +52,8 @@ class _Plan:
         for param, slot in zip(self.params, self.slots, strict=True):
             if slot is None:
                 bound.append(param)
-            else:  # the stand-in's type (psycopg's Int4 wrapper, say) with the value
-                value = values[slot]
-                bound.append(value if type(value) is type(param) else type(param)(value))
+            else:
+                bound.append(_like(param, values[slot]))
         return bound
 
     def build(self, row: list, connection: BaseDatabaseWrapper) -> Any:
@@ -142,3 +141,10 @@ class Prepared(Generic[M]):
             annotations=dict(compiler.annotation_col_map),
             converters=list(compiler.get_converters(selected[: compiler.col_count]).items()),
         )
+
+
+def _like(param: Any, value: Any) -> Any:
+    """``value`` in the compiled parameter's wrapper when Django wrapped an integer
+    (psycopg's ``Int4``, say); any other value as it is (None stays NULL, never "None")."""
+    wrapped = isinstance(param, int) and type(param) is not int and type(value) is int
+    return type(param)(value) if wrapped else value

@@ -55,6 +55,12 @@ def test_an_unknown_key_reads_nothing():
     assert store.session_key is None
 
 
+def test_no_key_reads_nothing_not_a_session_keyed_none():
+    key = _saved(who="referee")
+    Session.objects.filter(session_key=key).update(session_key="None")
+    assert SessionStore().load() == {}
+
+
 def test_a_signed_in_client_stays_signed_in_and_a_logout_ends_it(client, django_user_model):
     user = django_user_model.objects.create_user("someone", password="pw-long-enough-1")
     assert client.login(username="someone", password="pw-long-enough-1")
