@@ -25,11 +25,16 @@ from django.utils.translation import gettext_lazy
 from games.battles.finishing import battle_loss
 from games.battles.play import may_resign
 from games.models.battle import Battle
-from games.models.history import ClockEvent
+from games.models.history import ClockEvent, Move
 from games.rules import clock, clock_face
 from games.rules.interface import Game, InvalidMove, MoveInfo
 from games.rules.presentation import Presentation
 from games.web import presentations, presenters_play
+from thud_site.prepared import Prepared
+
+#: A battle's moves in order, read on every battle page: compiled once per process
+#: (``thud_site.prepared``; the stand-in is an id no battle has).
+_MOVES = Prepared(lambda battle_id: Move.objects.filter(battle_id=battle_id), -900_001)
 
 
 def presentation_of(game: Game) -> Presentation:
@@ -249,7 +254,7 @@ def battle_context(battle: Battle, side: str | None, state, *, now: datetime) ->
         and battle.side_to_move == side
         and battle.mode == Battle.Mode.ONLINE
     )
-    moves = list(battle.moves.all())
+    moves = moves_of(battle)
     for m in moves:  # the move number players count: each side's nth move is number n
         m.number = m.ply // 2 + 1  # type: ignore[attr-defined]  # for the template only
     clock_part = clock_context(battle, now=now)
@@ -303,6 +308,15 @@ def battle_context(battle: Battle, side: str | None, state, *, now: datetime) ->
 def diagram_context(battle: Battle, *, now: datetime) -> dict:
     """The printable, read-only diagram of a battle's current position (any game)."""
     return board_context(battle, None, now=now) | {"plies": battle.ply}
+
+
+def moves_of(battle: Battle) -> list[Move]:
+    """``battle.moves.all()``, each move knowing its battle (``side_display``), by a
+    query compiled once."""
+    moves = _MOVES.all(battle.pk)
+    for m in moves:
+        Move.battle.field.set_cached_value(m, battle)
+    return moves
 
 
 def clock_context(battle: Battle, *, now: datetime) -> dict:

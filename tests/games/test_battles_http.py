@@ -4,6 +4,8 @@ over-the-board clock page, permissions, and the automatic match result."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -452,3 +454,33 @@ def test_a_moved_press_answers_the_fresh_panel_reading_only_the_row_again(
     assert (b.ply, b.clock_version) == (2, 3)
     frag = c.post(url, {"version": 2}, **HX).content.decode()  # a stale press
     assert "changed meanwhile" in frag and 'name="version" value="3"' in frag
+
+
+def test_the_move_list_costs_the_same_queries_whatever_the_number_of_moves(client, online):
+    """Each move in the list knows its battle (its side's name), read by one query."""
+    url = reverse("games:battle", args=[online.pk])
+
+    def stored(ply: int) -> Move:
+        side = ("dwarf", "troll")[ply % 2]
+        return Move.objects.create(
+            battle=online,
+            ply=ply,
+            side=side,
+            notation=f"n{ply}",
+            kind="move",
+            submitted_at=timezone.now(),
+            clock_version_before=1,
+        )
+
+    stored(0)
+    client.get(url)  # warm: the templates, the compiled queries
+    with CaptureQueriesContext(connection) as one:
+        html = client.get(url).content.decode()
+    assert html.count('data-side-name="Dwarfs"') == 1
+    for ply in range(1, 6):
+        stored(ply)
+    with CaptureQueriesContext(connection) as six:
+        html = client.get(url).content.decode()
+    assert len(six) == len(one), [q["sql"] for q in six]
+    assert html.count('data-side-name="Dwarfs"') == 3 and html.count('data-side-name="Trolls"') == 3
+    assert [f"n{ply}" in html for ply in range(6)] == [True] * 6
