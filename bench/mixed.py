@@ -16,7 +16,8 @@ clock worker at normal priority, beat), on the bench database of bench/clocks.py
   (``/t/<slug>/hall/?part=slides``) and the battles.
 Reported: expiry lateness (applied_at - deadline - grace, from the ClockEvent trail),
 page latencies per page (client side), moves accepted / refused, the refused ones by
-the reason the server gave (stale, out of turn, finished, ...).
+the reason the server gave (stale, out of turn, finished, ...), and the CPU the server and
+this load generator each used a second (they share the machine's cores).
 
 Cost, not only latency (issue 44): every phase also reports the CPU-seconds the kernel
 charged to the server's processes (``bench/cpu.py``: gunicorn and its workers, uvicorn,
@@ -424,10 +425,12 @@ def run(args, phases: list[str]) -> dict:
         for phase in phases:
             log(f"{phase} for {args.seconds} s…")
             versions = dict(Battle.objects.filter(pk__in=ids).values_list("pk", "clock_version"))
-            before, t0 = server.read(), time.monotonic()
+            before, t0, own0 = server.read(), time.monotonic(), time.process_time()
             hall = asyncio.run(_phase(args, phase, versions, tournament.slug, *urls, cookies))
             elapsed = time.monotonic() - t0
             hall["cpu"] = ServerCpu.spent(before, server.read())
+            # The clients' own cost, on the same cores as the server's (not in ``cpu``).
+            hall["generator_cpu"] = time.process_time() - own0
             hall["seconds"] = elapsed
             results[phase] = hall
         late = [
@@ -532,6 +535,14 @@ def print_hall(args, r: dict, late: list[float]) -> None:
     read = sum(len(pages[k]) for k in PAGE_KINDS)
     pause = f", each pausing {args.reader_pause:g} s on average" if args.reader_pause else ""
     print(f"pages read: {read} ({read / args.seconds:.1f} a second{pause})")
+    # What the machine had: the server and this load generator share its cores.
+    server, generator = sum(r["cpu"].values()), r["generator_cpu"]
+    requests = sum(len(v) for v in pages.values()) + sum(moves.values())
+    print(
+        f"CPU per second: server {server / r['seconds']:.2f}, load generator "
+        f"{generator / r['seconds']:.2f}, of {os.cpu_count()} cores; the generator's "
+        f"{generator / max(1, requests) * 1000:.2f} ms per request ({requests}, SSE aside)"
+    )
     if r["refused"]:
         reasons = ", ".join(f"{n} {why}" for why, n in sorted(r["refused"].items()))
         print(f"moves refused: {reasons}")
@@ -608,6 +619,7 @@ def main() -> None:
                 "mixed_moves_refused": mixed["refused"],
                 "mixed_errors": moves["errors"],
                 "mixed_server_cpu_s": round(sum(mixed["cpu"].values()), 2),
+                "mixed_generator_cpu_s": round(mixed["generator_cpu"], 2),
             }
         )
     )
