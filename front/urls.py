@@ -12,7 +12,7 @@
 - the rules of each game (``rules/``: the default game, ``rules/<game>/``): front/views.py
 - casual play (``play/``):            play/urls.py
 - a player's own page (``p/<token>/``, ``t/<slug>/me/``): front/views_player_page.py
-- the JavaScript catalog (``jsi18n/``): Django's JavaScriptCatalog
+- the JavaScript catalog (``jsi18n/``): Django's JavaScriptCatalog, once per language: front/views.py
 - the app shell (``sw.js``, ``manifest.webmanifest``, at the root for the worker's scope):
   thud_site/views_app.py
 """
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.urls import include, path
-from django.views.i18n import JavaScriptCatalog
 
 from accounts.forms import RateLimitedAdminAuthenticationForm
 from accounts.views import set_language
@@ -57,7 +56,7 @@ urlpatterns = [
     # Django's set_language (django.conf.urls.i18n) at its usual address, wrapped so a
     # logged-in user's choice is also saved on their profile.
     path("i18n/setlang/", set_language, name="set_language"),
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("jsi18n/", views.javascript_catalog, name="javascript-catalog"),
     path("sw.js", views_app.service_worker, name="service_worker"),
     path("manifest.webmanifest", views_app.manifest, name="manifest"),
     path("rules/", views.rules, name="rules"),
