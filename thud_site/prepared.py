@@ -30,6 +30,11 @@ from django.db.models.query import get_related_populators
 
 M = TypeVar("M", bound=Model)
 
+#: Stand-ins no row holds: ids for an integer key (a query may take several), and one
+#: text for a text key (a slug, a session key).
+ID_STAND_INS = (-900_001, -900_002)
+TEXT_STAND_IN = "stand-in:900001"
+
 
 @dataclass(frozen=True)
 class _Plan:

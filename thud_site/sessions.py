@@ -12,11 +12,11 @@ from django.contrib.sessions.backends import db
 from django.contrib.sessions.models import Session
 from django.db.models.functions import Now
 
-from thud_site.prepared import Prepared
+from thud_site.prepared import TEXT_STAND_IN, Prepared
 
 _LIVE_BY_KEY = Prepared(
     lambda key: Session.objects.filter(session_key=key, expire_date__gt=Now()),
-    "stand-in:900001",
+    TEXT_STAND_IN,
 )
 
 

@@ -30,7 +30,7 @@ from games.battles.errors import UnreadableRecord
 from games.models.battle import Battle
 from games.rules.interface import Game
 from games.web import presentations
-from thud_site.prepared import Prepared
+from thud_site.prepared import ID_STAND_INS, Prepared
 from tournaments.for_games import (
     access_match_for_battle_start,
     access_match_id_for_referee,
@@ -111,11 +111,8 @@ def _gate(press: bool, appointments: bool) -> Prepared[Battle]:
             )
         return query.filter(pk=battle_id)
 
-    return Prepared(build, *_STAND_INS[: 1 + appointments])
+    return Prepared(build, *ID_STAND_INS[: 1 + appointments])
 
-
-#: Values no battle or user has, for the gate's query compiled once (``Prepared``).
-_STAND_INS = (-900_001, -900_002)
 
 #: The gate's query for each (press, appointments): compiled once per process, since
 #: compiling a join this wide cost more than running it (``thud_site.prepared``).

@@ -30,11 +30,11 @@ from games.rules import clock, clock_face
 from games.rules.interface import Game, InvalidMove, MoveInfo
 from games.rules.presentation import Presentation
 from games.web import presentations, presenters_play
-from thud_site.prepared import Prepared
+from thud_site.prepared import ID_STAND_INS, Prepared
 
 #: A battle's moves in order, read on every battle page: compiled once per process
-#: (``thud_site.prepared``; the stand-in is an id no battle has).
-_MOVES = Prepared(lambda battle_id: Move.objects.filter(battle_id=battle_id), -900_001)
+#: (``thud_site.prepared``).
+_MOVES = Prepared(lambda battle_id: Move.objects.filter(battle_id=battle_id), ID_STAND_INS[0])
 
 
 def presentation_of(game: Game) -> Presentation:

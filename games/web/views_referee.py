@@ -37,7 +37,7 @@ from games.battles.starting import create_battles, start_battle, waits_for
 from games.events import publish
 from games.models.battle import Battle
 from thud_site.http import HtmxHttpRequest
-from thud_site.prepared import Prepared
+from thud_site.prepared import ID_STAND_INS, Prepared
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -60,8 +60,7 @@ _OTHER_BATTLES = Prepared(
         .only("match", "number", "status")
         .order_by()
     ),
-    -900_001,
-    -900_002,
+    *ID_STAND_INS,
 )
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
-from thud_site.prepared import Prepared
+from thud_site.prepared import TEXT_STAND_IN, Prepared
 from tournaments.models.imports import ArchiveImport
 from tournaments.models.people import Player
 from tournaments.models.rounds import Round
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 #: A tournament by its slug. Every tournament page reads one (the time-zone middleware,
 #: the gates), so the query is compiled once per process (``thud_site.prepared``).
-_BY_SLUG = Prepared(lambda slug: Tournament.objects.filter(slug=slug), "stand-in:900001")
+_BY_SLUG = Prepared(lambda slug: Tournament.objects.filter(slug=slug), TEXT_STAND_IN)
 
 
 def find_tournament(slug: str) -> Tournament | None:
