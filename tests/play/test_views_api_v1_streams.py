@@ -92,8 +92,11 @@ def test_a_program_follows_its_events_and_its_battle_line_by_line_until_the_end(
 
     with httpx.Client(base_url=server, timeout=30) as http:
         assert http.post(f"/api/v1/battles/{battle.pk}/ready", headers=bearer(a_token)).is_success
-        # Alice is at the board: bob is told the battle waits for him.
-        assert events.next() == {"type": "gameStart", "battle": battle.pk, "from": "alice-engine"}
+        # Alice is at the board: bob is told the battle waits for him. (Just after
+        # connecting, an event may come twice, replayed and live, keyed_stream: a reader
+        # drops one it has seen.)
+        start = events.next_where(lambda e: e != told)
+        assert start == {"type": "gameStart", "battle": battle.pk, "from": "alice-engine"}
         assert http.post(f"/api/v1/battles/{battle.pk}/ready", headers=bearer(b_token)).is_success
         running = states.next_where(lambda s: s["state"]["status"] == "running")["state"]
         game = battle.rules
