@@ -25,16 +25,11 @@ from django.utils.translation import gettext_lazy
 from games.battles.finishing import battle_loss
 from games.battles.play import may_resign
 from games.models.battle import Battle
-from games.models.history import ClockEvent, Move
+from games.models.history import ClockEvent
 from games.rules import clock, clock_face
 from games.rules.interface import Game, InvalidMove, MoveInfo
 from games.rules.presentation import Presentation
-from games.web import presentations, presenters_play
-from thud_site.prepared import ID_STAND_INS, Prepared
-
-#: A battle's moves in order, read on every battle page: compiled once per process
-#: (``thud_site.prepared``).
-_MOVES = Prepared(lambda battle_id: Move.objects.filter(battle_id=battle_id), ID_STAND_INS[0])
+from games.web import move_list, presentations, presenters_play
 
 
 def presentation_of(game: Game) -> Presentation:
@@ -254,7 +249,7 @@ def battle_context(battle: Battle, side: str | None, state, *, now: datetime) ->
         and battle.side_to_move == side
         and battle.mode == Battle.Mode.ONLINE
     )
-    moves = moves_of(battle)
+    moves = move_list.stored_moves(battle)
     for m in moves:  # the move number players count: each side's nth move is number n
         m.number = m.ply // 2 + 1  # type: ignore[attr-defined]  # for the template only
     clock_part = clock_context(battle, now=now)
@@ -308,15 +303,6 @@ def battle_context(battle: Battle, side: str | None, state, *, now: datetime) ->
 def diagram_context(battle: Battle, *, now: datetime) -> dict:
     """The printable, read-only diagram of a battle's current position (any game)."""
     return board_context(battle, None, now=now) | {"plies": battle.ply}
-
-
-def moves_of(battle: Battle) -> list[Move]:
-    """``battle.moves.all()``, each move knowing its battle (``side_display``), by a
-    query compiled once."""
-    moves = _MOVES.all(battle.pk)
-    for m in moves:
-        Move.battle.field.set_cached_value(m, battle)
-    return moves
 
 
 def clock_context(battle: Battle, *, now: datetime) -> dict:
